@@ -1,0 +1,953 @@
+"""The checker: second stage of the pipeline (parse → check → compile → run).
+
+It gathers the declarations of all spec files into a :class:`Symbols` table,
+resolves every name, checks arities and (lightly) types, and refuses rules,
+switches and invariants without a citation.  Every problem becomes one
+:class:`Diagnostic`; all are reported together.  Its results — the type of
+every expression and what every name refers to — are what the compiler reads.
+
+Types are strings: ``int``, ``bool``, ``text``, ``player``, ``none``, ``any``,
+``entity:T`` (a row key of table or enum T), ``piece:P``, ``zone:P``,
+``list:X``, ``graph:G`` and ``switch:S``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import attrs
+
+from . import ast as A
+from .data import BASIC_COLUMN_TYPES
+from .errors import Diagnostic, SpecError
+
+#: Builtin functions: name → (arity, description used in the language reference).
+BUILTINS: dict[str, tuple[int, str]] = {
+    "size": (1, "number of pieces in a zone, or of items in a list"),
+    "pieces": (1, "the pieces of a zone, in order"),
+    "piece": (2, "the piece at a 1-based position of a zone"),
+    "position": (1, "a piece's 1-based position in its zone"),
+    "revealed": (1, "whether a piece lies face up"),
+    "nodes": (1, "the nodes of a graph that are in play"),
+    "neighbours": (2, "the nodes in play next to a node"),
+    "adjacent": (3, "whether two nodes of a graph are neighbours"),
+    "next": (1, "the next player clockwise"),
+    "prev": (1, "the previous player clockwise (the next counter-clockwise)"),
+    "clockwise": (1, "all players clockwise, starting with the given one"),
+    "counterclockwise": (1, "all players counter-clockwise, starting with the given one"),
+    "snake": (1, "clockwise from the given player, then back counter-clockwise"),
+    "min": (2, "the smaller of two numbers"),
+    "max": (2, "the larger of two numbers"),
+    "abs": (1, "the absolute value"),
+    "startswith": (2, "whether a text starts with another"),
+}
+
+#: Names every spec can use.
+SPECIAL_NAMES = {
+    "players": ("list:player", "all players, clockwise from the start player"),
+    "player_count": ("int", "the number of players"),
+    "first_player": ("player", "the start player: the first seat"),
+}
+
+#: Arithmetic, comparison and logic operators.
+ARITH = {"+", "-", "*", "//", "%"}
+COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+
+
+@attrs.define
+class Symbols:
+    """Everything the spec declares, by kind and name."""
+
+    game: A.GameDecl | None = None
+    players: A.PlayersDecl | None = None
+    main: A.MainDecl | None = None
+    score: A.ScoreDecl | None = None
+    sources: dict[str, A.SourceDecl] = attrs.Factory(dict)
+    enums: dict[str, A.EnumDecl] = attrs.Factory(dict)
+    tables: dict[str, A.TableDecl] = attrs.Factory(dict)
+    graphs: dict[str, A.GraphDecl] = attrs.Factory(dict)
+    pieces: dict[str, A.PiecesDecl] = attrs.Factory(dict)
+    states: dict[str, A.StateDecl] = attrs.Factory(dict)
+    zones: dict[str, A.ZoneDecl] = attrs.Factory(dict)
+    scopes: dict[str, A.ScopeDecl] = attrs.Factory(dict)
+    limits: dict[str, A.LimitDecl] = attrs.Factory(dict)
+    switches: dict[str, A.SwitchDecl] = attrs.Factory(dict)
+    checks: dict[str, A.Condition] = attrs.Factory(dict)
+    invariants: dict[str, A.Condition] = attrs.Factory(dict)
+    functions: dict[str, A.FunctionDecl] = attrs.Factory(dict)
+    procedures: dict[str, A.ProcedureDecl] = attrs.Factory(dict)
+    rules: dict[str, A.Rule] = attrs.Factory(dict)
+
+    def kind_of(self, name: str) -> str | None:
+        """What a global name is: 'state', 'zone', 'table', ... or None."""
+        for kind, table in self._namespaces():
+            if name in table:
+                return kind
+        return None
+
+    def _namespaces(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        yield "enum", self.enums
+        yield "table", self.tables
+        yield "graph", self.graphs
+        yield "pieces", self.pieces
+        yield "state", self.states
+        yield "zone", self.zones
+        yield "scope", self.scopes
+        yield "limit", self.limits
+        yield "switch", self.switches
+        yield "function", self.functions
+        yield "procedure", self.procedures
+
+    def global_names(self) -> list[str]:
+        """Every declared name."""
+        return [n for _, table in self._namespaces() for n in table]
+
+    def column_type(self, table: str, column: str) -> str | None:
+        """The checker type of a table column, or None if there is no such column."""
+        decl = self.tables.get(table)
+        if decl is None:
+            return None
+        cols = ([decl.key] if decl.key else []) + list(decl.columns)
+        if decl.provenance:
+            cols.append(A.Column(decl.provenance, "text", decl.pos))
+        for col in cols:
+            if col.name == column:
+                return self.value_type(col.type)
+        return None
+
+    def value_type(self, column_type: str) -> str:
+        """The checker type of values of a declared column type."""
+        return {"int": "int", "text": "text", "flag": "bool", "set": "list:text"}.get(
+            column_type, f"entity:{column_type}"
+        )
+
+    def domain_keys_type(self, domain: str) -> str:
+        """The type of the keys of a dimension (`player`, a table, an enum or a graph)."""
+        if domain == "player":
+            return "player"
+        if domain in self.graphs:
+            return f"entity:{self.graphs[domain].nodes}"
+        return f"entity:{domain}"
+
+
+@attrs.frozen
+class Checked:
+    """The checker's result: the declarations and what it learned about them."""
+
+    files: tuple[A.SpecFile, ...]
+    symbols: Symbols
+    types: dict[int, str]  # id(expression) -> type
+    locals: dict[int, bool]  # id(Name) -> True if it names a local variable
+    say_types: dict[int, dict[str, str]]  # id(Say) -> type of each name it mentions
+
+    def type_of(self, expr: A.Expr) -> str:
+        """The type the checker found for an expression (``any`` if unknown)."""
+        return self.types.get(id(expr), "any")
+
+
+def element_type(t: str) -> str:
+    """The type of the items of a list type."""
+    return t[5:] if t.startswith("list:") else "any"
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str:
+    """A "did you mean" suffix for an unknown name."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class Checker:
+    """Walks every declaration; collects diagnostics."""
+
+    def __init__(self, files: Iterable[A.SpecFile], texts: dict[str, list[str]]):
+        self.files = tuple(files)
+        self.texts = texts
+        self.symbols = Symbols()
+        self.problems: list[Diagnostic] = []
+        self.types: dict[int, str] = {}
+        self.locals: dict[int, bool] = {}
+        self.scopes: list[dict[str, str]] = []
+        self.loop_depth = 0
+        self.in_state_free = False  # inside a `check`: no game state may be read
+        self.functions_done: set[str] = set()
+        self.say_types: dict[int, dict[str, str]] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def error(self, pos: A.Pos, message: str) -> None:
+        lines = self.texts.get(pos.path, [])
+        line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
+        self.problems.append(Diagnostic(pos, message, line))
+
+    def run(self) -> Checked:
+        self.collect()
+        self.check_declarations()
+        if self.problems:
+            raise SpecError(sorted(self.problems, key=lambda d: (d.pos.path, d.pos.line, d.pos.column)))
+        return Checked(self.files, self.symbols, self.types, self.locals, self.say_types)
+
+    # ---------------------------------------------------------------- collecting
+    def collect(self) -> None:
+        s = self.symbols
+        for f in self.files:
+            for d in f.declarations:
+                if isinstance(d, A.GameDecl):
+                    self.single("game", s.game, d)
+                    s.game = d
+                elif isinstance(d, A.PlayersDecl):
+                    self.single("players", s.players, d)
+                    s.players = d
+                elif isinstance(d, A.MainDecl):
+                    if d.procedure:
+                        self.single("main", s.main, d)
+                        s.main = d
+                elif isinstance(d, A.ScoreDecl):
+                    self.single("score", s.score, d)
+                    s.score = d
+                elif isinstance(d, A.SourceDecl):
+                    self.add(s.sources, d.name, d, "source")
+                elif isinstance(d, A.EnumDecl):
+                    self.add_global(s.enums, d.name, d)
+                elif isinstance(d, A.TableDecl):
+                    self.add_global(s.tables, d.name, d)
+                elif isinstance(d, A.GraphDecl):
+                    self.add_global(s.graphs, d.name, d)
+                elif isinstance(d, A.PiecesDecl):
+                    self.add_global(s.pieces, d.name, d)
+                elif isinstance(d, A.StateDecl):
+                    self.add_global(s.states, d.name, d)
+                elif isinstance(d, A.ZoneDecl):
+                    self.add_global(s.zones, d.name, d)
+                elif isinstance(d, A.ScopeDecl):
+                    self.add_global(s.scopes, d.name, d)
+                elif isinstance(d, A.LimitDecl):
+                    self.add_global(s.limits, d.name, d)
+                elif isinstance(d, A.SwitchDecl):
+                    self.add_global(s.switches, d.name, d)
+                elif isinstance(d, A.Condition):
+                    target = s.checks if d.kind == "check" else s.invariants
+                    self.add(target, d.name, d, d.kind)
+                elif isinstance(d, A.FunctionDecl):
+                    self.add_global(s.functions, d.name, d)
+                elif isinstance(d, A.ProcedureDecl):
+                    self.add_global(s.procedures, d.name, d)
+        if s.game is None:
+            self.error(A.Pos(self.files[0].path if self.files else "<spec>", 1, 1),
+                       "the spec has no `game` declaration")
+        if s.players is None:
+            self.error(A.Pos(self.files[0].path if self.files else "<spec>", 1, 1),
+                       "the spec has no `players` declaration")
+        if s.main is None:
+            self.error(A.Pos(self.files[0].path if self.files else "<spec>", 1, 1),
+                       "the spec has no `main` declaration naming the procedure a game runs")
+
+    def single(self, what: str, old: Any, new: Any) -> None:
+        if old is not None:
+            self.error(new.pos, f"a second `{what}` declaration (the first is at {old.pos})")
+
+    def add(self, table: dict[str, Any], name: str, decl: Any, what: str) -> None:
+        if name in table:
+            self.error(decl.pos, f"{what} {name!r} is declared twice (first at {table[name].pos})")
+        else:
+            table[name] = decl
+
+    def add_global(self, table: dict[str, Any], name: str, decl: Any) -> None:
+        kind = self.symbols.kind_of(name)
+        if kind is not None or name in BUILTINS or name in SPECIAL_NAMES or name == "player":
+            self.error(decl.pos, f"{name!r} is already declared" + (f" as a {kind}" if kind else " by the language"))
+        else:
+            table[name] = decl
+
+    # ------------------------------------------------------------ declarations
+    def check_declarations(self) -> None:
+        s = self.symbols
+        if s.players and not (1 <= s.players.low <= s.players.high):
+            self.error(s.players.pos, "player counts must satisfy 1 <= low <= high")
+        if s.main and s.main.procedure not in s.procedures:
+            self.error(s.main.pos, f"main names an unknown procedure {s.main.procedure!r}"
+                       + suggest(s.main.procedure, s.procedures))
+        elif s.main and s.procedures[s.main.procedure].params:
+            self.error(s.main.pos, "the main procedure takes no parameters")
+        for f in self.files:
+            for d in f.declarations:
+                self.check_citations(d)
+                method = getattr(self, "decl_" + type(d).__name__, None)
+                if method is not None:
+                    method(d)
+
+    def check_citations(self, d: A.Declaration) -> None:
+        needs = (A.TableDecl, A.GraphDecl, A.Condition, A.ProcedureDecl, A.ScoreDecl, A.PiecesDecl)
+        cites: tuple[A.Citation, ...] = getattr(d, "citations", ())
+        if isinstance(d, needs) and not cites:
+            label = getattr(d, "name", None) or type(d).__name__
+            kind = {"Condition": getattr(d, "kind", "condition")}.get(type(d).__name__, type(d).__name__)
+            kind = kind.replace("Decl", "").lower()
+            self.error(d.pos, f"{kind} {label!r} has no citation; add `cite SOURCE \"section\" \"sentence\"`")
+        self.cite_sources(cites)
+
+    def cite_sources(self, cites: Iterable[A.Citation]) -> None:
+        for c in cites:
+            if c.source not in self.symbols.sources:
+                self.error(c.pos, f"citation names an unknown source {c.source!r}"
+                           + suggest(c.source, self.symbols.sources))
+            if not c.quote.strip() or not c.section.strip():
+                self.error(c.pos, "a citation needs a section and a sentence")
+
+    def decl_EnumDecl(self, d: A.EnumDecl) -> None:
+        if len(set(d.values)) != len(d.values):
+            self.error(d.pos, f"enum {d.name} repeats a value")
+
+    def decl_TableDecl(self, d: A.TableDecl) -> None:
+        for col in ([d.key] if d.key else []) + list(d.columns):
+            self.check_column_type(col)
+        if d.verified is not None:
+            if d.provenance is None:
+                self.error(d.pos, f"table {d.name}: `verified when` needs a `provenance` column")
+            self.expr_in(d.verified, {"row": f"entity:{d.name}"}, state_free=True)
+
+    def check_column_type(self, col: A.Column) -> None:
+        s = self.symbols
+        if col.type not in BASIC_COLUMN_TYPES and col.type not in s.enums and col.type not in s.tables:
+            self.error(col.pos, f"unknown column type {col.type!r}"
+                       + suggest(col.type, [*BASIC_COLUMN_TYPES, *s.enums, *s.tables]))
+
+    def decl_GraphDecl(self, d: A.GraphDecl) -> None:
+        s = self.symbols
+        if d.nodes not in s.tables:
+            self.error(d.pos, f"graph {d.name}: unknown node table {d.nodes!r}" + suggest(d.nodes, s.tables))
+            return
+        if d.edges not in s.tables:
+            self.error(d.pos, f"graph {d.name}: unknown edge table {d.edges!r}" + suggest(d.edges, s.tables))
+            return
+        for col in (d.source, d.target):
+            if s.column_type(d.edges, col) != f"entity:{d.nodes}":
+                self.error(d.pos, f"graph {d.name}: column {col!r} of {d.edges} must be of type {d.nodes}")
+        if d.where is not None:
+            self.expr_in(d.where, {"row": f"entity:{d.nodes}"}, state_free=True)
+
+    def decl_PiecesDecl(self, d: A.PiecesDecl) -> None:
+        s = self.symbols
+        if d.table not in s.tables:
+            self.error(d.pos, f"pieces {d.name}: unknown table {d.table!r}" + suggest(d.table, s.tables))
+        zone = s.zones.get(d.zone)
+        if zone is None:
+            self.error(d.pos, f"pieces {d.name}: unknown zone {d.zone!r}" + suggest(d.zone, s.zones))
+        elif zone.dims:
+            self.error(d.pos, f"pieces {d.name} must start in a zone without keys")
+        elif zone.piece_type != d.name:
+            self.error(d.pos, f"zone {d.zone} holds {zone.piece_type}, not {d.name}")
+
+    def check_dims(self, dims: tuple[str, ...], pos: A.Pos) -> None:
+        s = self.symbols
+        for dim in dims:
+            if dim != "player" and dim not in s.tables and dim not in s.enums and dim not in s.graphs:
+                self.error(pos, f"unknown key domain {dim!r}; use player, a table, an enum or a graph"
+                           + suggest(dim, ["player", *s.tables, *s.enums, *s.graphs]))
+
+    def decl_StateDecl(self, d: A.StateDecl) -> None:
+        self.check_dims(d.dims, d.pos)
+        t = self.expr_in(d.init, {})
+        if d.kind == "counter" and t not in ("int", "any"):
+            self.error(d.init.pos, f"counter {d.name} starts at a {t}, not a number")
+
+    def decl_ZoneDecl(self, d: A.ZoneDecl) -> None:
+        self.check_dims(d.dims, d.pos)
+        if d.piece_type not in self.symbols.pieces:
+            self.error(d.pos, f"zone {d.name}: unknown piece type {d.piece_type!r}"
+                       + suggest(d.piece_type, self.symbols.pieces))
+
+    def decl_LimitDecl(self, d: A.LimitDecl) -> None:
+        self.check_dims(d.dims, d.pos)
+        self.scope_expr(d.scope)
+
+    def scope_expr(self, e: A.Expr) -> None:
+        """A limit's scope: a scope name, or `if ... then scope else scope`."""
+        if isinstance(e, A.Name):
+            if e.ident not in self.symbols.scopes:
+                self.error(e.pos, f"unknown scope {e.ident!r}" + suggest(e.ident, self.symbols.scopes))
+        elif isinstance(e, A.Conditional):
+            self.expr_in(e.cond, {})
+            self.scope_expr(e.then)
+            self.scope_expr(e.otherwise)
+        else:
+            self.error(e.pos, "a limit's scope is a scope name or `if ... then SCOPE else SCOPE`")
+
+    def decl_SwitchDecl(self, d: A.SwitchDecl) -> None:
+        defaults = [o for o in d.options if o.default]
+        if len(defaults) != 1:
+            self.error(d.pos, f"switch {d.ident} needs exactly one `default option` (it has {len(defaults)})")
+        values = [o.value for o in d.options]
+        if len(set(values)) != len(values):
+            self.error(d.pos, f"switch {d.ident} repeats an option")
+        for o in d.options:
+            if not o.citations:
+                self.error(o.pos, f"option {o.value!r} of switch {d.ident} has no citation")
+            if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", o.value):
+                self.error(o.pos, f"option {o.value!r}: use lower-case words joined by '-'")
+            self.cite_sources(o.citations)
+
+    def decl_Condition(self, d: A.Condition) -> None:
+        t = self.expr_in(d.expr, {}, state_free=d.kind == "check")
+        if t not in ("bool", "any"):
+            self.error(d.expr.pos, f"{d.kind} {d.name} must be a condition, not a {t}")
+
+    def param_scope(self, params: tuple[str, ...], pos: A.Pos) -> dict[str, str]:
+        scope: dict[str, str] = {}
+        for p in params:
+            name, _, type_name = p.partition(":")
+            if name in scope:
+                self.error(pos, f"parameter {name!r} appears twice")
+            if type_name:
+                if type_name in self.symbols.pieces:
+                    scope[name] = f"piece:{type_name}"
+                elif type_name == "player":
+                    scope[name] = "player"
+                elif type_name in ("int", "bool", "text"):
+                    scope[name] = type_name
+                elif type_name in self.symbols.tables or type_name in self.symbols.enums:
+                    scope[name] = f"entity:{type_name}"
+                else:
+                    self.error(pos, f"unknown type {type_name!r} for parameter {name!r}")
+                    scope[name] = "any"
+            else:
+                scope[name] = "any"
+        return scope
+
+    def decl_FunctionDecl(self, d: A.FunctionDecl) -> None:
+        if d.name in self.functions_done:
+            return
+        self.functions_done.add(d.name)
+        self.check_recursion(d)
+        saved_loop = self.loop_depth
+        self.expr_in(d.body, self.param_scope(d.params, d.pos))
+        self.loop_depth = saved_loop
+
+    def check_recursion(self, d: A.FunctionDecl) -> None:
+        seen: set[str] = set()
+        stack = [d.name]
+        while stack:
+            name = stack.pop()
+            fn = self.symbols.functions.get(name)
+            if fn is None:
+                continue
+            for callee in _calls_in(fn.body):
+                if callee == d.name:
+                    self.error(d.pos, f"function {d.name} calls itself (directly or not); functions may not recurse")
+                    return
+                if callee not in seen:
+                    seen.add(callee)
+                    stack.append(callee)
+
+    def decl_ProcedureDecl(self, d: A.ProcedureDecl) -> None:
+        self.scopes = [self.param_scope(d.params, d.pos)]
+        self.loop_depth = 0
+        self.block(d.body)
+        self.scopes = []
+
+    def decl_ScoreDecl(self, d: A.ScoreDecl) -> None:
+        t = self.expr_in(d.expr, {d.player: "player"})
+        if t not in ("int", "any"):
+            self.error(d.expr.pos, f"a score must be a number, not a {t}")
+
+    # -------------------------------------------------------------- statements
+    def lookup_local(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def define(self, name: str, t: str, pos: A.Pos) -> None:
+        if self.lookup_local(name) is not None:
+            self.error(pos, f"{name!r} is already a local name here")
+        elif self.symbols.kind_of(name) is not None or name in SPECIAL_NAMES:
+            self.error(pos, f"local name {name!r} hides a {self.symbols.kind_of(name) or 'language'} name")
+        if t.startswith(("zone:", "graph:")):
+            self.error(pos, f"a {t.partition(':')[0]} cannot be held in a local name; use it directly")
+        self.scopes[-1][name] = t
+
+    def block(self, b: A.Block, bound: dict[str, str] | None = None) -> None:
+        self.scopes.append(dict(bound or {}))
+        for st in b.statements:
+            self.statement(st)
+        self.scopes.pop()
+
+    def statement(self, st: A.Stmt) -> None:
+        if isinstance(st, A.Let):
+            self.define(st.name, self.expr(st.value), st.pos)
+        elif isinstance(st, A.Assign):
+            self.assign(st)
+        elif isinstance(st, A.If):
+            for cond, body in st.branches:
+                self.condition(cond)
+                self.block(body)
+            if st.otherwise:
+                self.block(st.otherwise)
+        elif isinstance(st, A.While):
+            self.condition(st.cond)
+            self.loop_body(st.body)
+        elif isinstance(st, A.Loop):
+            self.loop_body(st.body)
+        elif isinstance(st, A.For):
+            item = self.iterable(st.domain)
+            scope = {st.var: item}
+            self.scopes.append(scope)
+            if st.where is not None:
+                self.condition(st.where)
+            self.scopes.pop()
+            self.loop_body(st.body, scope)
+        elif isinstance(st, A.Break):
+            if self.loop_depth == 0:
+                self.error(st.pos, "`break` outside a loop")
+        elif isinstance(st, A.CallProc):
+            proc = self.symbols.procedures.get(st.name)
+            if proc is None:
+                self.error(st.pos, f"unknown procedure {st.name!r}" + suggest(st.name, self.symbols.procedures))
+            elif len(proc.params) != len(st.args):
+                self.error(st.pos, f"procedure {st.name} takes {len(proc.params)} argument(s), not {len(st.args)}")
+            for a in st.args:
+                self.expr(a)
+        elif isinstance(st, A.Choose):
+            self.expect(st.player, "player")
+            for opt in st.options:
+                self.option(opt.verb, opt.bindings, opt.when, opt.body, opt.pos)
+                self.cite_sources(opt.citations)
+        elif isinstance(st, A.Chance):
+            self.option(st.verb, (st.binding,), None, st.body, st.pos)
+            self.cite_sources(st.citations)
+        elif isinstance(st, A.Move):
+            pt = self.expr(st.pieces)
+            zt = self.zone(st.zone)
+            ptype = pt[5:] if pt.startswith("list:") else pt
+            if ptype not in ("any", "list:any") and not ptype.startswith("piece:"):
+                self.error(st.pieces.pos, f"`move` moves pieces, not a {pt}")
+            elif ptype.startswith("piece:") and zt.startswith("zone:") and ptype[6:] != zt[5:]:
+                self.error(st.pos, f"zone holds {zt[5:]} pieces, not {ptype[6:]}")
+        elif isinstance(st, A.Reveal):
+            self.expect_piece(st.piece)
+        elif isinstance(st, A.Look):
+            self.expect_piece(st.piece)
+            self.expect(st.player, "player")
+        elif isinstance(st, A.Swap):
+            self.expect_piece(st.first)
+            self.expect_piece(st.second)
+        elif isinstance(st, A.Begin):
+            if st.scope not in self.symbols.scopes:
+                self.error(st.pos, f"unknown scope {st.scope!r}" + suggest(st.scope, self.symbols.scopes))
+        elif isinstance(st, A.Use):
+            limit = self.symbols.limits.get(st.limit)
+            if limit is None:
+                self.error(st.pos, f"unknown limit {st.limit!r}" + suggest(st.limit, self.symbols.limits))
+            elif len(limit.dims) != len(st.keys):
+                self.error(st.pos, f"limit {st.limit} takes {len(limit.dims)} key(s), not {len(st.keys)}")
+            for k in st.keys:
+                self.expr(k)
+        elif isinstance(st, A.Finish):
+            t = self.expr(st.winners)
+            if t not in ("list:player", "any", "list:any"):
+                self.error(st.winners.pos, f"`finish` takes the list of winners, not a {t}")
+        elif isinstance(st, A.Rule):
+            if st.name in self.symbols.rules:
+                self.error(st.pos, f"rule {st.name!r} is declared twice (first at {self.symbols.rules[st.name].pos})")
+            else:
+                self.symbols.rules[st.name] = st
+            self.cite_sources(st.citations)
+            self.block(st.body)
+        elif isinstance(st, A.Say):
+            found: dict[str, str] = {}
+            for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", st.template):
+                local = self.lookup_local(name)
+                if local is not None:
+                    found[name] = local
+                elif name in self.symbols.states and not self.symbols.states[name].dims:
+                    found[name] = self.state_type(self.symbols.states[name])
+                else:
+                    self.error(st.pos, f"`say` mentions {name!r}, which is not a local name "
+                               "or a state without keys" + suggest(name, self.all_locals()))
+            self.say_types[id(st)] = found
+
+    def loop_body(self, body: A.Block, bound: dict[str, str] | None = None) -> None:
+        self.loop_depth += 1
+        self.block(body, bound)
+        self.loop_depth -= 1
+
+    def option(self, verb: str, bindings: tuple[A.Binding, ...], when: A.Expr | None,
+               body: A.Block, pos: A.Pos) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", verb):
+            self.error(pos, f"verb {verb!r}: use one lower-case word (letters, digits, '-')")
+        if when is not None:
+            self.condition(when)
+        scope: dict[str, str] = {}
+        self.scopes.append(scope)
+        for b in bindings:
+            item = self.iterable(b.domain)
+            if self.lookup_local(b.var) is not None:
+                self.error(b.pos, f"{b.var!r} is already a local name here")
+            scope[b.var] = item
+            if b.where is not None:
+                self.condition(b.where)
+        self.scopes.pop()
+        self.block(body, scope)
+
+    def assign(self, st: A.Assign) -> None:
+        local = self.lookup_local(st.name)
+        vt = self.expr(st.value)
+        if local is not None and not st.keys:
+            if st.op != "=" and local not in ("int", "any"):
+                self.error(st.pos, f"{st.op} needs a number, {st.name!r} holds a {local}")
+            return
+        decl = self.symbols.states.get(st.name)
+        if decl is None:
+            kind = self.symbols.kind_of(st.name)
+            if kind is not None:
+                self.error(st.pos, f"cannot assign to {st.name!r}: it is a {kind}")
+            else:
+                self.error(st.pos, f"unknown name {st.name!r}"
+                           + suggest(st.name, [*self.symbols.states, *self.all_locals()]))
+            return
+        if len(decl.dims) != len(st.keys):
+            self.error(st.pos, f"{decl.kind} {st.name} takes {len(decl.dims)} key(s), not {len(st.keys)}")
+        for k in st.keys:
+            self.expr(k)
+        if decl.kind == "counter" and vt not in ("int", "any"):
+            self.error(st.value.pos, f"counter {st.name} holds numbers, not a {vt}")
+        if st.op != "=" and decl.kind != "counter":
+            self.error(st.pos, f"{st.op} works on counters; {st.name} is a var")
+
+    def all_locals(self) -> list[str]:
+        return [n for scope in self.scopes for n in scope]
+
+    # ------------------------------------------------------------- expressions
+    def expr_in(self, e: A.Expr, scope: dict[str, str], state_free: bool = False) -> str:
+        saved, saved_free = self.scopes, self.in_state_free
+        self.scopes = [dict(scope)]
+        self.in_state_free = state_free
+        try:
+            return self.expr(e)
+        finally:
+            self.scopes, self.in_state_free = saved, saved_free
+
+    def condition(self, e: A.Expr) -> None:
+        t = self.expr(e)
+        if t not in ("bool", "any"):
+            self.error(e.pos, f"expected a condition, found a {t}")
+
+    def expect(self, e: A.Expr, want: str) -> None:
+        t = self.expr(e)
+        if t != want and t != "any":
+            self.error(e.pos, f"expected a {want}, found a {t}")
+
+    def expect_piece(self, e: A.Expr) -> None:
+        t = self.expr(e)
+        if t != "any" and not t.startswith("piece:"):
+            self.error(e.pos, f"expected a piece, found a {t}")
+
+    def iterable(self, e: A.Expr) -> str:
+        t = self.expr(e)
+        if t == "any":
+            return "any"
+        if not t.startswith("list:"):
+            self.error(e.pos, f"expected a list to go through, found a {t}")
+            return "any"
+        return element_type(t)
+
+    def zone(self, e: A.Expr) -> str:
+        t = self.expr(e)
+        if not t.startswith("zone:") and t != "any":
+            self.error(e.pos, f"expected a zone, found a {t}")
+        return t
+
+    def expr(self, e: A.Expr) -> str:
+        t = self._expr(e)
+        self.types[id(e)] = t
+        return t
+
+    def _expr(self, e: A.Expr) -> str:
+        s = self.symbols
+        if isinstance(e, A.Literal):
+            v = e.value
+            if v is None:
+                return "none"
+            if isinstance(v, bool):
+                return "bool"
+            return "int" if isinstance(v, int) else "text"
+        if isinstance(e, A.Name):
+            return self.name(e)
+        if isinstance(e, A.ListLit):
+            items = [self.expr(i) for i in e.items]
+            return f"list:{items[0]}" if items and all(i == items[0] for i in items) else "list:any"
+        if isinstance(e, A.Unary):
+            t = self.expr(e.operand)
+            if e.op == "not":
+                if t not in ("bool", "any"):
+                    self.error(e.pos, f"`not` needs a condition, found a {t}")
+                return "bool"
+            if t not in ("int", "any"):
+                self.error(e.pos, f"`-` needs a number, found a {t}")
+            return "int"
+        if isinstance(e, A.Binary):
+            return self.binary(e)
+        if isinstance(e, A.Conditional):
+            self.condition(e.cond)
+            a, b = self.expr(e.then), self.expr(e.otherwise)
+            if a == b or b == "none":
+                return a
+            return b if a == "none" else "any"
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, A.Index):
+            return self.index(e)
+        if isinstance(e, A.Attr):
+            base = self.expr(e.base)
+            table = None
+            if base.startswith("entity:"):
+                table = base[7:]
+            elif base.startswith("piece:") and base[6:] in s.pieces:
+                table = s.pieces[base[6:]].table
+            if table is None:
+                if base != "any":
+                    self.error(e.pos, f"a {base} has no fields")
+                else:
+                    self.error(e.pos, f"cannot tell what {e.name!r} is a field of; "
+                               "give the parameter a type (`name: table`)")
+                return "any"
+            if table in s.enums:
+                self.error(e.pos, f"enum values of {table} have no fields")
+                return "any"
+            ct = s.column_type(table, e.name)
+            if ct is None:
+                decl = s.tables.get(table)
+                cols = [c.name for c in decl.columns] + ([decl.key.name] if decl and decl.key else []) if decl else []
+                self.error(e.pos, f"table {table} has no column {e.name!r}" + suggest(e.name, cols))
+                return "any"
+            return ct
+        if isinstance(e, A.Aggregate):
+            item = self.iterable(e.domain)
+            self.scopes.append({e.var: item})
+            if e.where is not None:
+                self.condition(e.where)
+            body = self.expr(e.body) if e.body is not None else None
+            self.scopes.pop()
+            if e.kind in ("all", "any"):
+                if body not in ("bool", "any"):
+                    self.error(e.pos, f"`{e.kind}` needs `: condition`")
+                return "bool"
+            if e.kind == "count":
+                if body is not None and body not in ("bool", "any"):
+                    self.error(e.pos, "`count` takes `where`, or `: condition`")
+                return "int"
+            if e.kind == "first":
+                return body or item
+            if body not in ("int", "any"):
+                self.error(e.pos, f"`{e.kind}` needs `: number`")
+            return "int"
+        if isinstance(e, A.Comprehension):
+            item = self.iterable(e.domain)
+            self.scopes.append({e.var: item})
+            if e.where is not None:
+                self.condition(e.where)
+            body = self.expr(e.body)
+            self.scopes.pop()
+            return f"list:{body}"
+        raise AssertionError(f"unknown expression {e!r}")
+
+    def name(self, e: A.Name) -> str:
+        s = self.symbols
+        local = self.lookup_local(e.ident)
+        if local is not None:
+            self.locals[id(e)] = True
+            return local
+        if e.ident in SPECIAL_NAMES:
+            return SPECIAL_NAMES[e.ident][0]
+        kind = s.kind_of(e.ident)
+        if self.in_state_free and kind in ("state", "zone", "limit"):
+            self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
+            return "any"
+        if kind == "state":
+            decl = s.states[e.ident]
+            if decl.dims:
+                self.error(e.pos, f"{decl.kind} {e.ident} needs {len(decl.dims)} key(s): {e.ident}[...]")
+            return self.state_type(decl)
+        if kind == "zone":
+            z = s.zones[e.ident]
+            if z.dims:
+                self.error(e.pos, f"zone {e.ident} needs {len(z.dims)} key(s): {e.ident}[...]")
+            return f"zone:{z.piece_type}"
+        if kind in ("table", "enum"):
+            return f"list:entity:{e.ident}"
+        if kind == "graph":
+            return f"graph:{e.ident}"
+        if kind == "switch":
+            return f"switch:{e.ident}"
+        if kind is not None:
+            self.error(e.pos, f"{e.ident!r} is a {kind} and has no value here")
+            return "any"
+        self.error(e.pos, f"unknown name {e.ident!r}"
+                   + suggest(e.ident, [*s.global_names(), *self.all_locals(), *SPECIAL_NAMES]))
+        return "any"
+
+    def state_type(self, decl: A.StateDecl) -> str:
+        if decl.kind == "counter":
+            return "int"
+        t = self.types.get(id(decl.init))
+        if t is None:
+            t = self.expr_in(decl.init, {})
+        return "any" if t == "none" else t
+
+    def binary(self, e: A.Binary) -> str:
+        left, right = self.expr(e.left), self.expr(e.right)
+        if e.op in ("and", "or"):
+            for side, t in ((e.left, left), (e.right, right)):
+                if t not in ("bool", "any"):
+                    self.error(side.pos, f"`{e.op}` needs conditions, found a {t}")
+            return "bool"
+        if e.op == "..":
+            for side, t in ((e.left, left), (e.right, right)):
+                if t not in ("int", "any"):
+                    self.error(side.pos, f"a range needs numbers, found a {t}")
+            return "list:int"
+        if e.op in ARITH:
+            if e.op == "+" and left.startswith("list:") and right.startswith("list:"):
+                return left if left == right else "list:any"
+            for side, t in ((e.left, left), (e.right, right)):
+                if t not in ("int", "any"):
+                    self.error(side.pos, f"`{e.op}` needs numbers, found a {t}")
+            return "int"
+        if e.op in ("in", "not in"):
+            if right != "any" and not right.startswith("list:"):
+                self.error(e.right.pos, f"`{e.op}` needs a list on the right, found a {right}")
+            self.switch_literal(e.left, left, e.right)
+            return "bool"
+        if e.op in COMPARE:
+            if left.startswith("switch:"):
+                self.switch_literal(e.left, left, e.right)
+            elif right.startswith("switch:"):
+                self.switch_literal(e.right, right, e.left)
+            if e.op not in ("==", "!=") and (left not in ("int", "any") or right not in ("int", "any")):
+                self.error(e.pos, f"`{e.op}` compares numbers, found a {left} and a {right}")
+            return "bool"
+        raise AssertionError(e.op)
+
+    def switch_literal(self, switch_expr: A.Expr, t: str, other: A.Expr) -> None:
+        if not t.startswith("switch:"):
+            return
+        decl = self.symbols.switches[t[7:]]
+        values = [o.value for o in decl.options]
+        literals = other.items if isinstance(other, A.ListLit) else (other,)
+        for lit in literals:
+            if isinstance(lit, A.Literal) and isinstance(lit.value, str):
+                if lit.value not in values:
+                    self.error(lit.pos, f"switch {decl.ident} has no option {lit.value!r}"
+                               + suggest(lit.value, values))
+            else:
+                self.error(lit.pos, f"compare switch {decl.ident} with one of its options as text")
+
+    def index(self, e: A.Index) -> str:
+        s = self.symbols
+        for k in e.args:
+            self.expr(k)
+        kind = s.kind_of(e.base)
+        if self.lookup_local(e.base) is not None:
+            self.error(e.pos, f"{e.base!r} is a local value and cannot be indexed")
+            return "any"
+        if self.in_state_free and kind in ("state", "zone", "limit"):
+            self.error(e.pos, f"{e.base!r} is game state; data checks cannot read it")
+            return "any"
+        dims: tuple[str, ...]
+        if kind == "state":
+            dims, result = s.states[e.base].dims, self.state_type(s.states[e.base])
+        elif kind == "zone":
+            dims, result = s.zones[e.base].dims, f"zone:{s.zones[e.base].piece_type}"
+        elif kind == "limit":
+            dims, result = s.limits[e.base].dims, "bool"
+        elif kind is None:
+            self.error(e.pos, f"unknown name {e.base!r}" + suggest(e.base, s.global_names()))
+            return "any"
+        else:
+            self.error(e.pos, f"{e.base!r} is a {kind} and cannot be indexed")
+            return "any"
+        if len(dims) != len(e.args):
+            self.error(e.pos, f"{e.base} takes {len(dims)} key(s), not {len(e.args)}")
+        return result
+
+    def call(self, e: A.Call) -> str:
+        s = self.symbols
+        arg_types = [self.expr(a) for a in e.args]
+        if e.func in s.functions:
+            fn = s.functions[e.func]
+            if fn.name not in self.functions_done:
+                self.decl_FunctionDecl(fn)
+            if len(fn.params) != len(e.args):
+                self.error(e.pos, f"function {e.func} takes {len(fn.params)} argument(s), not {len(e.args)}")
+            t = self.types.get(id(fn.body))
+            return t if t is not None else "any"
+        if e.func not in BUILTINS:
+            self.error(e.pos, f"unknown function {e.func!r}" + suggest(e.func, [*BUILTINS, *s.functions]))
+            return "any"
+        arity = BUILTINS[e.func][0]
+        if len(e.args) != arity:
+            self.error(e.pos, f"{e.func} takes {arity} argument(s), not {len(e.args)}")
+            return "any"
+        a = arg_types
+        f = e.func
+        if f == "size":
+            if not (a[0].startswith(("zone:", "list:")) or a[0] == "any"):
+                self.error(e.args[0].pos, f"size needs a zone or a list, found a {a[0]}")
+            return "int"
+        if f in ("pieces", "piece"):
+            if not (a[0].startswith("zone:") or a[0] == "any"):
+                self.error(e.args[0].pos, f"{f} needs a zone, found a {a[0]}")
+                return "any"
+            ptype = f"piece:{a[0][5:]}" if a[0] != "any" else "any"
+            if f == "piece":
+                if a[1] not in ("int", "any"):
+                    self.error(e.args[1].pos, f"a position is a number, not a {a[1]}")
+                return ptype
+            return f"list:{ptype}"
+        if f in ("position", "revealed"):
+            if not (a[0].startswith("piece:") or a[0] == "any"):
+                self.error(e.args[0].pos, f"{f} needs a piece, found a {a[0]}")
+            return "int" if f == "position" else "bool"
+        if f in ("nodes", "neighbours", "adjacent"):
+            if not a[0].startswith("graph:"):
+                self.error(e.args[0].pos, f"{f} needs a graph, found a {a[0]}")
+                return "any"
+            node_type = f"entity:{s.graphs[a[0][6:]].nodes}"
+            for i, t in enumerate(a[1:], start=1):
+                if t not in (node_type, "any"):
+                    self.error(e.args[i].pos, f"{f} needs a {node_type[7:]}, found a {t}")
+            return "bool" if f == "adjacent" else f"list:{node_type}"
+        if f in ("next", "prev", "clockwise", "counterclockwise", "snake"):
+            if a[0] not in ("player", "any"):
+                self.error(e.args[0].pos, f"{f} needs a player, found a {a[0]}")
+            return "player" if f in ("next", "prev") else "list:player"
+        if f in ("min", "max", "abs"):
+            for i, t in enumerate(a):
+                if t not in ("int", "any"):
+                    self.error(e.args[i].pos, f"{f} needs numbers, found a {t}")
+            return "int"
+        if f == "startswith":
+            return "bool"
+        raise AssertionError(f)
+
+
+def _calls_in(e: A.Expr) -> Iterator[str]:
+    """The functions an expression calls (for the recursion check)."""
+    stack: list[Any] = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, A.Call):
+            yield node.func
+        if attrs.has(type(node)):
+            for field in attrs.fields(type(node)):
+                value = getattr(node, field.name)
+                if isinstance(value, tuple):
+                    stack.extend(v for v in value if attrs.has(type(v)))
+                elif attrs.has(type(value)) and not isinstance(value, A.Pos):
+                    stack.append(value)
+
+
+def check(files: Iterable[A.SpecFile], texts: dict[str, list[str]] | None = None) -> Checked:
+    """Check parsed spec files; raise :class:`SpecError` with every problem found."""
+    return Checker(files, texts or {}).run()

@@ -1,0 +1,135 @@
+"""Component tables: CSV files beside the spec, each row with its provenance.
+
+A table declaration names the file, the key column and typed columns.  A user
+can put corrected files in a folder of their own (``data=PATH``): a file there
+replaces the spec's file of the same name, and goes through the same checks.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from . import ast as A
+from .errors import Diagnostic, SpecError
+
+#: Column types a table may declare besides references to other tables and enums.
+BASIC_COLUMN_TYPES = ("int", "text", "flag", "set")
+#: The key of a table without a `key` column: the row's number, from 1.
+ROW_NUMBER = "row_number"
+_FLAGS = {"yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
+
+
+@attrs.frozen
+class Table:
+    """A loaded component table."""
+
+    name: str
+    path: str
+    key: str
+    columns: tuple[str, ...]
+    rows: tuple[dict[str, Any], ...]
+    provenance_column: str | None
+
+    @property
+    def keys(self) -> list[Any]:
+        """The key of every row, in file order."""
+        return [row[self.key] for row in self.rows]
+
+    def row(self, key: Any) -> dict[str, Any]:
+        """The row with this key (KeyError if there is none)."""
+        for row in self.rows:
+            if row[self.key] == key:
+                return row
+        raise KeyError(key)
+
+    def provenance(self, key: Any) -> str:
+        """Where the row's facts come from, as the data file says."""
+        if self.provenance_column is None:
+            return ""
+        return str(self.row(key)[self.provenance_column])
+
+
+def resolve_file(decl: A.TableDecl, spec_dir: Path, override: Path | None) -> Path:
+    """The file a table is read from: the user's folder first, then the spec's."""
+    if override is not None:
+        candidate = override / decl.file if override.is_dir() else override
+        if override.is_dir() and candidate.is_file():
+            return candidate
+        if override.is_file() and override.name == Path(decl.file).name:
+            return override
+    return spec_dir / decl.file
+
+
+def load_table(
+    decl: A.TableDecl, spec_dir: Path, override: Path | None, enums: dict[str, tuple[str, ...]]
+) -> Table:
+    """Read and type one table; every problem is a :class:`SpecError` naming file and line."""
+    path = resolve_file(decl, spec_dir, override)
+    shown = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {err}")]) from None
+    problems: list[Diagnostic] = []
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    wanted = ([decl.key] if decl.key else []) + list(decl.columns)
+    if decl.provenance:
+        wanted.append(A.Column(decl.provenance, "text", decl.pos))
+    for col in wanted:
+        if col.name not in header:
+            problems.append(Diagnostic(A.Pos(shown, 1, 1),
+                                       f"table {decl.name}: column {col.name!r} is missing "
+                                       f"(the file has {', '.join(header) or 'no header'})"))
+    if problems:
+        raise SpecError(problems)
+    rows: list[dict[str, Any]] = []
+    seen_keys: set[Any] = set()
+    for line_no, raw in enumerate(reader, start=2):
+        row: dict[str, Any] = {}
+        for col in wanted:
+            cell = (raw.get(col.name) or "").strip()
+            try:
+                row[col.name] = _convert(cell, col.type, enums)
+            except ValueError as err:
+                problems.append(Diagnostic(A.Pos(shown, line_no, header.index(col.name) + 1),
+                                           f"table {decl.name}, column {col.name}: {err}"))
+        if decl.key and decl.key.name in row:
+            key = row[decl.key.name]
+            if key in seen_keys:
+                problems.append(Diagnostic(A.Pos(shown, line_no, 1),
+                                           f"table {decl.name}: key {key!r} appears twice"))
+            seen_keys.add(key)
+        rows.append(row)
+    if problems:
+        raise SpecError(problems)
+    key_name = decl.key.name if decl.key else ROW_NUMBER
+    if not decl.key:
+        for number, row in enumerate(rows, start=1):
+            row[ROW_NUMBER] = number
+    return Table(decl.name, shown, key_name, tuple(c.name for c in decl.columns), tuple(rows),
+                 decl.provenance)
+
+
+def _convert(cell: str, kind: str, enums: dict[str, tuple[str, ...]]) -> Any:
+    if kind == "int":
+        try:
+            return int(cell)
+        except ValueError:
+            raise ValueError(f"{cell!r} is not a whole number") from None
+    if kind == "flag":
+        if cell.lower() not in _FLAGS:
+            raise ValueError(f"{cell!r} is not yes or no")
+        return _FLAGS[cell.lower()]
+    if kind == "set":
+        return [part.strip() for part in cell.split("+") if part.strip()]
+    if kind in enums:
+        if cell not in enums[kind]:
+            raise ValueError(f"{cell!r} is not one of {', '.join(enums[kind])}")
+        return cell
+    return cell

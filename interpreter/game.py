@@ -1,0 +1,455 @@
+"""A loaded spec: the pipeline's stages put together, and new games made from it.
+
+``load_spec(path)`` parses every ``*.rules`` file of a folder, checks them,
+loads the component tables (optionally replaced by a user's ``data`` folder),
+checks the data against the spec's `check` declarations and compiles the
+procedures.  ``Game.new_state(players, seed, settings)`` starts a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from . import ast as A
+from .checker import Checked, check, suggest
+from .compiler import CHANCE, CHOOSE, CompileContext, Decision, ExprCompiler, Fn, Procedure, ProcedureCompiler
+from .data import Table, load_table
+from .errors import Diagnostic, IllegalAction, RuleError, SpecError
+from .parser import parse_file
+from .runtime import STATE_FORMAT, State, World, all_keys, key_in
+
+SPEC_SUFFIX = ".rules"
+
+
+class _DataContext:
+    """The little a state-free expression (graph filter, data check) may read."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.seats = list(range(n))
+
+
+class Game:
+    """A checked and compiled spec with its component data."""
+
+    def __init__(self, checked: Checked, tables: dict[str, Table], texts: dict[str, list[str]]):
+        self.checked = checked
+        self.symbols = s = checked.symbols
+        self.tables = tables
+        self.texts = texts
+        assert s.game is not None and s.players is not None and s.main is not None
+        self.name = s.game.name
+        self.title = s.game.title
+        self.min_players, self.max_players = s.players.low, s.players.high
+        self.switches = dict(s.switches)
+        self.defaults = {name: next(o.value for o in d.options if o.default) for name, d in s.switches.items()}
+        self.hidden_zones = {name: z.hidden for name, z in s.zones.items()}
+        self.table_rows: dict[str, dict[Any, dict[str, Any]]] = {}
+        self.table_keys: dict[str, list[Any]] = {}
+        for name, t in tables.items():
+            self.table_rows[name] = {row[t.key]: row for row in t.rows}
+            self.table_keys[name] = t.keys
+        for name, e in s.enums.items():
+            self.table_keys[name] = list(e.values)
+        # Pieces: one per row of their table, numbered across all piece types.
+        self.piece_rows: list[dict[str, Any]] = []
+        self.piece_keys: list[Any] = []
+        self.piece_types: list[str] = []
+        self.piece_start: list[str] = []
+        self.piece_by_key: dict[Any, int] = {}
+        for name, decl in s.pieces.items():
+            table = tables[decl.table]
+            for row in table.rows:
+                self.piece_by_key[row[table.key]] = len(self.piece_rows)
+                self.piece_rows.append(row)
+                self.piece_keys.append(row[table.key])
+                self.piece_types.append(name)
+                self.piece_start.append(decl.zone)
+        self.proc_index = {name: i for i, name in enumerate(s.procedures)}
+        ctx = CompileContext(checked, self.table_rows, self.table_keys, self.piece_rows,
+                             self.piece_keys, self.proc_index)
+        self.exprs = ExprCompiler(ctx)
+        self.procedures: list[Procedure] = [
+            ProcedureCompiler(self.exprs, decl).compile() for decl in s.procedures.values()
+        ]
+        self.main_index = self.proc_index[s.main.procedure]
+        self.invariants: list[tuple[str, A.Condition, Fn]] = [
+            (name, decl, self.exprs.expr(decl.expr)) for name, decl in s.invariants.items()
+        ]
+        self._score: Fn | None = self.exprs.expr(s.score.expr) if s.score else None
+        self._score_param = s.score.player if s.score else ""
+        self.state_inits = [(name, decl, self.exprs.expr(decl.init)) for name, decl in s.states.items()]
+        self.limit_scopes = {name: self._scope_chooser(decl.scope) for name, decl in s.limits.items()}
+        self.graph_filters = {name: self.exprs.expr(g.where) if g.where is not None else None
+                              for name, g in s.graphs.items()}
+        self._worlds: dict[int, World] = {}
+        self.decisions = [ins[1] for proc in self.procedures for ins in proc.code
+                          if ins[0] in (CHOOSE, CHANCE)]
+        self.run_data_checks()
+
+    # ----------------------------------------------------------------- data
+    def verified(self, table: str, key: Any) -> bool:
+        """Whether the spec counts a table row as verified (its `verified when`)."""
+        decl = self.symbols.tables[table]
+        if decl.verified is None:
+            return True
+        fn = self.exprs.expr(decl.verified)
+        return bool(fn(_DataContext(self.min_players), {"row": key}))  # type: ignore[arg-type]
+
+    def edge_rows(self, graph: str) -> list[dict[str, Any]]:
+        """The rows of a graph's edge table."""
+        return list(self.tables[self.symbols.graphs[graph].edges].rows)
+
+    def run_data_checks(self) -> None:
+        """Evaluate every `check` against the loaded tables; raise :class:`SpecError`."""
+        problems = []
+        files = sorted({t.path for t in self.tables.values()})
+        for name, decl in self.symbols.checks.items():
+            fn = self.exprs.expr(decl.expr)
+            try:
+                ok = fn(_DataContext(self.min_players), {})  # type: ignore[arg-type]
+            except Exception as err:  # noqa: BLE001 - bad data of any shape is a diagnostic
+                ok = False
+                name = f"{name} ({type(err).__name__}: {err})"
+            if not ok:
+                cites = "; ".join(str(c) for c in decl.citations)
+                problems.append(Diagnostic(decl.pos, f"the component data fails check {name} "
+                                           f"(data: {', '.join(files)}; {cites})"))
+        if problems:
+            raise SpecError(problems)
+
+    def world(self, n: int) -> World:
+        """Nodes in play and adjacency for n players (cached)."""
+        cached = self._worlds.get(n)
+        if cached is not None:
+            return cached
+        ctx = _DataContext(n)
+        nodes: dict[str, list[Any]] = {}
+        adjacent: dict[str, dict[Any, list[Any]]] = {}
+        for name, g in self.symbols.graphs.items():
+            filt = self.graph_filters[name]
+            keys = [k for k in self.table_keys[g.nodes]
+                    if filt is None or filt(ctx, {"row": k})]  # type: ignore[arg-type]
+            in_play = set(keys)
+            adj: dict[Any, list[Any]] = {k: [] for k in keys}
+            for row in self.tables[g.edges].rows:
+                a, b = row[g.source], row[g.target]
+                if a in in_play and b in in_play and a != b:
+                    if b not in adj[a]:
+                        adj[a].append(b)
+                    if a not in adj[b]:
+                        adj[b].append(a)
+            order = {k: i for i, k in enumerate(keys)}
+            for k in adj:
+                adj[k].sort(key=order.__getitem__)
+            nodes[name] = keys
+            adjacent[name] = adj
+        world = World(nodes, adjacent)
+        self._worlds[n] = world
+        return world
+
+    def domain(self, dim: str, n: int) -> list[Any]:
+        """The keys of a dimension for n players."""
+        if dim == "player":
+            return list(range(n))
+        if dim in self.symbols.graphs:
+            return list(self.table_keys[self.symbols.graphs[dim].nodes])
+        return list(self.table_keys[dim])
+
+    # ------------------------------------------------------------- settings
+    def settings_for(self, chosen: Mapping[str, str] | None) -> dict[str, str]:
+        """Switch settings (by public id, `a-b` or `a_b`) completed with the defaults."""
+        settings = dict(self.defaults)
+        for ident, value in (chosen or {}).items():
+            name = ident.replace("-", "_")
+            decl = self.switches.get(name)
+            if decl is None:
+                raise ValueError(f"unknown interpretation {ident!r}"
+                                 + suggest(ident, [d.ident for d in self.switches.values()]))
+            values = [o.value for o in decl.options]
+            if value not in values:
+                raise ValueError(f"interpretation {decl.ident} has no option {value!r} "
+                                 f"(options: {', '.join(values)})")
+            settings[name] = value
+        return settings
+
+    # ---------------------------------------------------------------- states
+    def _blank_state(self, players: int, settings: dict[str, str], seed: int) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
+        st = object.__new__(State)
+        st.game = self
+        st.n = players
+        st.seats = list(range(players))
+        st.settings = settings
+        st.world = self.world(players)
+        st.vals = {}
+        st.zones = {}
+        st.loc = [("", None)] * len(self.piece_rows)
+        st.face_up = [False] * len(self.piece_rows)
+        st.seen = [0] * len(self.piece_rows)
+        st.used = {name: set() for name in self.symbols.limits}
+        st.scope_limits = self._scope_limits(st)
+        st.frames = []
+        st.rng = seed & ((1 << 64) - 1)
+        st.pending = None
+        st.winners = None
+        st.history = []
+        st.log = None
+        st.check_invariants = False
+        return st
+
+    def _scope_chooser(self, node: A.Expr) -> Any:
+        """A limit's scope: a name, or (condition, then-chooser, else-chooser)."""
+        if isinstance(node, A.Conditional):
+            return (self.exprs.expr(node.cond), self._scope_chooser(node.then),
+                    self._scope_chooser(node.otherwise))
+        assert isinstance(node, A.Name)
+        return node.ident
+
+    def _scope_limits(self, st: State) -> dict[str, list[str]]:
+        """Which limits each scope resets, under the state's switch settings."""
+        out: dict[str, list[str]] = {}
+        for name, chooser in self.limit_scopes.items():
+            while not isinstance(chooser, str):
+                cond, then, otherwise = chooser
+                chooser = then if cond(st, {}) else otherwise
+            out.setdefault(chooser, []).append(name)
+        return out
+
+    def new_state(self, players: int, seed: int = 0, settings: Mapping[str, str] | None = None,
+                  log: bool = False, check_invariants: bool = False) -> State:
+        """A new game: state initialised, main procedure run to its first decision."""
+        st = self._blank_state(players, self.settings_for(settings), seed)
+        st.log = [] if log else None
+        st.check_invariants = check_invariants
+        for name, decl, init in self.state_inits:
+            domains = [self.domain(d, players) for d in decl.dims]
+            st.vals[name] = {k: _fresh(init(st, {})) for k in all_keys(domains)}
+        for name, z in self.symbols.zones.items():
+            domains = [self.domain(d, players) for d in z.dims]
+            st.zones[name] = {k: [] for k in all_keys(domains)}
+        for pid, zone in enumerate(self.piece_start):
+            st.zones[zone][None].append(pid)
+            st.loc[pid] = (zone, None)
+            st.face_up[pid] = not self.hidden_zones[zone]
+        st.frames = [[self.main_index, 0, {}]]
+        st._run()
+        if check_invariants:
+            st.assert_invariants("setup")
+        return st
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state stored with :meth:`State.to_json`; raise ValueError if malformed."""
+        try:
+            return self._from_json(data)
+        except (KeyError, TypeError, IndexError, AttributeError) as err:
+            raise ValueError(f"not a stored {self.name} state: {type(err).__name__}: {err}") from None
+
+    def _from_json(self, data: Mapping[str, Any]) -> State:
+        if data.get("format") != STATE_FORMAT or data.get("game") != self.name:
+            raise ValueError(f"not a stored {self.name} state (format {STATE_FORMAT})")
+        st = self._blank_state(int(data["players"]), self.settings_for(data["settings"]), int(data["rng"]))
+        st.vals = {name: {key_in(k): v for k, v in rows} for name, rows in data["vals"].items()}
+        if set(st.vals) != set(self.symbols.states):
+            raise ValueError("stored state has other variables than the spec")
+        st.zones = {}
+        for name, rows in data["zones"].items():
+            st.zones[name] = {}
+            for k, keys in rows:
+                key = key_in(k)
+                lst = [self.piece_by_key[pk] for pk in keys]
+                st.zones[name][key] = lst
+                for pid in lst:
+                    st.loc[pid] = (name, key)
+        if set(st.zones) != set(self.symbols.zones) or any(z == "" for z, _ in st.loc):
+            raise ValueError("stored state does not place every piece in a zone")
+        for pk in data["face_up"]:
+            st.face_up[self.piece_by_key[pk]] = True
+        for pk, bits in data["seen"]:
+            st.seen[self.piece_by_key[pk]] = int(bits)
+        st.used = {name: {key_in(k) for k in keys} for name, keys in data["used"].items()}
+        for name in self.symbols.limits:
+            st.used.setdefault(name, set())
+        st.frames = [[self.proc_index[name], int(pc), dict(env)] for name, pc, env in data["frames"]]
+        for f in st.frames:
+            if not 0 <= f[1] < len(self.procedures[f[0]].code):
+                raise ValueError("stored program position is outside its procedure")
+        st.winners = data["winners"]
+        st.history = list(data["history"])
+        st.log = data.get("log")
+        if st.frames:
+            top = st.frames[-1]
+            op, decision, _ = self.procedures[top[0]].code[top[1]]
+            if op not in (CHOOSE, CHANCE):
+                raise ValueError("stored program position is not at a decision")
+            st._pend(decision, top[2])
+        return st
+
+    def score(self, st: State, player: int) -> int:
+        """A player's score by the spec's `score` declaration (0 if there is none)."""
+        if self._score is None:
+            return 0
+        return int(self._score(st, {self._score_param: player}))
+
+    # ---------------------------------------------------------- explanation
+    def explain(self, st: State, text: str) -> tuple[str, tuple[A.Citation, ...]]:
+        """Why an action text is not legal in a state, and the rule text concerned."""
+        pending = st.pending
+        if pending is None:
+            return "the game is over", ()
+        decision = pending.decision
+        words = text.split()
+        who = "chance" if decision.chance else f"P{pending.player}"
+        if not words:
+            return "empty action", decision.citations
+        verb, args = words[0], words[1:]
+        same_verb = [b for b in decision.branches if b.verb == verb]
+        if not same_verb:
+            verbs = sorted({b.verb for b in decision.branches})
+            return (f"{who} is asked to decide `{decision.rule}` (one of: {', '.join(verbs)}), "
+                    f"not {verb!r}"), decision.citations
+        env = dict(st.frames[-1][2])
+        reasons = []
+        for branch in same_verb:
+            cites = branch.citations + decision.citations
+            if len(branch.bindings) != len(args):
+                reasons.append((f"`{verb}` takes {len(branch.bindings)} value(s) here", cites))
+                continue
+            if branch.when is not None and not branch.when(st, env):
+                src = branch.source
+                cond = src.when if isinstance(src, A.Option) else None
+                return (f"`{verb}` is not allowed now: {self.snippet(cond)} does not hold", cites)
+            ok = True
+            for binding, word in zip(branch.bindings, args):
+                values = binding.domain(st, env)
+                match = [v for v in values if _render(v, binding.type, self.piece_keys) == word]
+                if not match:
+                    ok = False
+                    reasons.append((f"{word!r} is not one of {self.snippet(binding.source.domain)}", cites))
+                    break
+                env[binding.var] = match[0]
+                if binding.where is not None and not binding.where(st, env):
+                    ok = False
+                    reasons.append((f"{binding.var} = {word}: {self.snippet(binding.source.where)} "
+                                    "does not hold", cites))
+                    break
+            if ok:
+                reasons.append(("it is not among the legal actions", cites))
+        return reasons[0] if reasons else ("no such action", decision.citations)
+
+    def snippet(self, e: A.Expr | None) -> str:
+        """The spec text of an expression, quoted."""
+        if e is None:
+            return "its condition"
+        pos = e.pos
+        lines = self.texts.get(pos.path, [])
+        if not (0 < pos.line <= len(lines)):
+            return "its condition"
+        if pos.end_line == pos.line and pos.end_column:
+            text = lines[pos.line - 1][pos.column - 1:pos.end_column - 1]
+        else:
+            text = lines[pos.line - 1][pos.column - 1:]
+        return f"`{' '.join(text.split())}`"
+
+    def citations_of_rule(self, name: str) -> tuple[A.Citation, ...]:
+        """The citations of a named rule or procedure."""
+        s = self.symbols
+        if name in s.rules:
+            return s.rules[name].citations
+        if name in s.procedures:
+            return s.procedures[name].citations
+        return ()
+
+    def decision_at(self, proc: int, pc: int) -> Decision | None:
+        """The decision instruction at a program position, if it is one."""
+        op, a, _ = self.procedures[proc].code[pc]
+        return a if op in (CHOOSE, CHANCE) else None
+
+
+def _render(value: Any, t: str, keys: list[Any]) -> str:
+    from .compiler import render_value
+
+    return render_value(value, t, keys)
+
+
+def _fresh(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def spec_files(path: Path) -> list[Path]:
+    """The spec files of a folder (sorted), or the one file named."""
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.suffix == SPEC_SUFFIX)
+    return [path]
+
+
+def load_spec(path: Path | str, data: Path | str | None = None, display_root: Path | None = None) -> Game:
+    """Parse, check, load data and compile a spec folder (or file).
+
+    ``data`` names a folder (or one CSV file) whose tables replace the spec's
+    files of the same name.  Every problem raises :class:`SpecError`.
+    """
+    root = Path(path)
+    files = spec_files(root)
+    if not files:
+        raise SpecError([Diagnostic(A.Pos(str(root), 1, 1), f"no {SPEC_SUFFIX} files found")])
+    parsed = []
+    texts: dict[str, list[str]] = {}
+    problems: list[Diagnostic] = []
+    for f in files:
+        shown = str(f.relative_to(display_root)) if display_root and f.is_relative_to(display_root) else str(f)
+        try:
+            texts[shown] = f.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            texts[shown] = []
+        try:
+            parsed.append(parse_file(f, shown))
+        except SpecError as err:
+            problems.extend(err.diagnostics)
+    if problems:
+        raise SpecError(problems)
+    checked = check(parsed, texts)
+    spec_dir = root if root.is_dir() else root.parent
+    override = Path(data) if data is not None else None
+    if override is not None and not override.exists():
+        raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "data path does not exist")])
+    enums = {name: e.values for name, e in checked.symbols.enums.items()}
+    tables: dict[str, Table] = {}
+    for name, decl in checked.symbols.tables.items():
+        try:
+            tables[name] = load_table(decl, spec_dir, override, enums)
+        except SpecError as err:
+            problems.extend(err.diagnostics)
+    if problems:
+        raise SpecError(problems)
+    problems.extend(_check_references(checked, tables))
+    if problems:
+        raise SpecError(problems)
+    try:
+        return Game(checked, tables, texts)
+    except RuleError as err:
+        raise SpecError([Diagnostic(err.pos, err.message)]) from None
+
+
+def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagnostic]:
+    """Cells whose column type names another table must name one of its rows."""
+    problems = []
+    for name, decl in checked.symbols.tables.items():
+        table = tables[name]
+        for col in ([decl.key] if decl.key else []) + list(decl.columns):
+            if col.type not in tables:
+                continue
+            known = set(tables[col.type].keys)
+            for line, row in enumerate(table.rows, start=2):
+                if row[col.name] not in known:
+                    problems.append(Diagnostic(
+                        A.Pos(table.path, line, 1),
+                        f"table {name}, column {col.name}: {row[col.name]!r} is not a row of {col.type}"
+                        + suggest(str(row[col.name]), [str(k) for k in known])))
+    return problems
+
+
+__all__ = ["Game", "IllegalAction", "load_spec", "spec_files"]

@@ -1,0 +1,537 @@
+"""Spec text to syntax tree: Lark (LALR) parses, this module builds `ast` nodes.
+
+Every failure is a :class:`SpecError` with ``path:line:col``; no Lark or
+Python exception escapes.  Very large or very deeply nested input is refused
+with a positioned error instead of exhausting memory or the Python stack.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any, cast
+
+import lark
+from lark import Token, Tree
+
+from . import ast as A
+from .errors import Diagnostic, SpecError
+
+GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
+MAX_SOURCE_BYTES = 1_000_000
+MAX_NESTING = 64
+
+_TOKEN_NAMES = {
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "LBRACE": '"{"',
+    "RBRACE": '"}"',
+    "LPAR": '"("',
+    "RPAR": '")"',
+    "LSQB": '"["',
+    "RSQB": '"]"',
+    "COMMA": '","',
+    "COLON": '":"',
+    "EQUAL": '"="',
+    "$END": "the end of the file",
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> lark.Lark:
+    return lark.Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def grammar_text() -> str:
+    """The grammar source, for documentation."""
+    return GRAMMAR_PATH.read_text(encoding="utf-8")
+
+
+def _describe(expected: set[str]) -> str:
+    names = sorted({_TOKEN_NAMES.get(t, _keyword(t)) for t in expected})
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return ", ".join(names)
+
+
+def _keyword(terminal: str) -> str:
+    try:
+        pattern = _lark().get_terminal(terminal).pattern
+    except KeyError:
+        return terminal
+    value = pattern.value
+    return f'"{value}"' if isinstance(value, str) else terminal
+
+
+def parse_text(text: str, path: str = "<spec>") -> A.SpecFile:
+    """Parse one spec file's text; raise :class:`SpecError` on any problem."""
+    lines = text.splitlines()
+
+    def line_of(n: int) -> str:
+        return lines[n - 1] if 0 < n <= len(lines) else ""
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SOURCE_BYTES:
+        raise SpecError(
+            [Diagnostic(A.Pos(path, 1, 1), f"spec file is larger than {MAX_SOURCE_BYTES} bytes")]
+        )
+    try:
+        tree = _lark().parse(text)
+    except lark.exceptions.UnexpectedCharacters as err:
+        pos = A.Pos(path, err.line, err.column)
+        char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        msg = f"unexpected character {char!r}"
+        raise SpecError([Diagnostic(pos, msg, line_of(err.line))]) from None
+    except lark.exceptions.UnexpectedToken as err:
+        token = err.token
+        if token.type == "$END":
+            line = max(len(lines), 1)
+            pos = A.Pos(path, line, len(line_of(line)) + 1)
+            found = "the end of the file"
+        else:
+            pos = A.Pos(path, token.line or 1, token.column or 1)
+            found = repr(str(token))
+        msg = f"unexpected {found}; expected {_describe(set(err.expected))}"
+        raise SpecError([Diagnostic(pos, msg, line_of(pos.line))]) from None
+    except lark.exceptions.UnexpectedEOF as err:
+        line = max(len(lines), 1)
+        pos = A.Pos(path, line, len(line_of(line)) + 1)
+        msg = f"unexpected end of file; expected {_describe(set(err.expected))}"
+        raise SpecError([Diagnostic(pos, msg, line_of(line))]) from None
+    except (lark.exceptions.LarkError, RecursionError, UnicodeError) as err:
+        raise SpecError([Diagnostic(A.Pos(path, 1, 1), f"cannot parse: {err}")]) from None
+    builder = _Builder(path, line_of)
+    decls = tuple(builder.declaration(child) for child in tree.children)
+    if builder.problems:
+        raise SpecError(builder.problems)
+    return A.SpecFile(path, decls)
+
+
+def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
+    """Read and parse a spec file; unreadable files are a positioned error too."""
+    shown = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise SpecError([Diagnostic(A.Pos(shown, 1, 1), f"cannot read spec file: {err}")]) from None
+    return parse_text(text, shown)
+
+
+def _unquote(token: Token) -> str:
+    body = str(token)[1:-1]
+    if "\\" not in body:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class _TooDeep(Exception):
+    def __init__(self, pos: A.Pos):
+        self.pos = pos
+
+
+class _Builder:
+    """Turns Lark trees into `ast` nodes."""
+
+    def __init__(self, path: str, line_of: Any):
+        self.path = path
+        self.line_of = line_of
+        self.problems: list[Diagnostic] = []
+        self.depth = 0
+
+    # positions ---------------------------------------------------------------
+    def pos(self, node: Tree | Token) -> A.Pos:
+        if isinstance(node, Token):
+            return A.Pos(self.path, node.line or 1, node.column or 1,
+                         node.end_line or 0, node.end_column or 0)
+        meta = node.meta
+        if getattr(meta, "empty", True):
+            return A.Pos(self.path, 1, 1)
+        return A.Pos(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    # declarations -------------------------------------------------------------
+    def declaration(self, tree: Tree) -> A.Declaration:
+        try:
+            return cast(A.Declaration, getattr(self, "d_" + str(tree.data))(tree))
+        except _TooDeep as err:
+            self.problems.append(
+                Diagnostic(err.pos, f"nesting deeper than {MAX_NESTING} levels",
+                           self.line_of(err.pos.line))
+            )
+            return A.MainDecl("", err.pos)
+
+    def citations(self, items: list[Any]) -> tuple[A.Citation, ...]:
+        out = []
+        for item in items:
+            if isinstance(item, Tree) and item.data == "citation":
+                src, section, quote = item.children
+                out.append(A.Citation(str(src), _unquote(section), _unquote(quote), self.pos(item)))
+        return tuple(out)
+
+    @staticmethod
+    def tokens(tree: Tree, kind: str) -> list[Token]:
+        return [c for c in tree.children if isinstance(c, Token) and c.type == kind]
+
+    @staticmethod
+    def trees(tree: Tree, kind: str) -> list[Tree]:
+        return [c for c in tree.children if isinstance(c, Tree) and c.data == kind]
+
+    def d_game_decl(self, t: Tree) -> A.GameDecl:
+        name, title = t.children[:2]
+        return A.GameDecl(str(name), _unquote(title), self.citations(t.children), self.pos(t))
+
+    def d_source_decl(self, t: Tree) -> A.SourceDecl:
+        strings = self.tokens(t, "STRING")
+        file = _unquote(strings[1]) if len(strings) > 1 else None
+        return A.SourceDecl(str(t.children[0]), _unquote(strings[0]), file, self.pos(t))
+
+    def d_players_decl(self, t: Tree) -> A.PlayersDecl:
+        low, high = self.tokens(t, "INT")
+        return A.PlayersDecl(int(low), int(high), self.citations(t.children), self.pos(t))
+
+    def d_enum_decl(self, t: Tree) -> A.EnumDecl:
+        names = [str(n) for n in self.tokens(t, "NAME")]
+        return A.EnumDecl(names[0], tuple(names[1:]), self.citations(t.children), self.pos(t))
+
+    def d_table_decl(self, t: Tree) -> A.TableDecl:
+        name, file = t.children[:2]
+        key: A.Column | None = None
+        columns: list[A.Column] = []
+        provenance: str | None = None
+        verified: A.Expr | None = None
+        for item in t.children[2:]:
+            if not isinstance(item, Tree):
+                continue
+            if item.data in ("table_key", "table_column"):
+                col_name, type_tree = item.children
+                assert isinstance(type_tree, Tree)
+                col = A.Column(str(col_name), str(type_tree.children[0]), self.pos(item))
+                if item.data == "table_key":
+                    key = col
+                else:
+                    columns.append(col)
+            elif item.data == "table_provenance":
+                provenance = str(item.children[0])
+            elif item.data == "table_verified":
+                verified = self.expr(item.children[0])
+        return A.TableDecl(str(name), _unquote(file), key, tuple(columns), provenance, verified,
+                           self.citations(t.children), self.pos(t))
+
+    def d_graph_decl(self, t: Tree) -> A.GraphDecl:
+        names = [str(n) for n in self.tokens(t, "NAME")]
+        exprs = [c for c in t.children if isinstance(c, Tree) and c.data != "citation"]
+        where = self.expr(exprs[0]) if exprs else None
+        return A.GraphDecl(names[0], names[1], names[2], names[3], names[4], where,
+                           self.citations(t.children), self.pos(t))
+
+    def d_pieces_decl(self, t: Tree) -> A.PiecesDecl:
+        name, table, zone = (str(n) for n in self.tokens(t, "NAME"))
+        return A.PiecesDecl(name, table, zone, self.citations(t.children), self.pos(t))
+
+    def dims(self, t: Tree) -> tuple[str, ...]:
+        found = self.trees(t, "dims")
+        return tuple(str(n) for n in found[0].children) if found else ()
+
+    def _state(self, t: Tree, kind: str) -> A.StateDecl:
+        exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("dims", "citation")]
+        return A.StateDecl(kind, str(t.children[0]), self.dims(t), self.expr(exprs[0]),
+                           self.citations(t.children), self.pos(t))
+
+    def d_counter_decl(self, t: Tree) -> A.StateDecl:
+        return self._state(t, "counter")
+
+    def d_var_decl(self, t: Tree) -> A.StateDecl:
+        return self._state(t, "var")
+
+    def d_zone_decl(self, t: Tree) -> A.ZoneDecl:
+        names = self.tokens(t, "NAME")
+        vis = self.trees(t, "visibility")[0]
+        hidden = str(vis.children[0]) == "hidden"
+        return A.ZoneDecl(str(names[0]), self.dims(t), str(names[1]), hidden,
+                          self.citations(t.children), self.pos(t))
+
+    def d_scope_decl(self, t: Tree) -> A.ScopeDecl:
+        return A.ScopeDecl(str(t.children[0]), self.citations(t.children), self.pos(t))
+
+    def d_limit_decl(self, t: Tree) -> A.LimitDecl:
+        exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("dims", "citation")]
+        return A.LimitDecl(str(t.children[0]), self.dims(t), self.expr(exprs[0]),
+                           self.citations(t.children), self.pos(t))
+
+    def d_switch_decl(self, t: Tree) -> A.SwitchDecl:
+        name, question = t.children[:2]
+        options = []
+        for opt in self.trees(t, "switch_option"):
+            default_tree = opt.children[0]
+            assert isinstance(default_tree, Tree)
+            value, desc = self.tokens(opt, "STRING")
+            options.append(A.SwitchOption(_unquote(value), _unquote(desc),
+                                          bool(default_tree.children),
+                                          self.citations(opt.children), self.pos(opt)))
+        return A.SwitchDecl(str(name), _unquote(question), tuple(options), self.pos(t))
+
+    def _condition(self, t: Tree, kind: str) -> A.Condition:
+        return A.Condition(kind, str(t.children[0]), self.citations(t.children),
+                           self.expr(t.children[-1]), self.pos(t))
+
+    def d_check_decl(self, t: Tree) -> A.Condition:
+        return self._condition(t, "check")
+
+    def d_invariant_decl(self, t: Tree) -> A.Condition:
+        return self._condition(t, "invariant")
+
+    def params(self, t: Tree) -> tuple[str, ...]:
+        found = self.trees(t, "params")
+        if not found:
+            return ()
+        out = []
+        for param in found[0].children:
+            assert isinstance(param, Tree)
+            out.append(":".join(str(c) for c in param.children))
+        return tuple(out)
+
+    def d_function_decl(self, t: Tree) -> A.FunctionDecl:
+        exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("params", "citation")]
+        return A.FunctionDecl(str(t.children[0]), self.params(t), self.expr(exprs[0]),
+                              self.citations(t.children), self.pos(t))
+
+    def d_procedure_decl(self, t: Tree) -> A.ProcedureDecl:
+        body = self.trees(t, "block")[0]
+        return A.ProcedureDecl(str(t.children[0]), self.params(t), self.citations(t.children),
+                               self.block(body), self.pos(t))
+
+    def d_score_decl(self, t: Tree) -> A.ScoreDecl:
+        return A.ScoreDecl(str(t.children[0]), self.expr(t.children[1]),
+                           self.citations(t.children), self.pos(t))
+
+    def d_main_decl(self, t: Tree) -> A.MainDecl:
+        return A.MainDecl(str(t.children[0]), self.pos(t))
+
+    # statements ---------------------------------------------------------------
+    def enter(self, node: Tree | Token) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.depth = 0
+            raise _TooDeep(self.pos(node))
+
+    def block(self, t: Tree) -> A.Block:
+        self.enter(t)
+        stmts = tuple(self.statement(c) for c in t.children if isinstance(c, Tree))
+        self.depth -= 1
+        return A.Block(stmts, self.pos(t))
+
+    def statement(self, t: Tree) -> A.Stmt:
+        return cast(A.Stmt, getattr(self, "s_" + str(t.data))(t))
+
+    def s_let_stmt(self, t: Tree) -> A.Let:
+        return A.Let(str(t.children[0]), self.expr(t.children[1]), self.pos(t))
+
+    def s_assign_stmt(self, t: Tree) -> A.Assign:
+        target, op_tree, value = t.children
+        assert isinstance(target, Tree) and isinstance(op_tree, Tree)
+        keys: tuple[A.Expr, ...] = ()
+        if len(target.children) > 1:
+            keys = self.args(target.children[1])
+        return A.Assign(str(target.children[0]), keys, str(op_tree.children[0]),
+                        self.expr(value), self.pos(t))
+
+    def s_if_stmt(self, t: Tree) -> A.If:
+        branches = [(self.expr(t.children[0]), self.block(cast(Tree, t.children[1])))]
+        otherwise = None
+        for part in t.children[2:]:
+            assert isinstance(part, Tree)
+            if part.data == "elif_part":
+                branches.append((self.expr(part.children[0]), self.block(cast(Tree, part.children[1]))))
+            else:
+                otherwise = self.block(cast(Tree, part.children[0]))
+        return A.If(tuple(branches), otherwise, self.pos(t))
+
+    def s_while_stmt(self, t: Tree) -> A.While:
+        return A.While(self.expr(t.children[0]), self.block(cast(Tree, t.children[1])), self.pos(t))
+
+    def s_loop_stmt(self, t: Tree) -> A.Loop:
+        return A.Loop(self.block(cast(Tree, t.children[0])), self.pos(t))
+
+    def s_for_stmt(self, t: Tree) -> A.For:
+        var, domain, *rest = t.children
+        where = self.expr(rest[0]) if len(rest) == 2 else None
+        return A.For(str(var), self.expr(domain), where, self.block(cast(Tree, rest[-1])), self.pos(t))
+
+    def s_break_stmt(self, t: Tree) -> A.Break:
+        return A.Break(self.pos(t))
+
+    def s_call_stmt(self, t: Tree) -> A.CallProc:
+        args = self.args(t.children[1]) if len(t.children) > 1 else ()
+        return A.CallProc(str(t.children[0]), args, self.pos(t))
+
+    def binding(self, t: Tree) -> A.Binding:
+        var, domain, *rest = t.children
+        where = self.expr(rest[0]) if rest else None
+        return A.Binding(str(var), self.expr(domain), where, self.pos(t))
+
+    def s_choose_stmt(self, t: Tree) -> A.Choose:
+        player = self.expr(t.children[0])
+        options = []
+        for opt in self.trees(t, "option"):
+            verb = _unquote(cast(Token, opt.children[0]))
+            bindings: tuple[A.Binding, ...] = ()
+            when: A.Expr | None = None
+            body: A.Block | None = None
+            for part in opt.children[1:]:
+                if not isinstance(part, Tree):
+                    continue
+                if part.data == "bindings":
+                    bindings = tuple(self.binding(cast(Tree, b)) for b in part.children)
+                elif part.data == "block":
+                    body = self.block(part)
+                elif part.data != "citation":
+                    when = self.expr(part)
+            assert body is not None
+            options.append(A.Option(verb, bindings, when, self.citations(opt.children), body,
+                                    self.pos(opt)))
+        return A.Choose(player, tuple(options), self.pos(t))
+
+    def s_chance_stmt(self, t: Tree) -> A.Chance:
+        verb = _unquote(cast(Token, t.children[0]))
+        binding = self.binding(cast(Tree, t.children[1]))
+        body = self.block(self.trees(t, "block")[0])
+        return A.Chance(verb, binding, self.citations(t.children), body, self.pos(t))
+
+    def s_move_stmt(self, t: Tree) -> A.Move:
+        return A.Move(self.expr(t.children[0]), self.expr(t.children[1]), self.pos(t))
+
+    def s_reveal_stmt(self, t: Tree) -> A.Reveal:
+        return A.Reveal(self.expr(t.children[0]), self.pos(t))
+
+    def s_look_stmt(self, t: Tree) -> A.Look:
+        return A.Look(self.expr(t.children[0]), self.expr(t.children[1]), self.pos(t))
+
+    def s_swap_stmt(self, t: Tree) -> A.Swap:
+        return A.Swap(self.expr(t.children[0]), self.expr(t.children[1]), self.pos(t))
+
+    def s_begin_stmt(self, t: Tree) -> A.Begin:
+        return A.Begin(str(t.children[0]), self.pos(t))
+
+    def s_use_stmt(self, t: Tree) -> A.Use:
+        return A.Use(str(t.children[0]), self.args(t.children[1]), self.pos(t))
+
+    def s_finish_stmt(self, t: Tree) -> A.Finish:
+        return A.Finish(self.expr(t.children[0]), self.pos(t))
+
+    def s_rule_stmt(self, t: Tree) -> A.Rule:
+        body = self.block(self.trees(t, "block")[0])
+        return A.Rule(str(t.children[0]), self.citations(t.children), body, self.pos(t))
+
+    def s_say_stmt(self, t: Tree) -> A.Say:
+        return A.Say(_unquote(cast(Token, t.children[0])), self.pos(t))
+
+    # expressions --------------------------------------------------------------
+    def args(self, t: Any) -> tuple[A.Expr, ...]:
+        assert isinstance(t, Tree) and t.data == "args"
+        return tuple(self.expr(c) for c in t.children)
+
+    def expr(self, t: Any) -> A.Expr:
+        self.enter(t)
+        try:
+            return self._expr(t)
+        finally:
+            self.depth -= 1
+
+    def _expr(self, t: Any) -> A.Expr:
+        if isinstance(t, Token):
+            raise AssertionError(f"unexpected token {t!r}")
+        kind = str(t.data)
+        kids = t.children
+        pos = self.pos(t)
+        if kind in ("or_expr", "and_expr"):
+            op = "or" if kind == "or_expr" else "and"
+            result = self.expr(kids[0])
+            for nxt in kids[1:]:
+                result = A.Binary(op, result, self.expr(nxt), pos)
+            return result
+        if kind == "arith":
+            result = self.expr(kids[0])
+            for i in range(1, len(kids), 2):
+                op = str(cast(Tree, kids[i]).children[0])
+                result = A.Binary(op, result, self.expr(kids[i + 1]), pos)
+            return result
+        if kind == "compare":
+            if len(kids) == 1:
+                return self.expr(kids[0])
+            op_tree = cast(Tree, kids[1])
+            op = " ".join(str(c) for c in op_tree.children)
+            return A.Binary(op, self.expr(kids[0]), self.expr(kids[2]), pos)
+        if kind == "not_expr":
+            return A.Unary("not", self.expr(kids[0]), pos)
+        if kind == "neg":
+            return A.Unary("-", self.expr(kids[0]), pos)
+        if kind == "cond_expr":
+            return A.Conditional(self.expr(kids[0]), self.expr(kids[1]), self.expr(kids[2]), pos)
+        if kind == "range_expr":
+            return A.Binary("..", self.expr(kids[0]), self.expr(kids[1]), pos)
+        if kind == "name":
+            return A.Name(str(kids[0]), pos)
+        if kind == "int_lit":
+            return A.Literal(int(kids[0]), pos)
+        if kind == "str_lit":
+            return A.Literal(_unquote(kids[0]), pos)
+        if kind == "true_lit":
+            return A.Literal(True, pos)
+        if kind == "false_lit":
+            return A.Literal(False, pos)
+        if kind == "none_lit":
+            return A.Literal(None, pos)
+        if kind == "list_lit":
+            return A.ListLit(self.args(kids[0]) if kids else (), pos)
+        if kind == "comprehension":
+            where = self.expr(kids[3]) if len(kids) > 3 else None
+            return A.Comprehension(self.expr(kids[0]), str(kids[1]), self.expr(kids[2]), where, pos)
+        if kind == "aggregate":
+            agg = str(cast(Tree, kids[0]).children[0])
+            var = str(kids[1])
+            domain = self.expr(kids[2])
+            where: A.Expr | None = None
+            body: A.Expr | None = None
+            for part in kids[3:]:
+                assert isinstance(part, Tree)
+                if part.data == "agg_where":
+                    where = self.expr(part.children[0])
+                else:
+                    body = self.expr(part.children[0])
+            return A.Aggregate(agg, var, domain, where, body, pos)
+        if kind == "call":
+            func = kids[0]
+            if not (isinstance(func, Tree) and func.data == "name"):
+                self.problems.append(Diagnostic(pos, "only named functions can be called",
+                                                self.line_of(pos.line)))
+                return A.Literal(None, pos)
+            args = self.args(kids[1]) if len(kids) > 1 else ()
+            return A.Call(str(func.children[0]), args, pos)
+        if kind == "index":
+            base = kids[0]
+            if not (isinstance(base, Tree) and base.data == "name"):
+                self.problems.append(Diagnostic(pos, "only named state can be indexed",
+                                                self.line_of(pos.line)))
+                return A.Literal(None, pos)
+            return A.Index(str(base.children[0]), self.args(kids[1]), pos)
+        if kind == "attr":
+            return A.Attr(self.expr(kids[0]), str(kids[1]), pos)
+        if len(kids) == 1:  # a parenthesised expression
+            return self.expr(kids[0])
+        raise AssertionError(f"unknown expression {kind}")

@@ -1,0 +1,441 @@
+"""The runtime: last stage (parse → check → compile → run).
+
+A :class:`State` is plain data: counters and variables, the pieces in their
+zones, who has seen which face, the used limits, the random generator's state
+and the program position as a stack of frames ``[procedure, instruction,
+locals]``.  It runs until the program reaches a decision or a chance event,
+then waits for :meth:`State.apply`.  Any state can be cloned, stored as JSON
+and resumed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from . import ast as A
+from .compiler import (
+    CALL,
+    CHANCE,
+    CHOOSE,
+    EXEC,
+    FINISH,
+    JUMP,
+    JUMP_IF_NOT,
+    RETURN,
+    Decision,
+)
+from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
+
+if TYPE_CHECKING:
+    from .game import Game
+
+#: `current_player` while a chance event waits for its outcome.
+CHANCE_PLAYER = -1
+#: `current_player` once the game has ended.
+TERMINAL_PLAYER = -2
+#: Steps the machine may run between two decisions before it is judged stuck.
+STEP_LIMIT = 1_000_000
+STATE_FORMAT = 1
+
+_MASK = (1 << 64) - 1
+
+
+def _splitmix(state: int) -> tuple[int, int]:
+    """One step of SplitMix64: (new state, 64 random bits)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+@attrs.frozen
+class Action:
+    """A legal move: a verb and its values, with a stable text form (``place Gallia``)."""
+
+    verb: str
+    args: tuple[str, ...]
+    index: int = attrs.field(eq=False, repr=False, default=-1)
+
+    @property
+    def text(self) -> str:
+        """The action as text, as used in logs and records."""
+        return " ".join((self.verb, *self.args))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@attrs.define
+class Pending:
+    """The decision or chance event the game waits for."""
+
+    decision: Decision
+    player: int
+    options: list[tuple[int, tuple[Any, ...]]]
+    texts: list[str] | None = None
+    by_text: dict[str, int] | None = None
+
+
+@attrs.define
+class World:
+    """What depends on the player count only: nodes in play and their neighbours."""
+
+    nodes: dict[str, list[Any]]
+    adjacent: dict[str, dict[Any, list[Any]]]
+
+
+class State:
+    """A game position.  See the module docstring."""
+
+    __slots__ = (
+        "game", "n", "seats", "settings", "world", "vals", "zones", "loc", "face_up", "seen",
+        "used", "scope_limits", "frames", "rng", "pending", "winners", "history", "log",
+        "check_invariants",
+    )
+
+    game: Game
+    n: int
+    seats: list[int]
+    settings: dict[str, str]
+    world: World
+    vals: dict[str, dict[Any, Any]]
+    zones: dict[str, dict[Any, list[int]]]
+    loc: list[tuple[str, Any]]
+    face_up: list[bool]
+    seen: list[int]
+    used: dict[str, set[Any]]
+    scope_limits: dict[str, list[str]]
+    frames: list[list[Any]]
+    rng: int
+    pending: Pending | None
+    winners: list[int] | None
+    history: list[str]
+    log: list[str] | None
+    check_invariants: bool
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def current_player(self) -> int:
+        """The seat to move, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
+        if self.pending is None:
+            return TERMINAL_PLAYER
+        return self.pending.player
+
+    def is_chance_node(self) -> bool:
+        """Whether the game waits for a chance outcome."""
+        return self.pending is not None and self.pending.decision.chance
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.pending is None
+
+    def _texts(self) -> list[str]:
+        p = self.pending
+        if p is None:
+            return []
+        if p.texts is None:
+            keys = self.game.piece_keys
+            p.texts = [p.decision.text(o, keys) for o in p.options]
+        return p.texts
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action (or chance outcome) here, in the spec's order."""
+        p = self.pending
+        if p is None:
+            return []
+        texts = self._texts()
+        out = []
+        for i, text in enumerate(texts):
+            verb, _, rest = text.partition(" ")
+            out.append(Action(verb, tuple(rest.split()) if rest else (), i))
+        return out
+
+    def legal_action_texts(self) -> list[str]:
+        """The text of every legal action."""
+        return list(self._texts())
+
+    def num_legal_actions(self) -> int:
+        """How many legal actions there are (cheaper than listing them)."""
+        return 0 if self.pending is None else len(self.pending.options)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance node: each outcome with its probability (uniform)."""
+        if not self.is_chance_node():
+            return []
+        actions = self.legal_actions()
+        return [(a, 1.0 / len(actions)) for a in actions]
+
+    def decision_citations(self) -> tuple[A.Citation, ...]:
+        """The rule text of the decision the game waits for."""
+        return self.pending.decision.citations if self.pending else ()
+
+    def decision_rule(self) -> str:
+        """The name of the rule (or procedure) that asks the pending decision."""
+        return self.pending.decision.rule if self.pending else ""
+
+    def scores(self) -> list[int]:
+        """Each player's score, by the spec's `score` declaration."""
+        return [self.game.score(self, p) for p in self.seats]
+
+    def winner(self) -> list[int] | None:
+        """The winners once the game has ended, else None."""
+        return None if self.winners is None else list(self.winners)
+
+    # --------------------------------------------------------------- applying
+    def find(self, action: Action | str) -> int:
+        """The index of an action among the legal ones; raise :class:`IllegalAction`."""
+        p = self.pending
+        text = action if isinstance(action, str) else action.text
+        text = " ".join(text.split())
+        if p is None:
+            raise IllegalAction(text, "the game is over")
+        if isinstance(action, Action) and 0 <= action.index < len(p.options):
+            if self._texts()[action.index] == text:
+                return action.index
+        if p.by_text is None:
+            p.by_text = {t: i for i, t in enumerate(self._texts())}
+        index = p.by_text.get(text)
+        if index is None:
+            reason, cites = self.game.explain(self, text)
+            raise IllegalAction(text, reason, cites, self._texts())
+        return index
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action (an :class:`Action` or its text) and run to the next decision.
+
+        An illegal action raises :class:`IllegalAction` and leaves the state unchanged.
+        """
+        self.apply_index(self.find(action))
+
+    def apply_index(self, index: int) -> None:
+        """Apply the legal action with this index in :meth:`legal_actions`."""
+        p = self.pending
+        if p is None:
+            raise IllegalAction(str(index), "the game is over")
+        if not 0 <= index < len(p.options):
+            raise IllegalAction(str(index), f"there are {len(p.options)} legal actions")
+        option = p.options[index]
+        text = p.texts[index] if p.texts is not None else p.decision.text(option, self.game.piece_keys)
+        self.history.append(text)
+        branch = p.decision.branches[option[0]]
+        frame = self.frames[-1]
+        env = frame[2]
+        for b, value in zip(branch.bindings, option[1]):
+            env[b.var] = value
+        frame[1] = branch.target
+        self.pending = None
+        self._run()
+        if self.check_invariants:
+            self.assert_invariants(text)
+
+    def random_chance_index(self) -> int:
+        """Draw a chance outcome's index from the generator kept in the state."""
+        p = self.pending
+        if p is None or not p.decision.chance:
+            raise RuleError("not at a chance event", A.NOWHERE)
+        self.rng, bits = _splitmix(self.rng)
+        return bits % len(p.options)
+
+    def apply_random_chance(self) -> None:
+        """Resolve the pending chance event with the state's own generator."""
+        self.apply_index(self.random_chance_index())
+
+    def advance_chance(self) -> None:
+        """Resolve chance events until a player decides or the game ends."""
+        while self.pending is not None and self.pending.decision.chance:
+            self.apply_index(self.random_chance_index())
+
+    # ------------------------------------------------------------ invariants
+    def broken_invariants(self) -> list[str]:
+        """The names of the declared invariants that do not hold now."""
+        return [name for name, _, fn in self.game.invariants if not fn(self, {})]
+
+    def assert_invariants(self, after: str = "") -> None:
+        """Raise :class:`InvariantViolation` for the first declared invariant that fails."""
+        for name, decl, fn in self.game.invariants:
+            if not fn(self, {}):
+                raise InvariantViolation(name, decl.pos, decl.citations, after)
+
+    # ------------------------------------------------------- piece movements
+    def move_piece(self, piece: int, zone: str, key: Any) -> None:
+        """Move a piece to the end of a zone; face down again if the zone is hidden."""
+        old_zone, old_key = self.loc[piece]
+        self.zones[old_zone][old_key].remove(piece)
+        target = self.zones[zone][key]
+        target.append(piece)
+        self.loc[piece] = (zone, key)
+        self.face_up[piece] = not self.game.hidden_zones[zone]
+
+    def swap_pieces(self, a: int, b: int) -> None:
+        """Exchange the places of two pieces."""
+        za, ka = self.loc[a]
+        zb, kb = self.loc[b]
+        la, lb = self.zones[za][ka], self.zones[zb][kb]
+        ia, ib = la.index(a), lb.index(b)
+        la[ia], lb[ib] = b, a
+        self.loc[a], self.loc[b] = (zb, kb), (za, ka)
+
+    def begin_scope(self, scope: str) -> None:
+        """Make every limit counted in this scope available again."""
+        for limit in self.scope_limits.get(scope, ()):
+            self.used[limit].clear()
+
+    def can_see(self, piece: int, player: int) -> bool:
+        """Whether a player may see a piece's face."""
+        return self.face_up[piece] or bool(self.seen[piece] >> player & 1)
+
+    # --------------------------------------------------------------- running
+    def _run(self) -> None:
+        frames = self.frames
+        procs = self.game.procedures
+        steps = 0
+        pc = 0
+        fr: list[Any] = []
+        try:
+            while frames:
+                fr = frames[-1]
+                code = procs[fr[0]].code
+                env = fr[2]
+                pc = fr[1]
+                while True:
+                    op, a, b = code[pc]
+                    steps += 1
+                    if op == EXEC:
+                        a(self, env)
+                        pc += 1
+                    elif op == JUMP_IF_NOT:
+                        pc = pc + 1 if a(self, env) else b
+                    elif op == JUMP:
+                        pc = a
+                        if steps > STEP_LIMIT:
+                            raise RuleError(f"no decision reached after {STEP_LIMIT} steps",
+                                            procs[fr[0]].positions[pc])
+                    elif op == CALL:
+                        fr[1] = pc + 1
+                        frames.append([a, 0, b(self, env)])
+                        break
+                    elif op == RETURN:
+                        frames.pop()
+                        break
+                    elif op == CHOOSE or op == CHANCE:
+                        fr[1] = pc
+                        self._pend(a, env)
+                        return
+                    elif op == FINISH:
+                        self.winners = sorted(a(self, env))
+                        frames.clear()
+                        return
+        except RulesError:
+            raise
+        except Exception as err:  # a spec that goes wrong at run time: say where
+            fr[1] = pc
+            proc = procs[fr[0]] if fr else None
+            pos = proc.positions[pc] if proc else A.NOWHERE
+            cites = proc.citations[pc] if proc else ()
+            raise RuleError(f"the rules cannot go on: {type(err).__name__}: {err}", pos, cites) from err
+        self.pending = None
+
+    def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
+        options = decision.options(self, env)
+        if not options:
+            raise RuleError("a decision with no legal option", decision.pos, decision.citations)
+        player = CHANCE_PLAYER if decision.chance else decision.player(self, env)  # type: ignore[misc]
+        self.pending = Pending(decision, player, options)
+
+    # ---------------------------------------------------------- copy and JSON
+    def clone(self) -> State:
+        """An independent copy."""
+        c = object.__new__(State)
+        c.game = self.game
+        c.n = self.n
+        c.seats = self.seats
+        c.settings = self.settings
+        c.world = self.world
+        c.vals = {k: v.copy() for k, v in self.vals.items()}
+        c.zones = {k: {kk: vv.copy() for kk, vv in v.items()} for k, v in self.zones.items()}
+        c.loc = self.loc.copy()
+        c.face_up = self.face_up.copy()
+        c.seen = self.seen.copy()
+        c.used = {k: v.copy() for k, v in self.used.items()}
+        c.scope_limits = self.scope_limits
+        c.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
+        c.rng = self.rng
+        c.winners = None if self.winners is None else list(self.winners)
+        c.history = self.history.copy()
+        c.log = None if self.log is None else self.log.copy()
+        c.check_invariants = self.check_invariants
+        c.pending = None
+        if self.pending is not None:
+            p = self.pending
+            c.pending = Pending(p.decision, p.player, p.options, p.texts, p.by_text)
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-compatible data (see :meth:`Game.state_from_json`)."""
+        g = self.game
+        return {
+            "format": STATE_FORMAT,
+            "game": g.name,
+            "players": self.n,
+            "settings": {g.switches[k].ident: v for k, v in sorted(self.settings.items())},
+            "vals": {name: [[_key_out(k), v] for k, v in table.items()] for name, table in self.vals.items()},
+            "zones": {name: [[_key_out(k), [g.piece_keys[p] for p in lst]] for k, lst in table.items()]
+                      for name, table in self.zones.items()},
+            "face_up": [g.piece_keys[p] for p, up in enumerate(self.face_up) if up],
+            "seen": [[g.piece_keys[p], bits] for p, bits in enumerate(self.seen) if bits],
+            "used": {name: [_key_out(k) for k in used] for name, used in self.used.items()},
+            "frames": [[g.procedures[f[0]].name, f[1], f[2]] for f in self.frames],
+            "rng": self.rng,
+            "winners": self.winners,
+            "history": list(self.history),
+            "log": self.log,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        who = {CHANCE_PLAYER: "chance", TERMINAL_PLAYER: "nobody (game over)"}.get(
+            self.current_player, f"P{self.current_player}")
+        return f"<State {self.game.name} players={self.n} to move: {who}, {len(self.history)} actions>"
+
+
+def _copy_env(env: dict[str, Any]) -> dict[str, Any]:
+    out = env.copy()
+    for k, v in out.items():
+        if type(v) is list:
+            out[k] = v.copy()
+    return out
+
+
+def _key_out(key: Any) -> list[Any]:
+    if key is None:
+        return []
+    if isinstance(key, tuple):
+        return list(key)
+    return [key]
+
+
+def key_in(key: Sequence[Any]) -> Any:
+    """The inverse of the JSON key encoding."""
+    if len(key) == 0:
+        return None
+    if len(key) == 1:
+        return key[0]
+    return tuple(key)
+
+
+def all_keys(domains: Sequence[list[Any]]) -> list[Any]:
+    """Every key of a state indexed by these domains (values, tuples, or None)."""
+    if not domains:
+        return [None]
+    if len(domains) == 1:
+        return list(domains[0])
+    return list(itertools.product(*domains))

@@ -1,0 +1,1 @@
+"""Rattus as data."""
