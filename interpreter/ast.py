@@ -6,8 +6,6 @@ documentation can point back at the spec text it came from.
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 
@@ -127,9 +125,19 @@ class Comprehension:
     pos: Pos = attrs.field(eq=False)
 
 
-Expr = Union[
-    Name, Literal, ListLit, Unary, Binary, Conditional, Call, Index, Attr, Aggregate, Comprehension
-]
+Expr = (
+    Name
+    | Literal
+    | ListLit
+    | Unary
+    | Binary
+    | Conditional
+    | Call
+    | Index
+    | Attr
+    | Aggregate
+    | Comprehension
+)
 
 # ------------------------------------------------------------------- statements
 
@@ -287,10 +295,27 @@ class Say:
     pos: Pos = attrs.field(eq=False)
 
 
-Stmt = Union[
-    Let, Assign, If, While, Loop, For, Break, CallProc, Choose, Chance, Move, Reveal, Look,
-    Swap, Begin, Use, Finish, Rule, Say,
-]
+Stmt = (
+    Let
+    | Assign
+    | If
+    | While
+    | Loop
+    | For
+    | Break
+    | CallProc
+    | Choose
+    | Chance
+    | Move
+    | Reveal
+    | Look
+    | Swap
+    | Begin
+    | Use
+    | Finish
+    | Rule
+    | Say
+)
 
 
 @attrs.frozen
@@ -477,11 +502,25 @@ class MainDecl:
     pos: Pos = attrs.field(eq=False)
 
 
-Declaration = Union[
-    GameDecl, SourceDecl, PlayersDecl, EnumDecl, TableDecl, GraphDecl, PiecesDecl, StateDecl,
-    ZoneDecl, ScopeDecl, LimitDecl, SwitchDecl, Condition, FunctionDecl, ProcedureDecl,
-    ScoreDecl, MainDecl,
-]
+Declaration = (
+    GameDecl
+    | SourceDecl
+    | PlayersDecl
+    | EnumDecl
+    | TableDecl
+    | GraphDecl
+    | PiecesDecl
+    | StateDecl
+    | ZoneDecl
+    | ScopeDecl
+    | LimitDecl
+    | SwitchDecl
+    | Condition
+    | FunctionDecl
+    | ProcedureDecl
+    | ScoreDecl
+    | MainDecl
+)
 
 
 @attrs.frozen

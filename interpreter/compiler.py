@@ -152,7 +152,7 @@ class ExprCompiler:
     def type_of(self, e: A.Expr) -> str:
         return self.ctx.checked.type_of(e)
 
-    def expr(self, e: A.Expr) -> Fn:  # noqa: C901 - one dispatch over the node kinds
+    def expr(self, e: A.Expr) -> Fn:
         if isinstance(e, A.Literal):
             value = e.value
             return lambda st, env: value
@@ -245,7 +245,7 @@ class ExprCompiler:
 
         def dynamic(st: State, env: dict[str, Any]) -> list[int]:
             zone, k = ref(st, env)
-            return st.zones[zone][k]  # type: ignore[no-any-return]
+            return st.zones[zone][k]
 
         return dynamic
 
@@ -260,7 +260,7 @@ class ExprCompiler:
         by_key = self.ctx.table_rows[table]
         return lambda st, env: by_key[base(st, env)][col]
 
-    def binary(self, e: A.Binary) -> Fn:  # noqa: C901
+    def binary(self, e: A.Binary) -> Fn:
         a, b = self.expr(e.left), self.expr(e.right)
         op = e.op
         if op == "and":
@@ -297,7 +297,7 @@ class ExprCompiler:
             return lambda st, env: list(range(a(st, env), b(st, env) + 1))
         raise AssertionError(op)
 
-    def call(self, e: A.Call) -> Fn:  # noqa: C901
+    def call(self, e: A.Call) -> Fn:
         f = e.func
         if f in self.symbols.functions:
             return self.user_function(e)
@@ -328,7 +328,7 @@ class ExprCompiler:
             def position(st: State, env: dict[str, Any]) -> int:
                 piece = p(st, env)
                 zone, key = st.loc[piece]
-                return st.zones[zone][key].index(piece) + 1  # type: ignore[no-any-return]
+                return st.zones[zone][key].index(piece) + 1
 
             return position
         if f == "revealed":
@@ -389,7 +389,7 @@ class ExprCompiler:
         pairs = list(zip(params, args))
         return lambda st, env: body(st, {p: a(st, env) for p, a in pairs})
 
-    def aggregate(self, e: A.Aggregate) -> Fn:  # noqa: C901
+    def aggregate(self, e: A.Aggregate) -> Fn:
         domain = self.expr(e.domain)
         where = self.expr(e.where) if e.where is not None else None
         body = self.expr(e.body) if e.body is not None else None
@@ -513,7 +513,7 @@ class ProcedureCompiler:
         for st in b.statements:
             self.statement(st)
 
-    def statement(self, st: A.Stmt) -> None:  # noqa: C901
+    def statement(self, st: A.Stmt) -> None:
         x = self.x
         if isinstance(st, A.Let):
             name, value = st.name, x.expr(st.value)
@@ -704,10 +704,7 @@ class ProcedureCompiler:
         template = st.template
         getters: list[tuple[str, str, Fn]] = []
         for name, t in types.items():
-            if name in self.x.symbols.states:
-                getters.append((name, t, lambda s, env, n=name: s.vals[n][None]))
-            else:
-                getters.append((name, t, lambda s, env, n=name: env[n]))
+            getters.append((name, t, self._say_getter(name)))
 
         def say(s: State, env: dict[str, Any]) -> None:
             if s.log is None:
@@ -718,6 +715,11 @@ class ProcedureCompiler:
             s.log.append(text)
 
         return say
+
+    def _say_getter(self, name: str) -> Fn:
+        if name in self.x.symbols.states:
+            return lambda s, env: s.vals[name][None]
+        return lambda s, env: env[name]
 
     def decision(self, st: A.Choose | A.Chance, chance: bool) -> None:
         x = self.x

@@ -59,9 +59,11 @@ class Game:
         self.piece_types: list[str] = []
         self.piece_start: list[str] = []
         self.piece_by_key: dict[Any, int] = {}
+        self.piece_provenance_column: list[str | None] = []
         for name, decl in s.pieces.items():
             table = tables[decl.table]
             for row in table.rows:
+                self.piece_provenance_column.append(table.provenance_column)
                 self.piece_by_key[row[table.key]] = len(self.piece_rows)
                 self.piece_rows.append(row)
                 self.piece_keys.append(row[table.key])
@@ -110,7 +112,7 @@ class Game:
             fn = self.exprs.expr(decl.expr)
             try:
                 ok = fn(_DataContext(self.min_players), {})  # type: ignore[arg-type]
-            except Exception as err:  # noqa: BLE001 - bad data of any shape is a diagnostic
+            except Exception as err:
                 ok = False
                 name = f"{name} ({type(err).__name__}: {err})"
             if not ok:

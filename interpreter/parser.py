@@ -17,6 +17,8 @@ from lark import Token, Tree
 from . import ast as A
 from .errors import Diagnostic, SpecError
 
+TreeT = Tree[Any]
+
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SOURCE_BYTES = 1_000_000
 MAX_NESTING = 64
@@ -84,10 +86,11 @@ def parse_text(text: str, path: str = "<spec>") -> A.SpecFile:
     try:
         tree = _lark().parse(text)
     except lark.exceptions.UnexpectedCharacters as err:
-        pos = A.Pos(path, err.line, err.column)
-        char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        pos = A.Pos(path, err.line or 1, err.column or 1)
+        at = err.pos_in_stream or 0
+        char = text[at] if 0 <= at < len(text) else "?"
         msg = f"unexpected character {char!r}"
-        raise SpecError([Diagnostic(pos, msg, line_of(err.line))]) from None
+        raise SpecError([Diagnostic(pos, msg, line_of(pos.line))]) from None
     except lark.exceptions.UnexpectedToken as err:
         token = err.token
         if token.type == "$END":
@@ -107,7 +110,7 @@ def parse_text(text: str, path: str = "<spec>") -> A.SpecFile:
     except (lark.exceptions.LarkError, RecursionError, UnicodeError) as err:
         raise SpecError([Diagnostic(A.Pos(path, 1, 1), f"cannot parse: {err}")]) from None
     builder = _Builder(path, line_of)
-    decls = tuple(builder.declaration(child) for child in tree.children)
+    decls = tuple(builder.declaration(child) for child in tree.children if isinstance(child, Tree))
     if builder.problems:
         raise SpecError(builder.problems)
     return A.SpecFile(path, decls)
@@ -123,7 +126,7 @@ def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
     return parse_text(text, shown)
 
 
-def _unquote(token: Token) -> str:
+def _unquote(token: Any) -> str:
     body = str(token)[1:-1]
     if "\\" not in body:
         return body
@@ -156,7 +159,7 @@ class _Builder:
         self.depth = 0
 
     # positions ---------------------------------------------------------------
-    def pos(self, node: Tree | Token) -> A.Pos:
+    def pos(self, node: TreeT | Token) -> A.Pos:
         if isinstance(node, Token):
             return A.Pos(self.path, node.line or 1, node.column or 1,
                          node.end_line or 0, node.end_column or 0)
@@ -166,7 +169,7 @@ class _Builder:
         return A.Pos(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
     # declarations -------------------------------------------------------------
-    def declaration(self, tree: Tree) -> A.Declaration:
+    def declaration(self, tree: TreeT) -> A.Declaration:
         try:
             return cast(A.Declaration, getattr(self, "d_" + str(tree.data))(tree))
         except _TooDeep as err:
@@ -185,31 +188,31 @@ class _Builder:
         return tuple(out)
 
     @staticmethod
-    def tokens(tree: Tree, kind: str) -> list[Token]:
+    def tokens(tree: TreeT, kind: str) -> list[Token]:
         return [c for c in tree.children if isinstance(c, Token) and c.type == kind]
 
     @staticmethod
-    def trees(tree: Tree, kind: str) -> list[Tree]:
+    def trees(tree: TreeT, kind: str) -> list[TreeT]:
         return [c for c in tree.children if isinstance(c, Tree) and c.data == kind]
 
-    def d_game_decl(self, t: Tree) -> A.GameDecl:
+    def d_game_decl(self, t: TreeT) -> A.GameDecl:
         name, title = t.children[:2]
         return A.GameDecl(str(name), _unquote(title), self.citations(t.children), self.pos(t))
 
-    def d_source_decl(self, t: Tree) -> A.SourceDecl:
+    def d_source_decl(self, t: TreeT) -> A.SourceDecl:
         strings = self.tokens(t, "STRING")
         file = _unquote(strings[1]) if len(strings) > 1 else None
         return A.SourceDecl(str(t.children[0]), _unquote(strings[0]), file, self.pos(t))
 
-    def d_players_decl(self, t: Tree) -> A.PlayersDecl:
+    def d_players_decl(self, t: TreeT) -> A.PlayersDecl:
         low, high = self.tokens(t, "INT")
         return A.PlayersDecl(int(low), int(high), self.citations(t.children), self.pos(t))
 
-    def d_enum_decl(self, t: Tree) -> A.EnumDecl:
+    def d_enum_decl(self, t: TreeT) -> A.EnumDecl:
         names = [str(n) for n in self.tokens(t, "NAME")]
         return A.EnumDecl(names[0], tuple(names[1:]), self.citations(t.children), self.pos(t))
 
-    def d_table_decl(self, t: Tree) -> A.TableDecl:
+    def d_table_decl(self, t: TreeT) -> A.TableDecl:
         name, file = t.children[:2]
         key: A.Column | None = None
         columns: list[A.Column] = []
@@ -233,48 +236,48 @@ class _Builder:
         return A.TableDecl(str(name), _unquote(file), key, tuple(columns), provenance, verified,
                            self.citations(t.children), self.pos(t))
 
-    def d_graph_decl(self, t: Tree) -> A.GraphDecl:
+    def d_graph_decl(self, t: TreeT) -> A.GraphDecl:
         names = [str(n) for n in self.tokens(t, "NAME")]
         exprs = [c for c in t.children if isinstance(c, Tree) and c.data != "citation"]
         where = self.expr(exprs[0]) if exprs else None
         return A.GraphDecl(names[0], names[1], names[2], names[3], names[4], where,
                            self.citations(t.children), self.pos(t))
 
-    def d_pieces_decl(self, t: Tree) -> A.PiecesDecl:
+    def d_pieces_decl(self, t: TreeT) -> A.PiecesDecl:
         name, table, zone = (str(n) for n in self.tokens(t, "NAME"))
         return A.PiecesDecl(name, table, zone, self.citations(t.children), self.pos(t))
 
-    def dims(self, t: Tree) -> tuple[str, ...]:
+    def dims(self, t: TreeT) -> tuple[str, ...]:
         found = self.trees(t, "dims")
         return tuple(str(n) for n in found[0].children) if found else ()
 
-    def _state(self, t: Tree, kind: str) -> A.StateDecl:
+    def _state(self, t: TreeT, kind: str) -> A.StateDecl:
         exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("dims", "citation")]
         return A.StateDecl(kind, str(t.children[0]), self.dims(t), self.expr(exprs[0]),
                            self.citations(t.children), self.pos(t))
 
-    def d_counter_decl(self, t: Tree) -> A.StateDecl:
+    def d_counter_decl(self, t: TreeT) -> A.StateDecl:
         return self._state(t, "counter")
 
-    def d_var_decl(self, t: Tree) -> A.StateDecl:
+    def d_var_decl(self, t: TreeT) -> A.StateDecl:
         return self._state(t, "var")
 
-    def d_zone_decl(self, t: Tree) -> A.ZoneDecl:
+    def d_zone_decl(self, t: TreeT) -> A.ZoneDecl:
         names = self.tokens(t, "NAME")
         vis = self.trees(t, "visibility")[0]
         hidden = str(vis.children[0]) == "hidden"
         return A.ZoneDecl(str(names[0]), self.dims(t), str(names[1]), hidden,
                           self.citations(t.children), self.pos(t))
 
-    def d_scope_decl(self, t: Tree) -> A.ScopeDecl:
+    def d_scope_decl(self, t: TreeT) -> A.ScopeDecl:
         return A.ScopeDecl(str(t.children[0]), self.citations(t.children), self.pos(t))
 
-    def d_limit_decl(self, t: Tree) -> A.LimitDecl:
+    def d_limit_decl(self, t: TreeT) -> A.LimitDecl:
         exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("dims", "citation")]
         return A.LimitDecl(str(t.children[0]), self.dims(t), self.expr(exprs[0]),
                            self.citations(t.children), self.pos(t))
 
-    def d_switch_decl(self, t: Tree) -> A.SwitchDecl:
+    def d_switch_decl(self, t: TreeT) -> A.SwitchDecl:
         name, question = t.children[:2]
         options = []
         for opt in self.trees(t, "switch_option"):
@@ -286,17 +289,17 @@ class _Builder:
                                           self.citations(opt.children), self.pos(opt)))
         return A.SwitchDecl(str(name), _unquote(question), tuple(options), self.pos(t))
 
-    def _condition(self, t: Tree, kind: str) -> A.Condition:
+    def _condition(self, t: TreeT, kind: str) -> A.Condition:
         return A.Condition(kind, str(t.children[0]), self.citations(t.children),
                            self.expr(t.children[-1]), self.pos(t))
 
-    def d_check_decl(self, t: Tree) -> A.Condition:
+    def d_check_decl(self, t: TreeT) -> A.Condition:
         return self._condition(t, "check")
 
-    def d_invariant_decl(self, t: Tree) -> A.Condition:
+    def d_invariant_decl(self, t: TreeT) -> A.Condition:
         return self._condition(t, "invariant")
 
-    def params(self, t: Tree) -> tuple[str, ...]:
+    def params(self, t: TreeT) -> tuple[str, ...]:
         found = self.trees(t, "params")
         if not found:
             return ()
@@ -306,43 +309,43 @@ class _Builder:
             out.append(":".join(str(c) for c in param.children))
         return tuple(out)
 
-    def d_function_decl(self, t: Tree) -> A.FunctionDecl:
+    def d_function_decl(self, t: TreeT) -> A.FunctionDecl:
         exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("params", "citation")]
         return A.FunctionDecl(str(t.children[0]), self.params(t), self.expr(exprs[0]),
                               self.citations(t.children), self.pos(t))
 
-    def d_procedure_decl(self, t: Tree) -> A.ProcedureDecl:
+    def d_procedure_decl(self, t: TreeT) -> A.ProcedureDecl:
         body = self.trees(t, "block")[0]
         return A.ProcedureDecl(str(t.children[0]), self.params(t), self.citations(t.children),
                                self.block(body), self.pos(t))
 
-    def d_score_decl(self, t: Tree) -> A.ScoreDecl:
+    def d_score_decl(self, t: TreeT) -> A.ScoreDecl:
         return A.ScoreDecl(str(t.children[0]), self.expr(t.children[1]),
                            self.citations(t.children), self.pos(t))
 
-    def d_main_decl(self, t: Tree) -> A.MainDecl:
+    def d_main_decl(self, t: TreeT) -> A.MainDecl:
         return A.MainDecl(str(t.children[0]), self.pos(t))
 
     # statements ---------------------------------------------------------------
-    def enter(self, node: Tree | Token) -> None:
+    def enter(self, node: TreeT | Token) -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
             self.depth = 0
             raise _TooDeep(self.pos(node))
 
-    def block(self, t: Tree) -> A.Block:
+    def block(self, t: TreeT) -> A.Block:
         self.enter(t)
         stmts = tuple(self.statement(c) for c in t.children if isinstance(c, Tree))
         self.depth -= 1
         return A.Block(stmts, self.pos(t))
 
-    def statement(self, t: Tree) -> A.Stmt:
+    def statement(self, t: TreeT) -> A.Stmt:
         return cast(A.Stmt, getattr(self, "s_" + str(t.data))(t))
 
-    def s_let_stmt(self, t: Tree) -> A.Let:
+    def s_let_stmt(self, t: TreeT) -> A.Let:
         return A.Let(str(t.children[0]), self.expr(t.children[1]), self.pos(t))
 
-    def s_assign_stmt(self, t: Tree) -> A.Assign:
+    def s_assign_stmt(self, t: TreeT) -> A.Assign:
         target, op_tree, value = t.children
         assert isinstance(target, Tree) and isinstance(op_tree, Tree)
         keys: tuple[A.Expr, ...] = ()
@@ -351,41 +354,41 @@ class _Builder:
         return A.Assign(str(target.children[0]), keys, str(op_tree.children[0]),
                         self.expr(value), self.pos(t))
 
-    def s_if_stmt(self, t: Tree) -> A.If:
-        branches = [(self.expr(t.children[0]), self.block(cast(Tree, t.children[1])))]
+    def s_if_stmt(self, t: TreeT) -> A.If:
+        branches = [(self.expr(t.children[0]), self.block(cast(TreeT, t.children[1])))]
         otherwise = None
         for part in t.children[2:]:
             assert isinstance(part, Tree)
             if part.data == "elif_part":
-                branches.append((self.expr(part.children[0]), self.block(cast(Tree, part.children[1]))))
+                branches.append((self.expr(part.children[0]), self.block(cast(TreeT, part.children[1]))))
             else:
-                otherwise = self.block(cast(Tree, part.children[0]))
+                otherwise = self.block(cast(TreeT, part.children[0]))
         return A.If(tuple(branches), otherwise, self.pos(t))
 
-    def s_while_stmt(self, t: Tree) -> A.While:
-        return A.While(self.expr(t.children[0]), self.block(cast(Tree, t.children[1])), self.pos(t))
+    def s_while_stmt(self, t: TreeT) -> A.While:
+        return A.While(self.expr(t.children[0]), self.block(cast(TreeT, t.children[1])), self.pos(t))
 
-    def s_loop_stmt(self, t: Tree) -> A.Loop:
-        return A.Loop(self.block(cast(Tree, t.children[0])), self.pos(t))
+    def s_loop_stmt(self, t: TreeT) -> A.Loop:
+        return A.Loop(self.block(cast(TreeT, t.children[0])), self.pos(t))
 
-    def s_for_stmt(self, t: Tree) -> A.For:
+    def s_for_stmt(self, t: TreeT) -> A.For:
         var, domain, *rest = t.children
         where = self.expr(rest[0]) if len(rest) == 2 else None
-        return A.For(str(var), self.expr(domain), where, self.block(cast(Tree, rest[-1])), self.pos(t))
+        return A.For(str(var), self.expr(domain), where, self.block(cast(TreeT, rest[-1])), self.pos(t))
 
-    def s_break_stmt(self, t: Tree) -> A.Break:
+    def s_break_stmt(self, t: TreeT) -> A.Break:
         return A.Break(self.pos(t))
 
-    def s_call_stmt(self, t: Tree) -> A.CallProc:
+    def s_call_stmt(self, t: TreeT) -> A.CallProc:
         args = self.args(t.children[1]) if len(t.children) > 1 else ()
         return A.CallProc(str(t.children[0]), args, self.pos(t))
 
-    def binding(self, t: Tree) -> A.Binding:
+    def binding(self, t: TreeT) -> A.Binding:
         var, domain, *rest = t.children
         where = self.expr(rest[0]) if rest else None
         return A.Binding(str(var), self.expr(domain), where, self.pos(t))
 
-    def s_choose_stmt(self, t: Tree) -> A.Choose:
+    def s_choose_stmt(self, t: TreeT) -> A.Choose:
         player = self.expr(t.children[0])
         options = []
         for opt in self.trees(t, "option"):
@@ -397,7 +400,7 @@ class _Builder:
                 if not isinstance(part, Tree):
                     continue
                 if part.data == "bindings":
-                    bindings = tuple(self.binding(cast(Tree, b)) for b in part.children)
+                    bindings = tuple(self.binding(cast(TreeT, b)) for b in part.children)
                 elif part.data == "block":
                     body = self.block(part)
                 elif part.data != "citation":
@@ -407,38 +410,38 @@ class _Builder:
                                     self.pos(opt)))
         return A.Choose(player, tuple(options), self.pos(t))
 
-    def s_chance_stmt(self, t: Tree) -> A.Chance:
+    def s_chance_stmt(self, t: TreeT) -> A.Chance:
         verb = _unquote(cast(Token, t.children[0]))
-        binding = self.binding(cast(Tree, t.children[1]))
+        binding = self.binding(cast(TreeT, t.children[1]))
         body = self.block(self.trees(t, "block")[0])
         return A.Chance(verb, binding, self.citations(t.children), body, self.pos(t))
 
-    def s_move_stmt(self, t: Tree) -> A.Move:
+    def s_move_stmt(self, t: TreeT) -> A.Move:
         return A.Move(self.expr(t.children[0]), self.expr(t.children[1]), self.pos(t))
 
-    def s_reveal_stmt(self, t: Tree) -> A.Reveal:
+    def s_reveal_stmt(self, t: TreeT) -> A.Reveal:
         return A.Reveal(self.expr(t.children[0]), self.pos(t))
 
-    def s_look_stmt(self, t: Tree) -> A.Look:
+    def s_look_stmt(self, t: TreeT) -> A.Look:
         return A.Look(self.expr(t.children[0]), self.expr(t.children[1]), self.pos(t))
 
-    def s_swap_stmt(self, t: Tree) -> A.Swap:
+    def s_swap_stmt(self, t: TreeT) -> A.Swap:
         return A.Swap(self.expr(t.children[0]), self.expr(t.children[1]), self.pos(t))
 
-    def s_begin_stmt(self, t: Tree) -> A.Begin:
+    def s_begin_stmt(self, t: TreeT) -> A.Begin:
         return A.Begin(str(t.children[0]), self.pos(t))
 
-    def s_use_stmt(self, t: Tree) -> A.Use:
+    def s_use_stmt(self, t: TreeT) -> A.Use:
         return A.Use(str(t.children[0]), self.args(t.children[1]), self.pos(t))
 
-    def s_finish_stmt(self, t: Tree) -> A.Finish:
+    def s_finish_stmt(self, t: TreeT) -> A.Finish:
         return A.Finish(self.expr(t.children[0]), self.pos(t))
 
-    def s_rule_stmt(self, t: Tree) -> A.Rule:
+    def s_rule_stmt(self, t: TreeT) -> A.Rule:
         body = self.block(self.trees(t, "block")[0])
         return A.Rule(str(t.children[0]), self.citations(t.children), body, self.pos(t))
 
-    def s_say_stmt(self, t: Tree) -> A.Say:
+    def s_say_stmt(self, t: TreeT) -> A.Say:
         return A.Say(_unquote(cast(Token, t.children[0])), self.pos(t))
 
     # expressions --------------------------------------------------------------
@@ -468,13 +471,13 @@ class _Builder:
         if kind == "arith":
             result = self.expr(kids[0])
             for i in range(1, len(kids), 2):
-                op = str(cast(Tree, kids[i]).children[0])
+                op = str(cast(TreeT, kids[i]).children[0])
                 result = A.Binary(op, result, self.expr(kids[i + 1]), pos)
             return result
         if kind == "compare":
             if len(kids) == 1:
                 return self.expr(kids[0])
-            op_tree = cast(Tree, kids[1])
+            op_tree = cast(TreeT, kids[1])
             op = " ".join(str(c) for c in op_tree.children)
             return A.Binary(op, self.expr(kids[0]), self.expr(kids[2]), pos)
         if kind == "not_expr":
@@ -500,10 +503,10 @@ class _Builder:
         if kind == "list_lit":
             return A.ListLit(self.args(kids[0]) if kids else (), pos)
         if kind == "comprehension":
-            where = self.expr(kids[3]) if len(kids) > 3 else None
-            return A.Comprehension(self.expr(kids[0]), str(kids[1]), self.expr(kids[2]), where, pos)
+            filt = self.expr(kids[3]) if len(kids) > 3 else None
+            return A.Comprehension(self.expr(kids[0]), str(kids[1]), self.expr(kids[2]), filt, pos)
         if kind == "aggregate":
-            agg = str(cast(Tree, kids[0]).children[0])
+            agg = str(cast(TreeT, kids[0]).children[0])
             var = str(kids[1])
             domain = self.expr(kids[2])
             where: A.Expr | None = None

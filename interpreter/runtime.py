@@ -93,9 +93,25 @@ class State:
     """A game position.  See the module docstring."""
 
     __slots__ = (
-        "game", "n", "seats", "settings", "world", "vals", "zones", "loc", "face_up", "seen",
-        "used", "scope_limits", "frames", "rng", "pending", "winners", "history", "log",
         "check_invariants",
+        "face_up",
+        "frames",
+        "game",
+        "history",
+        "loc",
+        "log",
+        "n",
+        "pending",
+        "rng",
+        "scope_limits",
+        "seats",
+        "seen",
+        "settings",
+        "used",
+        "vals",
+        "winners",
+        "world",
+        "zones",
     )
 
     game: Game
@@ -186,6 +202,43 @@ class State:
         """The winners once the game has ended, else None."""
         return None if self.winners is None else list(self.winners)
 
+    def face(self, piece: int) -> dict[str, Any]:
+        """A piece's face: its table row without the provenance column."""
+        g = self.game
+        row = g.piece_rows[piece]
+        skip = g.piece_provenance_column[piece]
+        return {k: (list(v) if isinstance(v, list) else v) for k, v in row.items() if k != skip}
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What one player may see: all public state, and only the faces they may see.
+
+        Face-down pieces appear as ``None`` unless they are face up or the player has
+        looked at them; pieces in hidden zones are never named by identity.
+        """
+        if not 0 <= player < self.n:
+            raise ValueError(f"no player {player} in a {self.n}-player game")
+        g = self.game
+        zones: dict[str, list[list[Any]]] = {}
+        for name, table in self.zones.items():
+            hidden = g.hidden_zones[name]
+            rows = []
+            for key, lst in table.items():
+                faces = [self.face(p) if (not hidden or self.can_see(p, player)) else None for p in lst]
+                rows.append([_key_out(key), faces])
+            zones[name] = rows
+        to_move = self.current_player
+        return {
+            "player": player,
+            "players": self.n,
+            "to_move": to_move,
+            "settings": {g.switches[k].ident: v for k, v in sorted(self.settings.items())},
+            "values": {name: [[_key_out(k), v] for k, v in table.items()] for name, table in self.vals.items()},
+            "zones": zones,
+            "decision": self.decision_rule() if to_move == player else None,
+            "legal_actions": self.legal_action_texts() if to_move == player else [],
+            "winners": self.winner(),
+        }
+
     # --------------------------------------------------------------- applying
     def find(self, action: Action | str) -> int:
         """The index of an action among the legal ones; raise :class:`IllegalAction`."""
@@ -194,9 +247,9 @@ class State:
         text = " ".join(text.split())
         if p is None:
             raise IllegalAction(text, "the game is over")
-        if isinstance(action, Action) and 0 <= action.index < len(p.options):
-            if self._texts()[action.index] == text:
-                return action.index
+        if (isinstance(action, Action) and 0 <= action.index < len(p.options)
+                and self._texts()[action.index] == text):
+            return action.index
         if p.by_text is None:
             p.by_text = {t: i for i, t in enumerate(self._texts())}
         index = p.by_text.get(text)
@@ -222,6 +275,8 @@ class State:
         option = p.options[index]
         text = p.texts[index] if p.texts is not None else p.decision.text(option, self.game.piece_keys)
         self.history.append(text)
+        if self.log is not None:
+            self.log.append(f"{'chance' if p.player == CHANCE_PLAYER else f'P{p.player}'}: {text}")
         branch = p.decision.branches[option[0]]
         frame = self.frames[-1]
         env = frame[2]
@@ -322,7 +377,7 @@ class State:
                     elif op == RETURN:
                         frames.pop()
                         break
-                    elif op == CHOOSE or op == CHANCE:
+                    elif op in (CHOOSE, CHANCE):
                         fr[1] = pc
                         self._pend(a, env)
                         return

@@ -1,0 +1,39 @@
+# rattus-rules — one command to set up and demo, one to set up and test.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup demo test lint typecheck pytest docs bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+## demo: check the spec, then play one 4-player game with random players
+demo: setup
+	$(BIN)/rattus check
+	$(BIN)/rattus play --players 4 --seed 1
+
+## test: lint, type-check and run the whole test suite
+test: setup lint typecheck pytest
+
+lint: setup
+	$(BIN)/ruff check interpreter rattus_rules tests bench
+
+typecheck: setup
+	$(BIN)/mypy
+
+pytest: setup
+	$(BIN)/python -m pytest
+
+## bench: games and decisions per second, spec load time
+bench: setup
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) build dist docs/_build .pytest_cache .mypy_cache .ruff_cache

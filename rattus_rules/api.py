@@ -1,0 +1,118 @@
+"""The public Python API: load the Rattus rules, start and restore games.
+
+>>> from rattus_rules import new_game
+>>> state = new_game(4, seed=7)
+>>> state.current_player            # chance events of setup are resolved: P0 places
+0
+>>> state.legal_actions()[0].text
+'start Anglia'
+>>> state.apply("start Gallia")
+>>> state.current_player
+1
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter import Citation, Game, State, load_spec
+
+from .paths import project_root, spec_dir
+
+
+@functools.lru_cache(maxsize=8)
+def _load(data: str | None) -> Game:
+    return load_spec(spec_dir(), data=data, display_root=project_root())
+
+
+def load_rules(data: str | Path | None = None) -> Game:
+    """The compiled Rattus rules; ``data`` names a folder of corrected component tables.
+
+    Loaded once per data path and cached.  Raises :class:`interpreter.SpecError`.
+    """
+    return _load(None if data is None else str(Path(data).resolve()))
+
+
+def new_game(
+    players: int,
+    seed: int | None = None,
+    interpretations: Mapping[str, str] | None = None,
+    data: str | Path | None = None,
+    *,
+    check_invariants: bool = False,
+    log: bool = False,
+    resolve_setup_chance: bool = True,
+) -> State:
+    """A new game of Rattus for 2 to 4 players.
+
+    ``seed`` seeds the generator kept in the state (random if None);
+    ``interpretations`` maps switch ids to options (see :func:`interpretations`);
+    ``data`` loads a user's board or token table instead of the shipped one.
+    With ``resolve_setup_chance`` the chance events before the first player
+    decision are drawn from the state's generator, so the state returned waits
+    for a player; otherwise it may wait at a chance node.
+    """
+    game = load_rules(data)
+    state = game.new_state(
+        players,
+        seed=secrets.randbits(64) if seed is None else seed,
+        settings=interpretations,
+        log=log,
+        check_invariants=check_invariants,
+    )
+    if resolve_setup_chance:
+        state.advance_chance()
+    return state
+
+
+def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None) -> State:
+    """Restore a state saved with ``state.to_json()``; raises ValueError if malformed."""
+    return load_rules(data).state_from_json(stored)
+
+
+@attrs.frozen
+class Option:
+    """One reading of an interpretation switch."""
+
+    value: str
+    description: str
+    default: bool
+    citations: tuple[Citation, ...]
+
+
+@attrs.frozen
+class Interpretation:
+    """A named point where the rule text allows several readings."""
+
+    id: str
+    question: str
+    options: tuple[Option, ...]
+
+    @property
+    def default(self) -> str:
+        """The project's reading."""
+        return next(o.value for o in self.options if o.default)
+
+
+def interpretations(data: str | Path | None = None) -> list[Interpretation]:
+    """Every interpretation switch of the spec, in spec order."""
+    game = load_rules(data)
+    return [
+        Interpretation(
+            d.ident,
+            d.question,
+            tuple(Option(o.value, o.description, o.default, o.citations) for o in d.options),
+        )
+        for d in game.switches.values()
+    ]
+
+
+def player_label(player: int) -> str:
+    """How a seat is written in actions and logs: ``P0``, ``P1``, ..."""
+    return f"P{player}"

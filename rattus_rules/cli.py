@@ -1,0 +1,53 @@
+"""The `rattus` command line.  Exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input.
+
+Each subcommand lives in a module of :mod:`rattus_rules.commands` with a
+``register(subparsers)`` function; :data:`COMMAND_MODULES` lists them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from interpreter import RuleError, SpecError
+
+from .commands.common import EXIT_RULES, EXIT_USAGE, UsageError
+
+COMMAND_MODULES = (
+    "rattus_rules.commands.core",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="rattus", description="The rules of Rattus as data: check the spec, play, validate games.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
+    try:
+        return int(args.run(args))
+    except UsageError as err:
+        print(f"rattus: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except (SpecError, RuleError) as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_RULES
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The `rattus` subcommands, one module each; `rattus_rules.cli` lists them."""

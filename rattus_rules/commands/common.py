@@ -1,0 +1,42 @@
+"""What several subcommands share: options and error reporting."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from interpreter import RuleError, SpecError
+
+EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command-line input (exit code 2)."""
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """--interpretation and --data."""
+    parser.add_argument(
+        "--interpretation", "-i", action="append", default=[], metavar="ID=VALUE",
+        help="choose a reading for an interpretation switch (see `rattus interpretations`); repeatable",
+    )
+    parser.add_argument("--data", metavar="PATH",
+                        help="a folder (or CSV file) of corrected component tables")
+
+
+def parse_interpretations(items: Sequence[str]) -> dict[str, str]:
+    """``["id=value", ...]`` as a dict; raise UsageError if malformed."""
+    out = {}
+    for item in items:
+        ident, sep, value = item.partition("=")
+        if not sep or not ident or not value:
+            raise UsageError(f"--interpretation takes ID=VALUE, not {item!r}")
+        out[ident.strip()] = value.strip()
+    return out
+
+
+def report_rules_error(err: SpecError | RuleError) -> int:
+    """Print a spec or rule error to stderr; exit code 1."""
+    print(str(err), file=sys.stderr)
+    return EXIT_RULES

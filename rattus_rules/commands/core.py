@@ -1,0 +1,101 @@
+"""`rattus check`, `rattus play` and `rattus interpretations`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from interpreter import SpecError, load_spec
+
+from ..agents import RandomPlayer
+from ..api import interpretations, load_rules, new_game
+from ..paths import spec_dir
+from .common import EXIT_OK, EXIT_RULES, UsageError, add_rules_options, parse_interpretations
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add this module's subcommands."""
+    p = sub.add_parser("check", help="parse and check a spec (default: the Rattus spec)")
+    p.add_argument("path", nargs="?", help="a spec folder or .rules file")
+    p.add_argument("--data", metavar="PATH", help="a folder of corrected component tables")
+    p.set_defaults(run=run_check)
+
+    p = sub.add_parser("play", help="play a game with random players and print its log")
+    p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the game and the players")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only scores and winner")
+    p.add_argument("--check-invariants", action="store_true", help="check every invariant after each step")
+    add_rules_options(p)
+    p.set_defaults(run=run_play)
+
+    p = sub.add_parser("interpretations", help="list the interpretation switches")
+    p.add_argument("--data", metavar="PATH", help=argparse.SUPPRESS)
+    p.set_defaults(run=run_interpretations)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Exit 0 if the spec is fine, 1 with positioned errors otherwise."""
+    path = Path(args.path) if args.path else spec_dir()
+    if not path.exists():
+        raise UsageError(f"no such spec path: {path}")
+    try:
+        game = load_spec(path, data=args.data)
+    except SpecError as err:
+        print(str(err), file=sys.stderr)
+        print(f"{len(err.diagnostics)} problem(s) found", file=sys.stderr)
+        return EXIT_RULES
+    s = game.symbols
+    print(f"ok: {game.title} — {len(s.procedures)} procedures, {len(s.rules)} rules, "
+          f"{len(s.switches)} switches, {len(s.invariants)} invariants, {len(s.checks)} data checks")
+    return EXIT_OK
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play one game with random players; print the turn-by-turn log, scores and winner."""
+    chosen = parse_interpretations(args.interpretation)
+    try:
+        state = new_game(args.players, seed=args.seed, interpretations=chosen, data=args.data,
+                         log=not args.quiet, check_invariants=args.check_invariants,
+                         resolve_setup_chance=False)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    player = RandomPlayer(args.seed)
+    printed = 0
+    settings = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "defaults"
+    print(f"Rattus, {args.players} players, seed {args.seed}, interpretations: {settings}")
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance()
+        else:
+            state.apply_index(player.choose(state))
+        if state.log is not None:
+            for line in state.log[printed:]:
+                print(("" if line.startswith(("turn of", "final turn of", "the plague devastates"))
+                       else "  ") + _headline(line))
+            printed = len(state.log)
+    scores = state.scores()
+    print("Final scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(scores)))
+    winners = state.winner() or []
+    print("Winner: " + " and ".join(f"P{w}" for w in winners))
+    return EXIT_OK
+
+
+def _headline(line: str) -> str:
+    if line.startswith(("turn of", "final turn of")):
+        return f"— {line} —"
+    return line
+
+
+def run_interpretations(args: argparse.Namespace) -> int:
+    """Print each switch: id, question, default, alternatives, citations."""
+    load_rules(args.data)
+    for item in interpretations(args.data):
+        print(f"{item.id}: {item.question}")
+        for o in item.options:
+            mark = "default" if o.default else "option "
+            print(f"  {mark} {o.value}: {o.description}")
+            for c in o.citations:
+                print(f"          cites {c}")
+        print()
+    return EXIT_OK
