@@ -1,0 +1,1 @@
+"""The rattus-rules test suite."""
