@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 import attrs
@@ -54,13 +54,46 @@ class Table:
         return str(self.row(key)[self.provenance_column])
 
 
+def path_problem(file: str) -> str | None:
+    """Why a table's file name may not be used, or None if it is fine.
+
+    A spec reads its tables from its own folder and nowhere else: the name must
+    be a relative path without ``..`` parts (no absolute path, drive or ``~``).
+    """
+    if not file.strip():
+        return "the file name is empty"
+    if "\0" in file:
+        return "the file name contains a NUL character"
+    posix = PurePosixPath(file.replace("\\", "/"))
+    windows = PureWindowsPath(file)
+    if posix.is_absolute() or windows.drive or windows.root or file.startswith("~"):
+        return f"{file!r} is an absolute path; a table must be a file in the spec's folder"
+    if ".." in posix.parts:
+        return f"{file!r} leads out of the spec's folder ('..'); a table must be a file in the spec's folder"
+    return None
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether a path, symbolic links resolved, lies in a folder."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
 def resolve_file(decl: A.TableDecl, spec_dir: Path, override: Path | None) -> Path:
-    """The file a table is read from: the user's folder first, then the spec's."""
+    """The file a table is read from: the user's folder first, then the spec's.
+
+    In the user's folder the table may sit at the spec's relative path or under
+    its bare file name; a single file replaces the table of the same file name.
+    """
+    name = Path(decl.file).name
     if override is not None:
-        candidate = override / decl.file if override.is_dir() else override
-        if override.is_dir() and candidate.is_file():
-            return candidate
-        if override.is_file() and override.name == Path(decl.file).name:
+        if override.is_dir():
+            for candidate in (override / decl.file, override / name):
+                if candidate.is_file():
+                    return candidate
+        elif override.name == name:
             return override
     return spec_dir / decl.file
 
@@ -69,8 +102,14 @@ def load_table(
     decl: A.TableDecl, spec_dir: Path, override: Path | None, enums: dict[str, tuple[str, ...]]
 ) -> Table:
     """Read and type one table; every problem is a :class:`SpecError` naming file and line."""
+    problem = path_problem(decl.file)
+    if problem is not None:
+        raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {problem}")])
     path = resolve_file(decl, spec_dir, override)
     shown = str(path)
+    if path == spec_dir / decl.file and not _inside(path, spec_dir):
+        raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {decl.file!r} resolves to "
+                                              f"{path.resolve()}, outside the spec's folder")])
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:

@@ -1,0 +1,65 @@
+"""The `rattus` command line: output and exit codes (0 fine, 1 rule/spec error, 2 usage)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rattus_rules.cli import main
+from rattus_rules.paths import spec_dir
+
+
+def test_check_the_shipped_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out.startswith("ok: Rattus")
+
+
+def test_check_a_broken_spec_reports_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "rattus"
+    shutil.copytree(spec_dir(), broken)
+    plague = broken / "plague.rules"
+    plague.write_text(plague.read_text(encoding="utf-8").replace("total_cubes(to) > 0", "total_cubez(to) > 0"),
+                      encoding="utf-8")
+    assert main(["check", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert "plague.rules:" in err and "unknown function 'total_cubez'; did you mean 'total_cubes'?" in err
+    assert "Traceback" not in err
+
+
+def test_check_a_missing_path_is_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "/no/such/spec"]) == 2
+    assert "no such spec path" in capsys.readouterr().err
+
+
+def test_play_prints_a_log_scores_and_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "3", "--seed", "4", "--check-invariants"]) == 0
+    out = capsys.readouterr().out
+    assert "— turn of P0 —" in out and "P0: start " in out
+    assert "Final scores: P0 " in out and "Winner: P" in out
+
+
+def test_play_with_an_interpretation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "-n", "2", "-s", "1", "-q", "-i", "reveal-order=placed", "-i", "tie-break=shared"]) == 0
+    assert "interpretations: reveal-order=placed, tie-break=shared" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--players", "7"],
+    ["play", "-i", "nonsense"],
+    ["play", "-i", "reveal-order=sometimes"],
+    ["frobnicate"],
+    ["play", "--seed", "x"],
+])
+def test_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_interpretations_lists_defaults_and_citations(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["interpretations"]) == 0
+    out = capsys.readouterr().out
+    assert "reveal-order: In which order are a region's tokens revealed?" in out
+    assert "default chosen:" in out and "option  placed:" in out
+    assert 'cites rulebook Spielende: "Im Falle eines Gleichstandes' in out
