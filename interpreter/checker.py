@@ -508,6 +508,9 @@ class Checker:
                 self.error(st.pos, f"procedure {st.name} takes {len(proc.params)} argument(s), not {len(st.args)}")
             for a in st.args:
                 self.expr(a)
+            if proc is not None:
+                for param_type, arg in zip(self.param_scope(proc.params, proc.pos).values(), st.args):
+                    self.enum_literal(arg, param_type)
         elif isinstance(st, A.Choose):
             self.expect(st.player, "player")
             for opt in st.options:
@@ -543,6 +546,9 @@ class Checker:
                 self.error(st.pos, f"limit {st.limit} takes {len(limit.dims)} key(s), not {len(st.keys)}")
             for k in st.keys:
                 self.expr(k)
+            if limit is not None:
+                for dim, key in zip(limit.dims, st.keys):
+                    self.enum_literal(key, self.symbols.domain_keys_type(dim))
         elif isinstance(st, A.Finish):
             t = self.expr(st.winners)
             if t not in ("list:player", "any", "list:any"):
@@ -797,6 +803,11 @@ class Checker:
 
     def binary(self, e: A.Binary) -> str:
         left, right = self.expr(e.left), self.expr(e.right)
+        if e.op in ("==", "!="):
+            self.enum_literal(e.right, left)
+            self.enum_literal(e.left, right)
+        elif e.op in ("in", "not in"):
+            self.enum_literal(e.left, element_type(right))
         if e.op in ("and", "or"):
             for side, t in ((e.left, left), (e.right, right)):
                 if t not in ("bool", "any"):
@@ -869,7 +880,17 @@ class Checker:
             return "any"
         if len(dims) != len(e.args):
             self.error(e.pos, f"{e.base} takes {len(dims)} key(s), not {len(e.args)}")
+        for dim, key in zip(dims, e.args):
+            self.enum_literal(key, self.symbols.domain_keys_type(dim))
         return result
+
+    def enum_literal(self, e: A.Expr, expected: str) -> None:
+        """A text literal where values of an enum are expected must be one of them."""
+        if not (expected.startswith("entity:") and isinstance(e, A.Literal) and isinstance(e.value, str)):
+            return
+        enum = self.symbols.enums.get(expected[7:])
+        if enum is not None and e.value not in enum.values:
+            self.error(e.pos, f"{e.value!r} is not a value of enum {enum.name}" + suggest(e.value, enum.values))
 
     def call(self, e: A.Call) -> str:
         s = self.symbols
@@ -880,6 +901,8 @@ class Checker:
                 self.decl_FunctionDecl(fn)
             if len(fn.params) != len(e.args):
                 self.error(e.pos, f"function {e.func} takes {len(fn.params)} argument(s), not {len(e.args)}")
+            for param_type, arg in zip(self.param_scope(fn.params, fn.pos).values(), e.args):
+                self.enum_literal(arg, param_type)
             t = self.types.get(id(fn.body))
             return t if t is not None else "any"
         if e.func not in BUILTINS:

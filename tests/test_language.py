@@ -229,3 +229,29 @@ procedure play cite src "S" "x" {
     game = load_spec(tmp_path)
     with pytest.raises(RuleError, match="no decision reached"):
         game.new_state(2)
+
+
+def test_enum_literals_are_checked_wherever_an_enum_value_is_expected() -> None:
+    errors = spec_errors(HEADER + '''
+enum colour = red, green
+var owner[colour] = none
+limit used[colour] once per turn
+scope turn
+function is_red(c: colour) = c == "red" cite src "S" "x"
+procedure paint(c: colour) cite src "S" "x" { }
+procedure play cite src "S" "x" {
+  let a = owner["gren"]
+  let b = is_red("rde")
+  use used["blu"]
+  call paint("greem")
+  let d = "pink" in colour
+  let e = owner["green"] == none and is_red("red")
+}
+''')
+    joined = "\\n".join(errors)
+    assert len(errors) == 5, joined
+    assert "'gren' is not a value of enum colour; did you mean 'green'?" in joined
+    assert "'rde' is not a value of enum colour; did you mean 'red'?" in joined
+    assert "'blu' is not a value of enum colour" in joined
+    assert "'greem' is not a value of enum colour; did you mean 'green'?" in joined
+    assert "'pink' is not a value of enum colour" in joined
