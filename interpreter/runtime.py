@@ -443,7 +443,8 @@ class State:
                       for name, table in self.zones.items()},
             "face_up": [g.piece_keys[p] for p, up in enumerate(self.face_up) if up],
             "seen": [[g.piece_keys[p], bits] for p, bits in enumerate(self.seen) if bits],
-            "used": {name: [_key_out(k) for k in used] for name, used in self.used.items()},
+            # sets iterate in an order that depends on string hashing: sort for a stable text
+            "used": {name: sorted((_key_out(k) for k in used), key=repr) for name, used in self.used.items()},
             "frames": [[g.procedures[f[0]].name, f[1], f[2]] for f in self.frames],
             "rng": self.rng,
             "winners": self.winners,
