@@ -17,6 +17,7 @@ from .commands.common import EXIT_RULES, EXIT_USAGE, UsageError
 
 COMMAND_MODULES = (
     "rattus_rules.commands.core",
+    "rattus_rules.commands.bench",
 )
 
 

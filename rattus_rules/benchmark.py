@@ -1,0 +1,203 @@
+"""The benchmark: random full games per second, and how long the spec takes to load.
+
+Figures, not assertions: run ``make bench``, ``python bench/bench.py`` or
+``rattus bench``.  Games are played by uniform random players
+(``state.apply_index(rng.randrange(state.num_legal_actions()))``) with chance
+drawn by ``state.apply_random_chance()``, on one core.  The spec load time is
+measured cold, each run in a fresh Python process: importing the interpreter,
+building the Lark parser, and parse + check + load data + compile.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+import interpreter
+from interpreter import Game
+
+from .api import load_rules
+from .paths import spec_dir
+
+#: Environment variable naming the interpreter's cache folder (see interpreter.cache).
+CACHE_ENV = "RULES_CACHE_DIR"
+
+_CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import interpreter
+from interpreter import parser
+t1 = time.perf_counter()
+parser._lark()
+t2 = time.perf_counter()
+interpreter.load_spec(sys.argv[1])
+t3 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "lark": t2 - t1, "rest": t3 - t2}))
+"""
+
+
+@attrs.frozen
+class GameFigures:
+    """Random games played for one player count."""
+
+    players: int
+    games: int
+    actions: int
+    decisions: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        """Full games per second."""
+        return self.games / self.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        """Applied actions (player decisions and chance outcomes) per second."""
+        return self.actions / self.seconds
+
+    @property
+    def decisions_per_second(self) -> float:
+        """Player decisions per second."""
+        return self.decisions / self.seconds
+
+
+@attrs.frozen
+class LoadFigures:
+    """Median cold-start times in milliseconds over several fresh processes."""
+
+    runs: int
+    import_ms: float
+    lark_ms: float
+    rest_ms: float
+
+    @property
+    def load_ms(self) -> float:
+        """Spec load: Lark parser construction + parse + check + load data + compile."""
+        return self.lark_ms + self.rest_ms
+
+
+def play_random_game(game: Game, players: int, seed: int) -> tuple[int, int]:
+    """Play one game with uniform random players; return (actions applied, player decisions)."""
+    state = game.new_state(players, seed=seed)
+    rng = random.Random(seed)
+    actions = decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance()
+        else:
+            state.apply_index(rng.randrange(state.num_legal_actions()))
+            decisions += 1
+        actions += 1
+    return actions, decisions
+
+
+def measure_games(game: Game, players: int, seconds: float, min_games: int = 20) -> GameFigures:
+    """Play random games for at least ``seconds`` and ``min_games`` games."""
+    games = actions = decisions = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds or games < min_games:
+        a, d = play_random_game(game, players, seed=games)
+        games += 1
+        actions += a
+        decisions += d
+        elapsed = time.perf_counter() - start
+    return GameFigures(players, games, actions, decisions, elapsed)
+
+
+def measure_load(path: Path, runs: int, cache_dir: str | None = None) -> LoadFigures:
+    """Load the spec cold in ``runs`` fresh processes; median of each stage.
+
+    ``cache_dir`` is passed to the child processes as the interpreter's cache
+    folder; an empty string disables the cache.
+    """
+    env = dict(os.environ)
+    root = str(Path(interpreter.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    if cache_dir is not None:
+        env[CACHE_ENV] = cache_dir
+    samples: list[dict[str, float]] = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", _CHILD, str(path)], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        samples.append(json.loads(out.strip().splitlines()[-1]))
+
+    def median_ms(key: str) -> float:
+        return 1000 * statistics.median(float(s[key]) for s in samples)
+
+    return LoadFigures(runs, median_ms("import"), median_ms("lark"), median_ms("rest"))
+
+
+def pin_to_one_core() -> str:
+    """Run this process (and its children) on one CPU where the OS allows it."""
+    if hasattr(os, "sched_setaffinity") and hasattr(os, "sched_getaffinity"):
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[-1]})
+        return f"pinned to CPU {cpus[-1]}"
+    return "not pinned (no CPU affinity on this OS)"
+
+
+def machine() -> str:
+    """A line describing the machine and Python."""
+    return (f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores, "
+            f"{platform.python_implementation()} {platform.python_version()}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the figures; ``--seconds`` per player count, ``--runs`` cold loads."""
+    parser = argparse.ArgumentParser(prog="bench", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The benchmark's options."""
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per player count (default 3)")
+    parser.add_argument("--runs", type=int, default=7, help="fresh processes for the load time (default 7)")
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts (default 2 3 4)")
+    parser.add_argument("--any-core", action="store_true", help="do not pin the process to one CPU")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark with parsed arguments and print the figures."""
+    seconds, runs, counts = float(args.seconds), int(args.runs), list(args.players)
+    pinned = "not pinned" if args.any_core else pin_to_one_core()
+    print(f"machine: {machine()}; {pinned}")
+    path = spec_dir()
+    print(f"spec: {path}")
+    game = load_rules()
+    print()
+    print("random games (uniform random players, chance from the state's generator)")
+    print(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")
+    for n in counts:
+        f = measure_games(game, n, seconds)
+        print(f"{n:>7} {f.games:>6} {f.games_per_second:>9.1f} {f.actions_per_second:>10.0f} "
+              f"{f.decisions_per_second:>12.0f} {f.actions / f.games:>13.1f}")
+    print("  (actions = player decisions + chance outcomes)")
+    print()
+    print(f"spec load, cold (fresh process each run; median of {runs})")
+    with tempfile.TemporaryDirectory() as fresh:
+        for label, cache in (("no cache", ""), ("cache warm", fresh)):
+            if cache:
+                measure_load(path, 1, cache)  # the first run fills the cache
+            lf = measure_load(path, runs, cache)
+            print(f"  {label:<10}: load {lf.load_ms:6.1f} ms  (Lark parser construction {lf.lark_ms:5.1f} ms, "
+                  f"parse + check + data + compile {lf.rest_ms:5.1f} ms); import interpreter {lf.import_ms:5.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

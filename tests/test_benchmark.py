@@ -1,0 +1,28 @@
+"""The benchmark runs and prints its figures (no timing is asserted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import Game
+from rattus_rules.benchmark import measure_games, play_random_game
+from rattus_rules.cli import main
+
+
+def test_random_game_counts_actions_and_decisions(rules: Game) -> None:
+    actions, decisions = play_random_game(rules, 3, seed=5)
+    assert 0 < decisions < actions
+    assert play_random_game(rules, 3, seed=5) == (actions, decisions)
+
+
+def test_measure_games_plays_at_least_the_minimum(rules: Game) -> None:
+    figures = measure_games(rules, 2, seconds=0.0, min_games=3)
+    assert figures.games == 3 and figures.actions > figures.decisions > 0
+    assert figures.games_per_second > 0
+
+
+def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--seconds", "0", "--runs", "1", "--players", "2", "--any-core"]) == 0
+    out = capsys.readouterr().out
+    assert "games/s" in out and "cores" in out and "Python 3." in out
+    assert out.count("Lark parser construction") == 2
