@@ -1,7 +1,8 @@
 """The compiler: third stage (parse → check → compile → run).
 
-Expressions become Python closures ``f(state, env) -> value``; procedures
-become flat lists of instructions with jumps, so that the position of a
+Expressions become Python functions ``f(state, env) -> value``, generated as
+Python source (see :mod:`.codegen`); procedures become flat lists of
+instructions with jumps, so that the position of a
 running game is plain data (procedure index, instruction index, locals) and
 can be cloned and stored as JSON.  Decisions and chance events are
 instructions that stop the machine until an action is applied.
@@ -16,11 +17,14 @@ import attrs
 
 from . import ast as A
 from .checker import Checked, element_type
+from .codegen import Frame, PyGen
 
 if TYPE_CHECKING:
     from .runtime import State
 
 Fn = Callable[["State", dict[str, Any]], Any]
+#: A decision's option lister: every legal (branch index, bound values).
+Options = Callable[["State", dict[str, Any]], list[tuple[int, tuple[Any, ...]]]]
 
 # Instruction codes.  An instruction is a tuple (code, a, b).
 EXEC, JUMP, JUMP_IF_NOT, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(8)
@@ -74,37 +78,13 @@ class Decision:
     pos: A.Pos
     citations: tuple[A.Citation, ...]  # of the enclosing rules and procedure
     rule: str  # the innermost enclosing rule (or procedure) name
+    #: The generated function listing the legal options (set by the compiler).
+    enumerate: Options | None = attrs.field(default=None, repr=False, eq=False)
 
     def options(self, st: State, env: dict[str, Any]) -> list[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
-        out: list[tuple[int, tuple[Any, ...]]] = []
-        for bi, br in enumerate(self.branches):
-            if br.when is not None and not br.when(st, env):
-                continue
-            bindings = br.bindings
-            if not bindings:
-                out.append((bi, ()))
-                continue
-            saved = {b.var: env[b.var] for b in bindings if b.var in env}
-            self._bind(st, env, bindings, 0, (), bi, out)
-            for b in bindings:
-                env.pop(b.var, None)
-            env.update(saved)
-        return out
-
-    def _bind(self, st: State, env: dict[str, Any], bindings: list[Binding], i: int,
-              acc: tuple[Any, ...], bi: int, out: list[tuple[int, tuple[Any, ...]]]) -> None:
-        b = bindings[i]
-        last = i == len(bindings) - 1
-        var, where = b.var, b.where
-        for value in b.domain(st, env):
-            env[var] = value
-            if where is not None and not where(st, env):
-                continue
-            if last:
-                out.append((bi, acc + (value,)))
-            else:
-                self._bind(st, env, bindings, i + 1, acc + (value,), bi, out)
+        assert self.enumerate is not None
+        return self.enumerate(st, env)
 
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
         """The action text of an option: the verb and its values."""
@@ -142,330 +122,20 @@ class CompileContext:
 
 
 class ExprCompiler:
-    """Compiles checked expressions into closures."""
+    """Compiles checked expressions into functions ``f(state, env)`` (see :mod:`.codegen`)."""
 
     def __init__(self, ctx: CompileContext):
         self.ctx = ctx
         self.symbols = ctx.checked.symbols
-        self.functions: dict[str, Fn] = {}
+        self.gen = PyGen(ctx)
 
     def type_of(self, e: A.Expr) -> str:
+        """The checker's type of an expression."""
         return self.ctx.checked.type_of(e)
 
-    def expr(self, e: A.Expr) -> Fn:
-        if isinstance(e, A.Literal):
-            value = e.value
-            return lambda st, env: value
-        if isinstance(e, A.Name):
-            return self.name(e)
-        if isinstance(e, A.ListLit):
-            items = [self.expr(i) for i in e.items]
-            return lambda st, env: [f(st, env) for f in items]
-        if isinstance(e, A.Unary):
-            f = self.expr(e.operand)
-            if e.op == "not":
-                return lambda st, env: not f(st, env)
-            return lambda st, env: -f(st, env)
-        if isinstance(e, A.Binary):
-            return self.binary(e)
-        if isinstance(e, A.Conditional):
-            c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.otherwise)
-            return lambda st, env: a(st, env) if c(st, env) else b(st, env)
-        if isinstance(e, A.Call):
-            return self.call(e)
-        if isinstance(e, A.Index):
-            return self.index(e)
-        if isinstance(e, A.Attr):
-            return self.attr(e)
-        if isinstance(e, A.Aggregate):
-            return self.aggregate(e)
-        if isinstance(e, A.Comprehension):
-            return self.comprehension(e)
-        raise AssertionError(e)
-
-    def name(self, e: A.Name) -> Fn:
-        ident = e.ident
-        if self.ctx.checked.locals.get(id(e)):
-            return lambda st, env: env[ident]
-        if ident == "players":
-            return lambda st, env: st.seats
-        if ident == "player_count":
-            return lambda st, env: st.n
-        if ident == "first_player":
-            return lambda st, env: 0
-        s = self.symbols
-        kind = s.kind_of(ident)
-        if kind == "state":
-            return lambda st, env: st.vals[ident][None]
-        if kind == "zone":
-            return lambda st, env: (ident, None)
-        if kind in ("table", "enum"):
-            keys = self.ctx.table_keys[ident]
-            return lambda st, env: keys
-        if kind == "graph":
-            return lambda st, env: ident
-        if kind == "switch":
-            return lambda st, env: st.settings[ident]
-        raise AssertionError(f"unresolved name {ident}")
-
-    def keys(self, args: tuple[A.Expr, ...]) -> Fn:
-        """A closure computing the key of an indexed state: a value, a tuple, or None."""
-        if not args:
-            return lambda st, env: None
-        if len(args) == 1:
-            return self.expr(args[0])
-        fns = [self.expr(a) for a in args]
-        if len(fns) == 2:
-            f0, f1 = fns
-            return lambda st, env: (f0(st, env), f1(st, env))
-        return lambda st, env: tuple(f(st, env) for f in fns)
-
-    def index(self, e: A.Index) -> Fn:
-        base = e.base
-        key = self.keys(e.args)
-        kind = self.symbols.kind_of(base)
-        if kind == "state":
-            return lambda st, env: st.vals[base][key(st, env)]
-        if kind == "zone":
-            return lambda st, env: (base, key(st, env))
-        if kind == "limit":
-            return lambda st, env: key(st, env) not in st.used[base]
-        raise AssertionError(base)
-
-    def zone_list(self, e: A.Expr) -> Fn:
-        """A closure returning the (live) list of piece ids of a zone expression."""
-        if isinstance(e, A.Index) and self.symbols.kind_of(e.base) == "zone":
-            base = e.base
-            key = self.keys(e.args)
-            return lambda st, env: st.zones[base][key(st, env)]
-        if isinstance(e, A.Name) and self.symbols.kind_of(e.ident) == "zone":
-            ident = e.ident
-            return lambda st, env: st.zones[ident][None]
-        ref = self.expr(e)
-
-        def dynamic(st: State, env: dict[str, Any]) -> list[int]:
-            zone, k = ref(st, env)
-            return st.zones[zone][k]
-
-        return dynamic
-
-    def attr(self, e: A.Attr) -> Fn:
-        base_t = self.type_of(e.base)
-        base = self.expr(e.base)
-        col = e.name
-        if base_t.startswith("piece:"):
-            rows = self.ctx.piece_rows
-            return lambda st, env: rows[base(st, env)][col]
-        table = base_t[7:]
-        by_key = self.ctx.table_rows[table]
-        return lambda st, env: by_key[base(st, env)][col]
-
-    def binary(self, e: A.Binary) -> Fn:
-        a, b = self.expr(e.left), self.expr(e.right)
-        op = e.op
-        if op == "and":
-            return lambda st, env: a(st, env) and b(st, env)
-        if op == "or":
-            return lambda st, env: a(st, env) or b(st, env)
-        if op == "+":
-            return lambda st, env: a(st, env) + b(st, env)
-        if op == "-":
-            return lambda st, env: a(st, env) - b(st, env)
-        if op == "*":
-            return lambda st, env: a(st, env) * b(st, env)
-        if op == "//":
-            return lambda st, env: a(st, env) // b(st, env)
-        if op == "%":
-            return lambda st, env: a(st, env) % b(st, env)
-        if op == "==":
-            return lambda st, env: a(st, env) == b(st, env)
-        if op == "!=":
-            return lambda st, env: a(st, env) != b(st, env)
-        if op == "<":
-            return lambda st, env: a(st, env) < b(st, env)
-        if op == "<=":
-            return lambda st, env: a(st, env) <= b(st, env)
-        if op == ">":
-            return lambda st, env: a(st, env) > b(st, env)
-        if op == ">=":
-            return lambda st, env: a(st, env) >= b(st, env)
-        if op == "in":
-            return lambda st, env: a(st, env) in b(st, env)
-        if op == "not in":
-            return lambda st, env: a(st, env) not in b(st, env)
-        if op == "..":
-            return lambda st, env: list(range(a(st, env), b(st, env) + 1))
-        raise AssertionError(op)
-
-    def call(self, e: A.Call) -> Fn:
-        f = e.func
-        if f in self.symbols.functions:
-            return self.user_function(e)
-        args = e.args
-        if f == "size":
-            if self.type_of(args[0]).startswith("zone:"):
-                zl = self.zone_list(args[0])
-                return lambda st, env: len(zl(st, env))
-            lf = self.expr(args[0])
-            return lambda st, env: len(lf(st, env))
-        if f == "pieces":
-            zl = self.zone_list(args[0])
-            return lambda st, env: list(zl(st, env))
-        if f == "piece":
-            zl = self.zone_list(args[0])
-            i = self.expr(args[1])
-
-            def piece_at(st: State, env: dict[str, Any]) -> int:
-                pos = i(st, env)
-                if pos < 1:
-                    raise IndexError(f"position {pos} is not 1 or more")
-                return zl(st, env)[pos - 1]  # type: ignore[no-any-return]
-
-            return piece_at
-        if f == "position":
-            p = self.expr(args[0])
-
-            def position(st: State, env: dict[str, Any]) -> int:
-                piece = p(st, env)
-                zone, key = st.loc[piece]
-                return st.zones[zone][key].index(piece) + 1
-
-            return position
-        if f == "revealed":
-            p = self.expr(args[0])
-            return lambda st, env: st.face_up[p(st, env)]
-        graph = ""
-        if f in ("nodes", "neighbours", "adjacent"):
-            graph = self.type_of(args[0])[6:]
-        if f == "nodes":
-            return lambda st, env: st.world.nodes[graph]
-        if f == "neighbours":
-            n = self.expr(args[1])
-            return lambda st, env: st.world.adjacent[graph].get(n(st, env), [])
-        if f == "adjacent":
-            x, y = self.expr(args[1]), self.expr(args[2])
-            return lambda st, env: y(st, env) in st.world.adjacent[graph].get(x(st, env), ())
-        one = self.expr(args[0])
-        if f == "next":
-            return lambda st, env: (one(st, env) + 1) % st.n
-        if f == "prev":
-            return lambda st, env: (one(st, env) - 1) % st.n
-        if f == "clockwise":
-            return lambda st, env: [(one(st, env) + i) % st.n for i in range(st.n)]
-        if f == "counterclockwise":
-            return lambda st, env: [(one(st, env) - i) % st.n for i in range(st.n)]
-        if f == "snake":
-            def snake(st: State, env: dict[str, Any]) -> list[int]:
-                start = one(st, env)
-                order = [(start + i) % st.n for i in range(st.n)]
-                return order + order[::-1]
-
-            return snake
-        if f == "abs":
-            return lambda st, env: abs(one(st, env))
-        two = self.expr(args[1])
-        if f == "min":
-            return lambda st, env: min(one(st, env), two(st, env))
-        if f == "max":
-            return lambda st, env: max(one(st, env), two(st, env))
-        if f == "startswith":
-            return lambda st, env: str(one(st, env)).startswith(str(two(st, env)))
-        raise AssertionError(f)
-
-    def user_function(self, e: A.Call) -> Fn:
-        decl = self.symbols.functions[e.func]
-        name = decl.name
-        params = [p.partition(":")[0] for p in decl.params]
-        args = [self.expr(a) for a in e.args]
-        functions = self.functions
-
-        if name not in functions:
-            functions[name] = lambda st, env: functions[name + "$body"](st, env)
-            functions[name + "$body"] = self.expr(decl.body)
-        body = functions[name + "$body"]
-        if len(params) == 1:
-            p0, a0 = params[0], args[0]
-            return lambda st, env: body(st, {p0: a0(st, env)})
-        pairs = list(zip(params, args))
-        return lambda st, env: body(st, {p: a(st, env) for p, a in pairs})
-
-    def aggregate(self, e: A.Aggregate) -> Fn:
-        domain = self.expr(e.domain)
-        where = self.expr(e.where) if e.where is not None else None
-        body = self.expr(e.body) if e.body is not None else None
-        var = e.var
-        kind = e.kind
-
-        def items(st: State, env: dict[str, Any]) -> list[Any]:
-            values = domain(st, env)
-            if where is None:
-                return list(values)
-            out = []
-            saved = env.get(var, _MISSING)
-            for v in values:
-                env[var] = v
-                if where(st, env):
-                    out.append(v)
-            _restore(env, var, saved)
-            return out
-
-        def mapped(st: State, env: dict[str, Any]) -> list[Any]:
-            values = items(st, env)
-            if body is None:
-                return values
-            saved = env.get(var, _MISSING)
-            out = []
-            for v in values:
-                env[var] = v
-                out.append(body(st, env))
-            _restore(env, var, saved)
-            return out
-
-        if kind == "all":
-            return lambda st, env: all(mapped(st, env))
-        if kind == "any":
-            return lambda st, env: any(mapped(st, env))
-        if kind == "count":
-            if body is None:
-                return lambda st, env: len(items(st, env))
-            return lambda st, env: sum(1 for x in mapped(st, env) if x)
-        if kind == "sum":
-            return lambda st, env: sum(mapped(st, env))
-        if kind == "most":
-            return lambda st, env: max(mapped(st, env), default=None)
-        if kind == "least":
-            return lambda st, env: min(mapped(st, env), default=None)
-        if kind == "first":
-            return lambda st, env: next(iter(mapped(st, env)), None)
-        raise AssertionError(kind)
-
-    def comprehension(self, e: A.Comprehension) -> Fn:
-        domain = self.expr(e.domain)
-        where = self.expr(e.where) if e.where is not None else None
-        body = self.expr(e.body)
-        var = e.var
-
-        def comp(st: State, env: dict[str, Any]) -> list[Any]:
-            saved = env.get(var, _MISSING)
-            out = []
-            for v in domain(st, env):
-                env[var] = v
-                if where is None or where(st, env):
-                    out.append(body(st, env))
-            _restore(env, var, saved)
-            return out
-
-        return comp
-
-
-_MISSING = object()
-
-
-def _restore(env: dict[str, Any], var: str, saved: Any) -> None:
-    if saved is _MISSING:
-        env.pop(var, None)
-    else:
-        env[var] = saved
+    def expr(self, e: A.Expr, hot: bool = False) -> Fn:
+        """A function evaluating the expression; ``hot`` code reads state tables once per call."""
+        return self.gen.function(e, hot)
 
 
 class ProcedureCompiler:
@@ -473,6 +143,7 @@ class ProcedureCompiler:
 
     def __init__(self, exprs: ExprCompiler, decl: A.ProcedureDecl):
         self.x = exprs
+        self.gen = exprs.gen
         self.decl = decl
         self.code: list[tuple[int, Any, Any]] = []
         self.positions: list[A.Pos] = []
@@ -513,21 +184,29 @@ class ProcedureCompiler:
         for st in b.statements:
             self.statement(st)
 
+    # ------------------------------------------------------- generated code
+    def cond(self, e: A.Expr) -> Fn:
+        """A hot function evaluating a condition or value."""
+        return self.x.expr(e, hot=True)
+
+    def step(self, lines: Callable[[Frame], list[str]], what: str) -> Fn:
+        """A generated instruction ``f(st, env)`` running the given lines."""
+        frame = Frame(hot=True)
+        return self.gen.build(self.gen.fresh(what), "st, env", frame, lines(frame))  # type: ignore[no-any-return]
+
+    def text(self, e: A.Expr, fr: Frame, iterating: bool = False) -> str:
+        return self.gen.expr(e, {}, fr, iterating)
+
     def statement(self, st: A.Stmt) -> None:
-        x = self.x
         if isinstance(st, A.Let):
-            name, value = st.name, x.expr(st.value)
-
-            def let(s: State, env: dict[str, Any]) -> None:
-                env[name] = value(s, env)
-
-            self.emit(EXEC, let, None, st.pos)
+            name, value = st.name, st.value
+            self.emit(EXEC, self.step(lambda fr: [f"env[{name!r}] = {self.text(value, fr)}"], "let"), None, st.pos)
         elif isinstance(st, A.Assign):
             self.emit(EXEC, self.assign(st), None, st.pos)
         elif isinstance(st, A.If):
             ends: list[int] = []
             for cond, body in st.branches:
-                jif = self.emit(JUMP_IF_NOT, x.expr(cond), None, cond.pos)
+                jif = self.emit(JUMP_IF_NOT, self.cond(cond), None, cond.pos)
                 self.block(body)
                 ends.append(self.emit(JUMP, None, None, cond.pos))
                 self.patch(jif, self.here())
@@ -537,7 +216,7 @@ class ProcedureCompiler:
                 self.patch(at, self.here())
         elif isinstance(st, A.While):
             top = self.here()
-            jif = self.emit(JUMP_IF_NOT, x.expr(st.cond), None, st.pos)
+            jif = self.emit(JUMP_IF_NOT, self.cond(st.cond), None, st.pos)
             self.loop_body(st.body, top)
             self.patch(jif, self.here())
             self.close_breaks()
@@ -558,26 +237,23 @@ class ProcedureCompiler:
         elif isinstance(st, A.Move):
             self.emit(EXEC, self.move(st), None, st.pos)
         elif isinstance(st, A.Reveal):
-            piece = x.expr(st.piece)
-
-            def reveal(s: State, env: dict[str, Any]) -> None:
-                s.face_up[piece(s, env)] = True
-
-            self.emit(EXEC, reveal, None, st.pos)
+            piece = st.piece
+            self.emit(EXEC, self.step(lambda fr: [f"st.face_up[{self.text(piece, fr)}] = True"], "reveal"),
+                      None, st.pos)
         elif isinstance(st, A.Look):
-            piece, player = x.expr(st.piece), x.expr(st.player)
+            look = st
 
-            def look(s: State, env: dict[str, Any]) -> None:
-                s.seen[piece(s, env)] |= 1 << player(s, env)
+            def look_lines(fr: Frame) -> list[str]:
+                return [f"st.seen[{self.text(look.piece, fr)}] |= 1 << {self.text(look.player, fr)}"]
 
-            self.emit(EXEC, look, None, st.pos)
+            self.emit(EXEC, self.step(look_lines, "look"), None, st.pos)
         elif isinstance(st, A.Swap):
-            first, second = x.expr(st.first), x.expr(st.second)
+            swap = st
 
-            def swap(s: State, env: dict[str, Any]) -> None:
-                s.swap_pieces(first(s, env), second(s, env))
+            def swap_lines(fr: Frame) -> list[str]:
+                return [f"st.swap_pieces({self.text(swap.first, fr)}, {self.text(swap.second, fr)})"]
 
-            self.emit(EXEC, swap, None, st.pos)
+            self.emit(EXEC, self.step(swap_lines, "swap"), None, st.pos)
         elif isinstance(st, A.Begin):
             scope = st.scope
 
@@ -586,14 +262,15 @@ class ProcedureCompiler:
 
             self.emit(EXEC, begin, None, st.pos)
         elif isinstance(st, A.Use):
-            limit, key = st.limit, x.keys(st.keys)
+            use = st
 
-            def use(s: State, env: dict[str, Any]) -> None:
-                s.used[limit].add(key(s, env))
+            def use_lines(fr: Frame) -> list[str]:
+                used = fr.ref(f"U_{use.limit}", f"st.used[{use.limit!r}]")
+                return [f"{used}.add({self.gen.keys(use.keys, {}, fr)})"]
 
-            self.emit(EXEC, use, None, st.pos)
+            self.emit(EXEC, self.step(use_lines, "use"), None, st.pos)
         elif isinstance(st, A.Finish):
-            self.emit(FINISH, x.expr(st.winners), None, st.pos)
+            self.emit(FINISH, self.cond(st.winners), None, st.pos)
         elif isinstance(st, A.Rule):
             self.cite_stack.append((st.name, st.citations))
             self.block(st.body)
@@ -615,11 +292,10 @@ class ProcedureCompiler:
     def for_loop(self, st: A.For) -> None:
         self.counter += 1
         items, index, var = f"$items{self.counter}", f"$i{self.counter}", st.var
-        domain = self.x.expr(st.domain)
+        domain = st.domain
 
-        def start(s: State, env: dict[str, Any]) -> None:
-            env[items] = list(domain(s, env))
-            env[index] = 0
+        def start_lines(fr: Frame) -> list[str]:
+            return [f"env[{items!r}] = list({self.text(domain, fr, iterating=True)})", f"env[{index!r}] = 0"]
 
         def more(s: State, env: dict[str, Any]) -> bool:
             i = env[index]
@@ -630,41 +306,33 @@ class ProcedureCompiler:
             env[index] = i + 1
             return True
 
-        self.emit(EXEC, start, None, st.pos)
+        self.emit(EXEC, self.step(start_lines, "for"), None, st.pos)
         top = self.emit(JUMP_IF_NOT, more, None, st.pos)
         if st.where is not None:
-            self.emit(JUMP_IF_NOT, self.x.expr(st.where), top, st.where.pos)
+            self.emit(JUMP_IF_NOT, self.cond(st.where), top, st.where.pos)
         self.loop_body(st.body, top)
         self.patch(top, self.here())
         self.close_breaks()
 
     def assign(self, st: A.Assign) -> Fn:
-        value = self.x.expr(st.value)
         name, op = st.name, st.op
         if self.x.symbols.states.get(name) is None or self._is_local(st):
+            def local_lines(fr: Frame) -> list[str]:
+                return [f"env[{name!r}] {op} {self.text(st.value, fr)}"]
+
+            return self.step(local_lines, "set")
+
+        def state_lines(fr: Frame) -> list[str]:
+            table = self.gen.vals(name, fr)
+            key = self.gen.keys(st.keys, {}, fr)
             if op == "=":
-                def set_local(s: State, env: dict[str, Any]) -> None:
-                    env[name] = value(s, env)
-                return set_local
-            sign = 1 if op == "+=" else -1
+                # the key is computed and checked before the value
+                return [f"k = {key}",
+                        f"if k not in {table}: raise KeyError({name!r} + ' has no key ' + repr(k))",
+                        f"{table}[k] = {self.text(st.value, fr)}"]
+            return [f"{table}[{key}] {op} {self.text(st.value, fr)}"]
 
-            def add_local(s: State, env: dict[str, Any]) -> None:
-                env[name] += sign * value(s, env)
-            return add_local
-        key = self.x.keys(st.keys)
-        if op == "=":
-            def set_state(s: State, env: dict[str, Any]) -> None:
-                table = s.vals[name]
-                k = key(s, env)
-                if k not in table:
-                    raise KeyError(f"{name} has no key {k!r}")
-                table[k] = value(s, env)
-            return set_state
-        sign = 1 if op == "+=" else -1
-
-        def add_state(s: State, env: dict[str, Any]) -> None:
-            s.vals[name][key(s, env)] += sign * value(s, env)
-        return add_state
+        return self.step(state_lines, "set")
 
     def _is_local(self, st: A.Assign) -> bool:
         # The checker resolves locals on Name nodes; an assignment target is a local
@@ -675,28 +343,28 @@ class ProcedureCompiler:
         index = self.x.ctx.proc_index[st.name]
         decl = self.x.symbols.procedures[st.name]
         params = [p.partition(":")[0] for p in decl.params]
-        args = [self.x.expr(a) for a in st.args]
-        pairs = list(zip(params, args))
 
-        def new_env(s: State, env: dict[str, Any]) -> dict[str, Any]:
-            return {p: a(s, env) for p, a in pairs}
+        def env_lines(fr: Frame) -> list[str]:
+            items = ", ".join(f"{p!r}: {self.text(a, fr)}" for p, a in zip(params, st.args))
+            return [f"return {{{items}}}"]
 
-        self.emit(CALL, index, new_env, st.pos)
+        self.emit(CALL, index, self.step(env_lines, "call_" + st.name), st.pos)
 
     def move(self, st: A.Move) -> Fn:
-        pieces = self.x.expr(st.pieces)
-        zone = self.x.expr(st.zone)
         many = self.x.type_of(st.pieces).startswith("list:")
+        zone = st.zone
 
-        def move(s: State, env: dict[str, Any]) -> None:
-            zname, key = zone(s, env)
-            if many:
-                for p in list(pieces(s, env)):
-                    s.move_piece(p, zname, key)
+        def move_lines(fr: Frame) -> list[str]:
+            if isinstance(zone, A.Index) and self.x.symbols.kind_of(zone.base) == "zone":
+                where = [f"zn = {zone.base!r}", f"zk = {self.gen.keys(zone.args, {}, fr)}"]
             else:
-                s.move_piece(pieces(s, env), zname, key)
+                where = [f"zn, zk = {self.text(zone, fr)}"]
+            if many:
+                return [*where, f"for p in list({self.text(st.pieces, fr, iterating=True)}):",
+                        "    st.move_piece(p, zn, zk)"]
+            return [*where, f"st.move_piece({self.text(st.pieces, fr)}, zn, zk)"]
 
-        return move
+        return self.step(move_lines, "move")
 
     def say(self, st: A.Say) -> Fn:
         types = self.x.ctx.checked.say_types.get(id(st), {})
@@ -729,7 +397,7 @@ class ProcedureCompiler:
             player = None
         else:
             options = [(o.verb, o.bindings, o.when, o.citations, o.body, o) for o in st.options]
-            player = x.expr(st.player)
+            player = self.cond(st.player)
         branches: list[Branch] = []
         for verb, bindings, when, cites, _body, source in options:
             compiled = [
@@ -741,6 +409,7 @@ class ProcedureCompiler:
                                    cites, source))
         decision = Decision(chance, player, branches, st.pos, self.current_citations(),
                             self.cite_stack[-1][0])
+        decision.enumerate = self.enumerator([(o[1], o[2]) for o in options])
         self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
         ends = []
         for branch, (_, _, _, cites, body, _) in zip(branches, options):
@@ -752,3 +421,31 @@ class ProcedureCompiler:
         for at in ends:
             self.patch(at, self.here())
 
+    def enumerator(self, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Options:
+        """One generated function listing every legal (branch index, values), in order."""
+
+        def lines(fr: Frame) -> list[str]:
+            out = ["out = []", "add = out.append"]
+            for bi, (bindings, when) in enumerate(branches):
+                indent = ""
+                if when is not None:
+                    out.append(f"if {self.text(when, fr)}:")
+                    indent = "    "
+                scope: dict[str, str] = {}
+                names = []
+                for b in bindings:
+                    var = self.gen.fresh(b.var)
+                    domain = self.gen.expr(b.domain, scope, fr, iterating=True)
+                    scope = {**scope, b.var: var}
+                    names.append(var)
+                    out.append(f"{indent}for {var} in {domain}:")
+                    indent += "    "
+                    if b.where is not None:
+                        out.append(f"{indent}if {self.gen.expr(b.where, scope, fr)}:")
+                        indent += "    "
+                values = "(" + "".join(n + ", " for n in names) + ")"
+                out.append(f"{indent}add(({bi}, {values}))")
+            out.append("return out")
+            return out
+
+        return self.step(lines, "options")

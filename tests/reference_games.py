@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from interpreter import State
 from rattus_rules import load_rules
 from rattus_rules.paths import spec_dir
 
@@ -37,6 +38,21 @@ MIDDLE = 100  # actions before the middle-of-game JSON snapshot
 def _digest(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    """The state as JSON, without what depends on how the compiler lays out code.
+
+    Program positions (instruction numbers) and the compiler's own temporaries
+    (locals whose name starts with ``$``) are left out; each frame keeps its
+    procedure and its locals, and the legal actions stand for the position.
+    """
+    data = state.to_json()
+    data["frames"] = [[name, {k: v for k, v in env.items() if not k.startswith("$")}]
+                      for name, _, env in data["frames"]]
+    data["to_move"] = state.current_player
+    data["legal"] = state.legal_action_texts()
+    return data
 
 
 def spec_digest() -> str:
@@ -71,7 +87,7 @@ def play(players: int, seed: int, settings: dict[str, str]) -> dict[str, Any]:
         else:
             state.apply_index(rnd.randrange(state.num_legal_actions()))
         if len(state.history) == MIDDLE:
-            middle = _digest(state.to_json())
+            middle = _digest(snapshot(state))
     record: dict[str, Any] = {
         "players": players,
         "seed": seed,
@@ -80,7 +96,7 @@ def play(players: int, seed: int, settings: dict[str, str]) -> dict[str, Any]:
         "history": _digest(state.history),
         "log": _digest(state.log),
         "middle_json": middle,
-        "final_json": _digest(state.to_json()),
+        "final_json": _digest(snapshot(state)),
         "scores": state.scores(),
         "winners": state.winner(),
     }

@@ -1,0 +1,384 @@
+"""Checked expressions as Python source: the compiler's fast path.
+
+The compiler turns every expression (and every simple statement, and the
+enumeration of a decision's options) into the text of a small Python
+function, compiled once when the spec is loaded.  A whole condition such as
+``holder[c] == p and ability[c]`` then runs as one Python expression instead
+of a tree of closures calling each other.
+
+How values are reached from generated code:
+
+- ``st`` is the :class:`~interpreter.runtime.State`, ``env`` the locals of the
+  running procedure (a dict).  Variables bound inside the generated code
+  (aggregates, comprehensions, decision bindings, function parameters) are
+  Python locals with a prefix that no other generated name uses.
+- Component data (table columns, piece faces, table keys) are constants of the
+  namespace shared by all generated code, named ``K<n>``.
+- In *hot* functions (instructions and decision options), ``st.vals[name]``,
+  ``st.zones[name]``, ``st.settings[name]`` and the like are read once into a
+  local alias at the top of the function.  This is safe because no generated
+  expression replaces those dicts; they are only changed in place.
+
+Expressions are pure, so an aggregate's generator may stop early (``any``,
+``all``, ``first``) and a user function whose arguments are plain names or
+literals is inlined: its parameters are replaced by the argument text, and its
+own bound variables get fresh names, so nothing can be captured.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import ast as A
+
+if TYPE_CHECKING:
+    from .compiler import CompileContext
+
+#: Inline a user function only while its generated text stays this short.
+INLINE_LIMIT = 700
+
+_OPS = frozenset({"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"})
+_SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|'[^'\\]*'|env\['[A-Za-z0-9_$]+'\])$")
+
+
+def piece_at(zone: list[int], pos: int) -> int:
+    """The piece at a 1-based position of a zone (builtin `piece`)."""
+    if pos < 1:
+        raise IndexError(f"position {pos} is not 1 or more")
+    return zone[pos - 1]
+
+
+def position_of(st: Any, piece: int) -> int:
+    """A piece's 1-based position in its zone (builtin `position`)."""
+    zone, key = st.loc[piece]
+    return int(st.zones[zone][key].index(piece)) + 1
+
+
+def zone_of(st: Any, ref: tuple[str, Any]) -> list[int]:
+    """The live list of pieces of a zone value ``(name, key)``."""
+    return st.zones[ref[0]][ref[1]]  # type: ignore[no-any-return]
+
+
+def clockwise(st: Any, start: int) -> list[int]:
+    """All players clockwise from ``start``."""
+    n = st.n
+    return [(start + i) % n for i in range(n)]
+
+
+def counterclockwise(st: Any, start: int) -> list[int]:
+    """All players counter-clockwise from ``start``."""
+    n = st.n
+    return [(start - i) % n for i in range(n)]
+
+
+def snake(st: Any, start: int) -> list[int]:
+    """Clockwise from ``start``, then back counter-clockwise."""
+    order = clockwise(st, start)
+    return order + order[::-1]
+
+
+def check_key(table: dict[Any, Any], key: Any, name: str) -> Any:
+    """``key`` if the indexed state has it, else a KeyError naming the state."""
+    if key not in table:
+        raise KeyError(f"{name} has no key {key!r}")
+    return key
+
+
+HELPERS: dict[str, Any] = {
+    "_piece_at": piece_at,
+    "_position": position_of,
+    "_zone": zone_of,
+    "_clockwise": clockwise,
+    "_counterclockwise": counterclockwise,
+    "_snake": snake,
+    "_check_key": check_key,
+}
+
+
+class Frame:
+    """What one generated function needs at its top: aliases of state tables.
+
+    ``hot`` frames read each table once into a local; others read it in place
+    (for cold code, and for code whose ``st`` may be a stand-in with no game
+    state, like data checks).
+    """
+
+    def __init__(self, hot: bool):
+        self.hot = hot
+        self.aliases: dict[str, str] = {}
+
+    def ref(self, alias: str, text: str) -> str:
+        """The text reaching a table: an alias in hot frames, else ``text``."""
+        if not self.hot:
+            return text
+        self.aliases.setdefault(alias, text)
+        return alias
+
+    def prologue(self, indent: str) -> list[str]:
+        """Lines binding the aliases."""
+        return [f"{indent}{alias} = {text}" for alias, text in self.aliases.items()]
+
+
+Scope = Mapping[str, str]
+
+
+class PyGen:
+    """Translates checked expressions into Python source and compiles functions."""
+
+    def __init__(self, ctx: CompileContext):
+        self.ctx = ctx
+        self.checked = ctx.checked
+        self.symbols = ctx.checked.symbols
+        self.ns: dict[str, Any] = dict(HELPERS)
+        self._consts: dict[Any, str] = {}
+        self._counter = 0
+        self._defined: set[str] = set()
+        self._piece_columns: dict[str, str] = {}
+        self._table_columns: dict[tuple[str, str], str] = {}
+
+    # ------------------------------------------------------------- plumbing
+    def fresh(self, base: str) -> str:
+        """A new identifier no spec name can produce."""
+        self._counter += 1
+        return f"_{self._counter}_{base}"
+
+    def const(self, value: Any, key: Any = None) -> str:
+        """The name of a constant in the generated code's namespace."""
+        k = key if key is not None else ("id", id(value))
+        name = self._consts.get(k)
+        if name is None:
+            name = f"K{len(self._consts)}"
+            self._consts[k] = name
+            self.ns[name] = value
+        return name
+
+    def build(self, name: str, params: str, frame: Frame, lines: list[str]) -> Any:
+        """Compile ``def name(params): lines`` (with the frame's aliases first)."""
+        src = "\n".join([f"def {name}({params}):", *frame.prologue("    "), *("    " + ln for ln in lines)])
+        code = compile(src, f"<rules:{name}>", "exec")
+        exec(code, self.ns)
+        return self.ns[name]
+
+    def function(self, e: A.Expr, hot: bool = False) -> Callable[[Any, dict[str, Any]], Any]:
+        """``f(st, env)`` evaluating an expression."""
+        frame = Frame(hot)
+        text = self.expr(e, {}, frame)
+        return self.build(self.fresh("expr"), "st, env", frame, [f"return {text}"])  # type: ignore[no-any-return]
+
+    # ----------------------------------------------------------- expressions
+    def type_of(self, e: A.Expr) -> str:
+        """The checker's type of an expression."""
+        return self.checked.type_of(e)
+
+    def expr(self, e: A.Expr, sc: Scope, fr: Frame, iterating: bool = False) -> str:
+        """Python text of an expression.  ``iterating``: only iterated over, never kept."""
+        if isinstance(e, A.Literal):
+            return repr(e.value)
+        if isinstance(e, A.Name):
+            return self.name(e, sc, fr)
+        if isinstance(e, A.ListLit):
+            return "[" + ", ".join(self.expr(i, sc, fr) for i in e.items) + "]"
+        if isinstance(e, A.Unary):
+            operand = self.expr(e.operand, sc, fr)
+            return f"(not {operand})" if e.op == "not" else f"(-{operand})"
+        if isinstance(e, A.Binary):
+            return self.binary(e, sc, fr, iterating)
+        if isinstance(e, A.Conditional):
+            c, a, b = self.expr(e.cond, sc, fr), self.expr(e.then, sc, fr), self.expr(e.otherwise, sc, fr)
+            return f"({a} if {c} else {b})"
+        if isinstance(e, A.Call):
+            return self.call(e, sc, fr, iterating)
+        if isinstance(e, A.Index):
+            return self.index(e, sc, fr)
+        if isinstance(e, A.Attr):
+            return self.attr(e, sc, fr)
+        if isinstance(e, A.Aggregate):
+            return self.aggregate(e, sc, fr)
+        if isinstance(e, A.Comprehension):
+            return self.comprehension(e, sc, fr)
+        raise AssertionError(e)
+
+    def name(self, e: A.Name, sc: Scope, fr: Frame) -> str:
+        ident = e.ident
+        if self.checked.locals.get(id(e)):
+            return sc.get(ident, f"env[{ident!r}]")
+        if ident == "players":
+            return "st.seats"
+        if ident == "player_count":
+            return "st.n"
+        if ident == "first_player":
+            return "0"
+        kind = self.symbols.kind_of(ident)
+        if kind == "state":
+            return f"{self.vals(ident, fr)}[None]"
+        if kind == "zone":
+            return repr((ident, None))
+        if kind in ("table", "enum"):
+            return self.const(self.ctx.table_keys[ident])
+        if kind == "graph":
+            return repr(ident)
+        if kind == "switch":
+            return fr.ref(f"S_{ident}", f"st.settings[{ident!r}]")
+        raise AssertionError(f"unresolved name {ident}")
+
+    def vals(self, name: str, fr: Frame) -> str:
+        """The dict of an indexed state (counter or var)."""
+        return fr.ref(f"V_{name}", f"st.vals[{name!r}]")
+
+    def zones(self, name: str, fr: Frame) -> str:
+        """The dict of a zone's piece lists."""
+        return fr.ref(f"Z_{name}", f"st.zones[{name!r}]")
+
+    def keys(self, args: tuple[A.Expr, ...], sc: Scope, fr: Frame) -> str:
+        """The key of an indexed state: a value, a tuple, or None."""
+        if not args:
+            return "None"
+        if len(args) == 1:
+            return self.expr(args[0], sc, fr)
+        return "(" + ", ".join(self.expr(a, sc, fr) for a in args) + ")"
+
+    def index(self, e: A.Index, sc: Scope, fr: Frame) -> str:
+        base = e.base
+        key = self.keys(e.args, sc, fr)
+        kind = self.symbols.kind_of(base)
+        if kind == "state":
+            return f"{self.vals(base, fr)}[{key}]"
+        if kind == "zone":
+            return f"({base!r}, {key})"
+        if kind == "limit":
+            return f"({key} not in {fr.ref(f'U_{base}', f'st.used[{base!r}]')})"
+        raise AssertionError(base)
+
+    def zone_list(self, e: A.Expr, sc: Scope, fr: Frame) -> str:
+        """The live list of piece ids of a zone expression."""
+        if isinstance(e, A.Index) and self.symbols.kind_of(e.base) == "zone":
+            return f"{self.zones(e.base, fr)}[{self.keys(e.args, sc, fr)}]"
+        if isinstance(e, A.Name) and not self.checked.locals.get(id(e)) and self.symbols.kind_of(e.ident) == "zone":
+            return f"{self.zones(e.ident, fr)}[None]"
+        return f"_zone(st, {self.expr(e, sc, fr)})"
+
+    def attr(self, e: A.Attr, sc: Scope, fr: Frame) -> str:
+        base_t = self.type_of(e.base)
+        base = self.expr(e.base, sc, fr)
+        col = e.name
+        if base_t.startswith("piece:"):
+            name = self._piece_columns.get(col)
+            if name is None:
+                name = self.const([row.get(col) for row in self.ctx.piece_rows], ("piece-column", col))
+                self._piece_columns[col] = name
+            return f"{name}[{base}]"
+        table = base_t[7:]
+        key = (table, col)
+        name = self._table_columns.get(key)
+        if name is None:
+            rows = self.ctx.table_rows[table]
+            name = self.const({k: row[col] for k, row in rows.items()}, ("table-column", table, col))
+            self._table_columns[key] = name
+        return f"{name}[{base}]"
+
+    def binary(self, e: A.Binary, sc: Scope, fr: Frame, iterating: bool) -> str:
+        a, b = self.expr(e.left, sc, fr), self.expr(e.right, sc, fr)
+        if e.op == "..":
+            return f"range({a}, {b} + 1)" if iterating else f"list(range({a}, {b} + 1))"
+        if e.op not in _OPS:
+            raise AssertionError(e.op)
+        return f"({a} {e.op} {b})"
+
+    def call(self, e: A.Call, sc: Scope, fr: Frame, iterating: bool) -> str:
+        f = e.func
+        if f in self.symbols.functions:
+            return self.user_call(e, sc, fr)
+        args = e.args
+        if f == "size":
+            if self.type_of(args[0]).startswith("zone:"):
+                return f"len({self.zone_list(args[0], sc, fr)})"
+            return f"len({self.expr(args[0], sc, fr, iterating=True)})"
+        if f == "pieces":
+            zl = self.zone_list(args[0], sc, fr)
+            return zl if iterating else f"list({zl})"
+        if f == "piece":
+            return f"_piece_at({self.zone_list(args[0], sc, fr)}, {self.expr(args[1], sc, fr)})"
+        if f == "position":
+            return f"_position(st, {self.expr(args[0], sc, fr)})"
+        if f == "revealed":
+            return f"st.face_up[{self.expr(args[0], sc, fr)}]"
+        if f in ("nodes", "neighbours", "adjacent"):
+            graph = self.type_of(args[0])[6:]
+            if f == "nodes":
+                return fr.ref(f"N_{graph}", f"st.world.nodes[{graph!r}]")
+            adj = fr.ref(f"A_{graph}", f"st.world.adjacent[{graph!r}]")
+            if f == "neighbours":
+                return f"{adj}.get({self.expr(args[1], sc, fr)}, [])"
+            x, y = self.expr(args[1], sc, fr), self.expr(args[2], sc, fr)
+            return f"({y} in {adj}.get({x}, ()))"
+        one = self.expr(args[0], sc, fr)
+        if f == "next":
+            return f"(({one} + 1) % st.n)"
+        if f == "prev":
+            return f"(({one} - 1) % st.n)"
+        if f in ("clockwise", "counterclockwise", "snake"):
+            return f"_{f}(st, {one})"
+        if f == "abs":
+            return f"abs({one})"
+        two = self.expr(args[1], sc, fr)
+        if f in ("min", "max"):
+            return f"{f}({one}, {two})"
+        if f == "startswith":
+            return f"str({one}).startswith(str({two}))"
+        raise AssertionError(f)
+
+    def user_call(self, e: A.Call, sc: Scope, fr: Frame) -> str:
+        decl = self.symbols.functions[e.func]
+        params = [p.partition(":")[0] for p in decl.params]
+        args = [self.expr(a, sc, fr) for a in e.args]
+        if all(_SIMPLE.match(a) for a in args):
+            inner = Frame(fr.hot)
+            text = self.expr(decl.body, dict(zip(params, args)), inner)
+            if len(text) <= INLINE_LIMIT:
+                for alias, init in inner.aliases.items():
+                    fr.aliases.setdefault(alias, init)
+                return text
+        name = self.define_function(decl)
+        return f"{name}(st{''.join(', ' + a for a in args)})"
+
+    def define_function(self, decl: A.FunctionDecl) -> str:
+        """The generated Python function of a user function (defined once)."""
+        name = f"F_{decl.name}"
+        if name not in self._defined:
+            self._defined.add(name)
+            params = [p.partition(":")[0] for p in decl.params]
+            scope = {p: f"a_{p}" for p in params}
+            frame = Frame(hot=True)
+            text = self.expr(decl.body, scope, frame)
+            self.build(name, ", ".join(["st", *scope.values()]), frame, [f"return {text}"])
+        return name
+
+    def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:
+        var = self.fresh(e.var)
+        domain = self.expr(e.domain, sc, fr, iterating=True)
+        inner = {**sc, e.var: var}
+        where = f" if {self.expr(e.where, inner, fr)}" if e.where is not None else ""
+        body = self.expr(e.body, inner, fr) if e.body is not None else None
+        item = body if body is not None else var
+        loop = f"for {var} in {domain}{where}"
+        kind = e.kind
+        if kind in ("all", "any"):
+            return f"{kind}({item} {loop})"
+        if kind == "count":
+            return f"sum(1 {loop})" if body is None else f"sum(1 {loop} if {body})"
+        if kind == "sum":
+            return f"sum({item} {loop})"
+        if kind in ("most", "least"):
+            return f"{'max' if kind == 'most' else 'min'}(({item} {loop}), default=None)"
+        if kind == "first":
+            return f"next(({item} {loop}), None)"
+        raise AssertionError(kind)
+
+    def comprehension(self, e: A.Comprehension, sc: Scope, fr: Frame) -> str:
+        var = self.fresh(e.var)
+        domain = self.expr(e.domain, sc, fr, iterating=True)
+        inner = {**sc, e.var: var}
+        where = f" if {self.expr(e.where, inner, fr)}" if e.where is not None else ""
+        return f"[{self.expr(e.body, inner, fr)} for {var} in {domain}{where}]"
