@@ -1,0 +1,79 @@
+"""Rat-token faces written as text: ``threshold:symbols`` such as ``2:M+merchant+monk``.
+
+Records and scenarios name tokens by their face, never by a token id (another
+implementation's ids mean nothing here).  Symbols are the six classes
+(``peasant merchant monk knight witch king``), ``M`` (Mehrheit, majority) and
+``A`` (Alle, all); their order does not matter when a face is read, and
+:func:`face_text` writes them in a fixed order: ``M``, ``A``, then the classes
+in rulebook order.
+
+>>> str(Face.parse("2:monk+merchant+M"))
+'2:M+merchant+monk'
+>>> Face.parse("7:M")
+Traceback (most recent call last):
+...
+ValueError: a rat token's threshold is 1 to 6, not 7 (in '7:M')
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from interpreter import Game
+
+#: Symbols that are letters, not classes, in the order faces are written.
+LETTERS = ("M", "A")
+#: The classes in rulebook order (Landvolk, Bürgertum, Kirche, Rittertum, Zauberkunst, Königtum).
+CLASSES = ("peasant", "merchant", "monk", "knight", "witch", "king")
+_ORDER = {s: i for i, s in enumerate(LETTERS + CLASSES)}
+#: How an unknown face is written in a player's-eye record.
+UNKNOWN = "?"
+
+
+@attrs.frozen(order=False)
+class Face:
+    """The front of a rat token: a threshold and a set of symbols."""
+
+    threshold: int
+    symbols: frozenset[str]
+
+    @classmethod
+    def parse(cls, text: str) -> Face:
+        """Read ``threshold:symbol+symbol...``; raise ValueError with a reason."""
+        head, sep, tail = text.strip().partition(":")
+        if not sep or not head.strip().isdigit():
+            raise ValueError(f"a rat token's face is written threshold:symbols, like 2:M+merchant+monk, "
+                             f"not {text!r}")
+        threshold = int(head)
+        if not 1 <= threshold <= 6:
+            raise ValueError(f"a rat token's threshold is 1 to 6, not {threshold} (in {text!r})")
+        symbols = [s.strip() for s in tail.split("+")]
+        for s in symbols:
+            if s not in _ORDER:
+                raise ValueError(f"unknown symbol {s!r} in {text!r} (symbols: {', '.join(_ORDER)})")
+        if len(set(symbols)) != len(symbols):
+            raise ValueError(f"a symbol appears twice in {text!r}")
+        return cls(threshold, frozenset(symbols))
+
+    def __str__(self) -> str:
+        return f"{self.threshold}:" + "+".join(sorted(self.symbols, key=_ORDER.__getitem__))
+
+
+def piece_face(game: Game, piece: int) -> Face:
+    """The face of a token (a piece of the game) by its table row."""
+    row = game.piece_rows[piece]
+    return Face(int(row["threshold"]), frozenset(str(s) for s in row["symbols"]))
+
+
+def face_text(game: Game, piece: int) -> str:
+    """A token's face as text, e.g. ``2:M+merchant+monk``."""
+    return str(piece_face(game, piece))
+
+
+def is_face(text: str) -> bool:
+    """Whether ``text`` reads as a face."""
+    try:
+        Face.parse(text)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,743 @@
+"""Scenarios: a Rattus position plus a few actions and expectations, written by hand.
+
+A scenario answers a rule question ("may red place cubes in Italien here?") or
+checks an example of the rulebook.  It is plain text, one statement a line,
+``#`` starts a comment.  The full reference is ``docs/scenarios.md``; in short::
+
+    scenario The placement example (rulebook, Ⓑ Beispiel)
+    players 4
+    seats red yellow green blue        # names for P0 P1 P2 P3 (optional)
+    interpretation reveal-order=chosen # any number of these
+    # --- the position: the board starts empty, then these facts are laid out
+    tokens Gallia: ?, ?, ?             # faces in placement order: ?, 3:*, 2:M+merchant+monk
+    tokens Germania: ?
+    cubes Gallia: green 2, yellow 1
+    cards blue: monk witch king
+    plague Italia
+    turn red                           # whose turn it is (default P0)
+    done take place                    # what the active player did already this turn
+    # --- steps, run in order
+    expect actions place: place Gallia, place Germania
+    expect illegal red place Italia because "ohne Rattenplättchen"
+    red place Germania
+    expect cubes Germania: red 1
+
+How the position is built: setup runs with the state's generator and the first
+legal choice of each player until the first decision of a regular turn
+(procedure ``player_turn``); then the board is cleared (every token back in the
+stock, no cubes, no cards, the castle empty, nobody has looked at anything) and
+the statements are laid out.  Each player's supply is what is left of their 20
+cubes.  The position must satisfy every invariant of the spec; a position that
+does not is refused with the invariant's citation.  Final-round positions
+cannot be stated.
+
+>>> run = run_scenario(parse_scenario('''
+... players 2
+... tokens Gallia: 3:*, ?
+... expect actions place: place Gallia
+... P0 place Gallia
+... expect cubes Gallia: P0 2
+... '''))
+>>> run.ok, run.failures
+(True, [])
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shlex
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, RulesError, State
+from interpreter.edit import (
+    find_pieces,
+    newly_revealed,
+    option_words,
+    procedure_of,
+    refresh,
+    run_until,
+    set_local,
+)
+
+from .api import new_game
+from .faces import CLASSES, UNKNOWN, Face, face_text, piece_face
+
+#: The procedure whose first decision is where a scenario's position is laid out.
+TURN_PROCEDURE = "player_turn"
+#: Statements that describe the position (all come before the first step).
+POSITION_WORDS = ("scenario", "players", "seats", "interpretation", "seed", "plague", "tokens", "cubes",
+                  "castle", "supply", "cards", "turn", "done", "used", "stock", "out")
+#: What ``done`` may say the active player did already this turn, and the turn's local it sets.
+DONE_FLAGS = {"take": "took", "place": "placed"}
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be read or laid out: ``path:line: message``."""
+
+    def __init__(self, path: str, line: int, message: str):
+        self.path = path
+        self.line = line
+        self.message = message
+        super().__init__(f"{path}:{line}: {message}")
+
+
+@attrs.frozen
+class Line:
+    """One statement of a scenario: its line number and words."""
+
+    number: int
+    words: tuple[str, ...]
+    text: str
+
+
+@attrs.frozen
+class Scenario:
+    """A parsed scenario: header, position statements and steps (see the module docstring)."""
+
+    path: str
+    title: str
+    players: int
+    seats: tuple[str, ...]
+    interpretations: dict[str, str]
+    seed: int
+    position: tuple[Line, ...]
+    steps: tuple[Line, ...]
+
+
+@attrs.frozen
+class Failure:
+    """A step whose expectation did not hold, or an action that could not be applied."""
+
+    line: int
+    text: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text}\n    {self.message}"
+
+
+@attrs.define
+class ScenarioRun:
+    """The outcome of running a scenario: the final state, failures and a log of the steps."""
+
+    scenario: Scenario
+    state: State
+    failures: list[Failure]
+    log: list[str]
+    revealed: list[str]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every step went as expected."""
+        return not self.failures
+
+
+# ------------------------------------------------------------------- parsing
+def _strip_comment(line: str) -> str:
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted and (i == 0 or line[i - 1].isspace()):
+            return line[:i]
+    return line
+
+
+def _words(text: str, path: str, number: int) -> tuple[str, ...]:
+    try:
+        return tuple(shlex.split(text, posix=True))
+    except ValueError as err:
+        raise ScenarioError(path, number, f"cannot read the line: {err}") from None
+
+
+def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
+    """Read a scenario; raise :class:`ScenarioError` at the first malformed line."""
+    title = ""
+    players: int | None = None
+    seats: tuple[str, ...] = ()
+    chosen: dict[str, str] = {}
+    seed = 0
+    position: list[Line] = []
+    steps: list[Line] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        body = _strip_comment(raw).strip()
+        if not body:
+            continue
+        head = body.split(None, 1)[0]
+        if head == "scenario":
+            title = body[len("scenario"):].strip()
+            continue
+        words = _words(body, path, number)
+        line = Line(number, words, body)
+        if head in POSITION_WORDS:
+            if steps:
+                raise ScenarioError(path, number, f"`{head}` describes the position: put it before the first "
+                                    "action or expectation")
+            if head == "players":
+                players = _int(words, 1, path, number, "players N")
+            elif head == "seats":
+                seats = words[1:]
+                for s in seats:
+                    if s in POSITION_WORDS or s in ("chance", "expect") or re.fullmatch(r"P\d", s):
+                        raise ScenarioError(path, number, f"{s!r} cannot name a seat")
+                if len(set(seats)) != len(seats):
+                    raise ScenarioError(path, number, "two seats have the same name")
+            elif head == "interpretation":
+                ident, sep, value = "".join(words[1:]).partition("=")
+                if not sep or not ident or not value:
+                    raise ScenarioError(path, number, "write `interpretation ID=VALUE`")
+                chosen[ident] = value
+            elif head == "seed":
+                seed = _int(words, 1, path, number, "seed N")
+            else:
+                position.append(line)
+        else:
+            steps.append(line)
+    if players is None:
+        if not seats:
+            raise ScenarioError(path, 1, "say how many players: `players N`")
+        players = len(seats)
+    if seats and len(seats) != players:
+        raise ScenarioError(path, 1, f"{len(seats)} seat names for {players} players")
+    if not 2 <= players <= 4:
+        raise ScenarioError(path, 1, f"Rattus is for 2 to 4 players, not {players}")
+    return Scenario(path, title, players, seats, chosen, seed, tuple(position), tuple(steps))
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(str(p), 1, f"cannot read the file: {err}") from None
+    return parse_scenario(text, str(p))
+
+
+def _int(words: Sequence[str], i: int, path: str, number: int, form: str) -> int:
+    if len(words) <= i or not re.fullmatch(r"-?\d+", words[i]):
+        raise ScenarioError(path, number, f"write `{form}`")
+    return int(words[i])
+
+
+# ----------------------------------------------------------------- the board
+class _Builder:
+    """Lays out a scenario's position on a state (Rattus vocabulary lives here)."""
+
+    def __init__(self, scn: Scenario, state: State):
+        self.scn = scn
+        self.state = state
+        self.game = state.game
+        self.rng = random.Random(scn.seed)
+        self.regions = list(self.game.table_keys["regions"])
+        self.in_play = set(state.world.nodes["board"])
+        self.seat_names = {f"P{i}": i for i in range(scn.players)}
+        for i, name in enumerate(scn.seats):
+            self.seat_names[name] = i
+        self.line = 0
+
+    def fail(self, message: str) -> ScenarioError:
+        return ScenarioError(self.scn.path, self.line, message)
+
+    def seat(self, word: str) -> int:
+        seat = self.seat_names.get(word)
+        if seat is None:
+            raise self.fail(f"no player {word!r} (players: {', '.join(self.seat_names)})")
+        return seat
+
+    def region(self, word: str) -> str:
+        word = word.rstrip(":")
+        if word not in self.regions:
+            raise self.fail(f"no region {word!r} (regions: {', '.join(self.regions)})")
+        return word
+
+    def clear(self) -> None:
+        """Every token back in the stock (the box keeps the tokens removed at setup), no cubes, no cards."""
+        st = self.state
+        total = {p: st.vals["supply"][p] + st.vals["castle"][p]
+                 + sum(st.vals["cubes"][(p, r)] for r in self.regions) for p in st.seats}
+        for r in self.regions:
+            for t in list(st.zones["rats"][r]):
+                st.move_piece(t, "stock", None)
+            for p in st.seats:
+                st.vals["cubes"][(p, r)] = 0
+        for t in list(st.zones["out"][None]):
+            st.move_piece(t, "stock", None)
+        for p in st.seats:
+            st.vals["castle"][p] = 0
+            st.vals["supply"][p] = total[p]
+        for c in CLASSES:
+            st.vals["holder"][c] = None
+        st.seen = [0] * len(st.seen)
+        for used in st.used.values():
+            used.clear()
+        st.history = []
+        if st.log is not None:
+            st.log.clear()
+        self.total = total
+
+    def faces(self, words: Sequence[str]) -> list[str]:
+        """A comma-separated list of face patterns (or `none`)."""
+        items = [w.strip() for w in " ".join(words).strip().lstrip(":").split(",")]
+        if items == ["none"] or items == [""]:
+            return []
+        for item in items:
+            if item != UNKNOWN and not re.fullmatch(r"[1-6]:\*", item):
+                try:
+                    Face.parse(item)
+                except ValueError as err:
+                    raise self.fail(f"{err}; a face pattern is a face, `N:*` (any token with threshold N) "
+                                    f"or `{UNKNOWN}` (any token)") from None
+        return items
+
+    def take(self, pattern: str, taken: set[int]) -> int:
+        """A token matching the pattern from the stock (or from the tokens removed at setup)."""
+        st = self.state
+        match = face_matcher(self.game, pattern)
+        for zone in ("stock", "box"):
+            found = [t for t in find_pieces(st, match, (zone,)) if t not in taken]
+            if found:
+                t = self.rng.choice(found) if pattern == UNKNOWN or pattern.endswith("*") else found[0]
+                if zone == "box":  # keep the number of removed tokens: send another one to the box
+                    spare = [s for s in st.zones["stock"][None] if s not in taken]
+                    if not spare:
+                        raise self.fail(f"no token left to stand in for {pattern} among the removed tokens")
+                    st.move_piece(self.rng.choice(spare), "box", None)
+                taken.add(t)
+                return t
+        raise self.fail(f"no token {pattern} is left (each token can be laid out once)")
+
+    def build(self) -> None:
+        st = self.state
+        self.clear()
+        taken: set[int] = set()
+        stated_supply: list[tuple[int, int, int]] = []
+        stock_line: Line | None = None
+        for line in self.scn.position:
+            self.line = line.number
+            head, args = line.words[0], line.words[1:]
+            if head == "plague":
+                self.need(args, 1, "plague REGION")
+                st.vals["plague"][None] = self.in_play_region(args[0])
+            elif head == "tokens":
+                self.need(args, 2, "tokens REGION: FACE, FACE, ... (or none)")
+                r = self.in_play_region(args[0])
+                for pattern in self.faces(args[1:]):
+                    st.move_piece(self.take(pattern, taken), "rats", r)
+            elif head == "cubes":
+                self.need(args, 2, "cubes REGION: PLAYER N, PLAYER N, ... (or none)")
+                r = self.in_play_region(args[0])
+                for seat, n in self.counts(args[1:]):
+                    st.vals["cubes"][(seat, r)] = n
+            elif head == "castle":
+                self.need(args, 2, "castle PLAYER N")
+                st.vals["castle"][self.seat(args[0])] = self.number(args[1])
+            elif head == "supply":
+                self.need(args, 2, "supply PLAYER N")
+                stated_supply.append((line.number, self.seat(args[0]), self.number(args[1])))
+            elif head == "cards":
+                self.need(args, 2, "cards PLAYER: CLASS CLASS ... (or none)")
+                seat = self.seat(args[0].rstrip(":"))
+                for c in args[1:]:
+                    if c == "none":
+                        continue
+                    if c not in CLASSES:
+                        raise self.fail(f"no class card {c!r} (classes: {', '.join(CLASSES)})")
+                    st.vals["holder"][c] = seat
+            elif head == "turn":
+                self.need(args, 1, "turn PLAYER")
+                seat = self.seat(args[0])
+                set_local(st, "regular_turns", "p", seat)
+                set_local(st, TURN_PROCEDURE, "p", seat)
+                st.vals["last_regular"][None] = seat
+            elif head == "done":
+                self.need(args, 1, "done take place")
+                for word in args:
+                    if word not in DONE_FLAGS:
+                        raise self.fail(f"`done` takes {' and '.join(DONE_FLAGS)}, not {word!r}")
+                    set_local(st, TURN_PROCEDURE, DONE_FLAGS[word], True)
+            elif head == "used":
+                self.need(args, 1, "used CLASS ...")
+                for c in args:
+                    if c not in CLASSES:
+                        raise self.fail(f"no class card {c!r} (classes: {', '.join(CLASSES)})")
+                    st.used["ability"].add(c)
+            elif head == "out":
+                for pattern in self.faces(args):
+                    st.move_piece(self.take(pattern, taken), "out", None)
+            elif head == "stock":
+                stock_line = line
+        if stock_line is not None:
+            self.line = stock_line.number
+            self.lay_out_stock(stock_line.words[1:], taken)
+        for p in st.seats:
+            on_board = st.vals["castle"][p] + sum(st.vals["cubes"][(p, r)] for r in self.regions)
+            st.vals["supply"][p] = self.total[p] - on_board
+            if st.vals["supply"][p] < 0:
+                raise self.fail(f"{self.name(p)} has {on_board} cubes on the board and in the castle, "
+                                f"more than their {self.total[p]}")
+        for number, seat, n in stated_supply:
+            if st.vals["supply"][seat] != n:
+                self.line = number
+                raise self.fail(f"{self.name(seat)}'s supply is what the board leaves of their {self.total[seat]} "
+                                f"cubes: {st.vals['supply'][seat]}, not {n}")
+
+    def lay_out_stock(self, words: Sequence[str], taken: set[int]) -> None:
+        """`stock: N` keeps N tokens, `stock: FACES` exactly these; the others leave the game."""
+        st = self.state
+        text = " ".join(words).lstrip(":").strip()
+        stock = st.zones["stock"][None]
+        if re.fullmatch(r"\d+", text):
+            want = int(text)
+            free = [t for t in stock if t not in taken]
+            if want > len(free):
+                raise self.fail(f"only {len(free)} tokens are left for the stock, not {want}")
+            self.rng.shuffle(free)
+            keep = set(free[:want])
+        else:
+            keep = {self.take(p, taken) for p in self.faces([text])}
+            for t in keep:
+                if st.loc[t][0] != "stock":
+                    st.move_piece(t, "stock", None)
+        for t in list(stock):
+            if t not in keep:
+                st.move_piece(t, "out", None)
+
+    def counts(self, words: Sequence[str]) -> list[tuple[int, int]]:
+        items = [w.strip() for w in " ".join(words).strip().lstrip(":").split(",")]
+        if items == ["none"]:
+            return []
+        out = []
+        for item in items:
+            parts = item.split()
+            if len(parts) != 2:
+                raise self.fail(f"write PLAYER N, not {item!r}")
+            out.append((self.seat(parts[0]), self.number(parts[1])))
+        return out
+
+    def need(self, args: Sequence[str], n: int, form: str) -> None:
+        if len(args) < n:
+            raise self.fail(f"write `{form}`")
+
+    def number(self, word: str) -> int:
+        if not re.fullmatch(r"\d+", word):
+            raise self.fail(f"expected a number, not {word!r}")
+        return int(word)
+
+    def in_play_region(self, word: str) -> str:
+        r = self.region(word)
+        if r not in self.in_play:
+            raise self.fail(f"{r} is not in play with {self.scn.players} players")
+        return r
+
+    def name(self, seat: int) -> str:
+        return self.scn.seats[seat] if self.scn.seats else f"P{seat}"
+
+
+def face_matcher(game: Any, pattern: str) -> Callable[[int], bool]:
+    """A test on pieces for a face pattern: a face, ``N:*`` or ``?``."""
+    if pattern == UNKNOWN:
+        return lambda t: True
+    if pattern.endswith(":*"):
+        threshold = int(pattern[:-2])
+        return lambda t: piece_face(game, t).threshold == threshold
+    face = Face.parse(pattern)
+    return lambda t: piece_face(game, t) == face
+
+
+def build_position(scn: Scenario) -> State:
+    """The state a scenario describes, waiting for the active player's decision."""
+    try:
+        state = new_game(scn.players, seed=scn.seed, interpretations=scn.interpretations, log=True)
+    except ValueError as err:
+        raise ScenarioError(scn.path, 1, str(err)) from None
+    run_until(state, lambda s: procedure_of(s) == TURN_PROCEDURE)
+    if procedure_of(state) != TURN_PROCEDURE:
+        raise ScenarioError(scn.path, 1, "setup did not reach a regular turn")
+    builder = _Builder(scn, state)
+    builder.build()
+    try:
+        refresh(state)
+    except RulesError as err:
+        raise ScenarioError(scn.path, 1, f"the position leaves the active player nothing to do: {err}") from None
+    broken = state.broken_invariants()
+    if broken:
+        game = state.game
+        why = "; ".join(f"{name} ({'; '.join(str(c) for c in game.symbols.invariants[name].citations)})"
+                        for name in broken)
+        raise ScenarioError(scn.path, 1, f"the position breaks the rules: {why}")
+    return state
+
+
+# ----------------------------------------------------------------- the steps
+class _Runner:
+    def __init__(self, scn: Scenario, state: State):
+        self.scn = scn
+        self.state = state
+        self.game = state.game
+        self.builder = _Builder(scn, state)
+        self.rng = random.Random(scn.seed)
+        self.failures: list[Failure] = []
+        self.log: list[str] = []
+        self.revealed: list[str] = []
+        self.line: Line | None = None
+
+    def fail(self, message: str) -> None:
+        assert self.line is not None
+        self.failures.append(Failure(self.line.number, self.line.text, message))
+
+    def texts(self) -> list[str]:
+        """The legal actions, with tokens written by their faces."""
+        st = self.state
+        return [" ".join(option_words(st, i, lambda t: face_text(self.game, t)))
+                for i in range(st.num_legal_actions())]
+
+    def who(self, seat: int) -> str:
+        if seat == CHANCE_PLAYER:
+            return "chance"
+        if seat == TERMINAL_PLAYER:
+            return "nobody (the game is over)"
+        return self.builder.name(seat)
+
+    def run(self) -> None:
+        for line in self.scn.steps:
+            self.line = line
+            self.builder.line = line.number
+            head = line.words[0]
+            try:
+                if head == "expect":
+                    self.expect(line.words[1:])
+                    continue
+                if head == "chance":
+                    ok = self.chance(line.words[1:])
+                else:
+                    ok = self.act(self.builder.seat(head), line.words[1:])
+            except ScenarioError as err:
+                self.fail(err.message)
+                ok = False
+            if not ok:
+                return  # the state can no longer be trusted to be what the scenario means
+
+    def apply(self, index: int, text: str) -> None:
+        before = self.state.clone()
+        self.state.apply_index(index)
+        fresh = [face_text(self.game, t) for t in newly_revealed(before, self.state)]
+        self.revealed.extend(fresh)
+        self.log.append(text + (f"  (revealed: {', '.join(fresh)})" if fresh else ""))
+
+    def act(self, seat: int, words: Sequence[str]) -> bool:
+        st = self.state
+        text = " ".join(words)
+        if st.current_player != seat:
+            self.fail(f"it is not {self.who(seat)}'s decision but {self.who(st.current_player)}'s")
+            return False
+        try:
+            index = st.find(text)
+        except IllegalAction as err:
+            cites = "".join(f"\n    cites {c}" for c in err.citations)
+            self.fail(f"illegal: {err.reason}{cites}\n    legal: {', '.join(err.legal)}")
+            return False
+        self.apply(index, f"{self.who(seat)}: {text}")
+        return True
+
+    def chance(self, words: Sequence[str]) -> bool:
+        st = self.state
+        if not st.is_chance_node():
+            self.fail(f"no chance event here: it is {self.who(st.current_player)}'s decision")
+            return False
+        if words == ("random",):
+            index = st.random_chance_index()
+            self.apply(index, f"chance: {self.texts()[index]} (random)")
+            return True
+        matches = [i for i, t in enumerate(self.texts()) if self.matches(words, t.split())]
+        if not matches:
+            self.fail(f"no chance outcome {' '.join(words)!r} here; possible: {', '.join(sorted(set(self.texts())))}")
+            return False
+        index = self.rng.choice(matches)
+        self.apply(index, f"chance: {self.texts()[index]}")
+        return True
+
+    def matches(self, pattern: Sequence[str], words: Sequence[str]) -> bool:
+        if len(pattern) != len(words):
+            return False
+        for p, w in zip(pattern, words):
+            if p in (w, UNKNOWN):
+                continue
+            if p.endswith(":*") and w.startswith(p[:-1]):
+                continue
+            try:
+                if Face.parse(p) == Face.parse(w):
+                    continue
+            except ValueError:
+                pass
+            return False
+        return True
+
+    # ----------------------------------------------------------- expectations
+    def expect(self, words: Sequence[str]) -> None:
+        if not words:
+            raise self.builder.fail("expect what?")
+        kind, args = words[0], list(words[1:])
+        if kind.endswith(":"):
+            kind, args = kind[:-1], [":", *args]
+        handler = getattr(self, "expect_" + kind.replace("-", "_"), None)
+        if handler is None:
+            kinds = sorted(n[7:].replace("_", "-") for n in dir(self) if n.startswith("expect_"))
+            raise self.builder.fail(f"unknown expectation {kind!r} (known: {', '.join(kinds)})")
+        handler(args)
+
+    def expect_cubes(self, args: list[str]) -> None:
+        """``expect cubes REGION: PLAYER N, ...`` — exactly these cubes (others have none)."""
+        r = self.builder.region(args[0])
+        want = dict(self.builder.counts(args[1:]))
+        have = {p: self.state.vals["cubes"][(p, r)] for p in self.state.seats}
+        for p in self.state.seats:
+            if have[p] != want.get(p, 0):
+                shown = ", ".join(f"{self.who(q)} {n}" for q, n in have.items() if n) or "none"
+                self.fail(f"cubes in {r}: {shown}")
+                return
+
+    def expect_tokens(self, args: list[str]) -> None:
+        """``expect tokens REGION: N`` or ``: FACE, FACE`` (in placement order) or ``: none``."""
+        r = self.builder.region(args[0])
+        have = [face_text(self.game, t) for t in self.state.zones["rats"][r]]
+        rest = " ".join(args[1:]).strip()
+        if re.fullmatch(r"\d+", rest):
+            if len(have) != int(rest):
+                self.fail(f"{r} holds {len(have)} token(s): {', '.join(have) or 'none'}")
+            return
+        self.faces_match(self.builder.faces(args[1:]), have, f"tokens in {r}")
+
+    def faces_match(self, want: list[str], have: list[str], what: str) -> None:
+        if len(want) != len(have) or not all(self.matches([w], [h]) for w, h in zip(want, have)):
+            self.fail(f"{what}: {', '.join(have) or 'none'}")
+
+    def expect_revealed(self, args: list[str]) -> None:
+        """``expect revealed: FACE, ...`` — the tokens revealed by the steps so far, in order."""
+        self.faces_match(self.builder.faces(args), self.revealed, "revealed")
+
+    def expect_stock(self, args: list[str]) -> None:
+        """``expect stock N`` — tokens left in the stock."""
+        n = self.builder.number(args[0] if args else "")
+        if len(self.state.zones["stock"][None]) != n:
+            self.fail(f"the stock holds {len(self.state.zones['stock'][None])} tokens")
+
+    def expect_supply(self, args: list[str]) -> None:
+        """``expect supply PLAYER N``."""
+        self.value("supply", self.builder.seat(args[0]), self.builder.number(args[1]), f"{args[0]}'s supply")
+
+    def expect_castle(self, args: list[str]) -> None:
+        """``expect castle PLAYER N``."""
+        self.value("castle", self.builder.seat(args[0]), self.builder.number(args[1]), f"{args[0]}'s castle")
+
+    def value(self, name: str, key: Any, want: Any, what: str) -> None:
+        have = self.state.vals[name][key]
+        if have != want:
+            self.fail(f"{what} is {have}")
+
+    def expect_plague(self, args: list[str]) -> None:
+        """``expect plague REGION``."""
+        self.value("plague", None, self.builder.region(args[0]), "the plague")
+
+    def expect_cards(self, args: list[str]) -> None:
+        """``expect cards PLAYER: CLASS ...`` — exactly the cards this player holds."""
+        seat = self.builder.seat(args[0].rstrip(":"))
+        want = {c for c in args[1:] if c != "none"}
+        have = {c for c in CLASSES if self.state.vals["holder"][c] == seat}
+        if want != have:
+            self.fail(f"{args[0].rstrip(':')} holds {', '.join(sorted(have)) or 'no card'}")
+
+    def expect_used(self, args: list[str]) -> None:
+        """``expect used CLASS`` — the card's ability is spent for now."""
+        for c in args:
+            if c not in self.state.used["ability"]:
+                self.fail(f"the {c} ability is not spent")
+
+    def expect_unused(self, args: list[str]) -> None:
+        """``expect unused CLASS`` — the card's ability is not spent."""
+        for c in args:
+            if c in self.state.used["ability"]:
+                self.fail(f"the {c} ability is spent")
+
+    def expect_to_move(self, args: list[str]) -> None:
+        """``expect to-move PLAYER`` (or ``chance``, ``nobody``)."""
+        st = self.state
+        want = {"chance": CHANCE_PLAYER, "nobody": TERMINAL_PLAYER}.get(args[0] if args else "")
+        if want is None:
+            want = self.builder.seat(args[0] if args else "")
+        if st.current_player != want:
+            self.fail(f"{self.who(st.current_player)} is to move")
+
+    def expect_actions(self, args: list[str]) -> None:
+        """``expect actions [VERB ...]: ACTION, ...`` — exactly these legal actions (of these verbs)."""
+        text = " ".join(args)
+        head, sep, tail = text.partition(":")
+        if not sep:
+            raise self.builder.fail("write `expect actions [VERB ...]: ACTION, ACTION, ...` (or `: none`)")
+        verbs = set(head.split())
+        want = {" ".join(a.split()) for a in tail.split(",") if a.strip()} - {"none"}
+        have = {t for t in self.texts() if not verbs or t.split()[0] in verbs}
+        if want != have:
+            missing, extra = sorted(want - have), sorted(have - want)
+            self.fail("legal actions differ:" + (f" not legal: {', '.join(missing)};" if missing else "")
+                      + (f" also legal: {', '.join(extra)}" if extra else ""))
+
+    def expect_legal(self, args: list[str]) -> None:
+        """``expect legal PLAYER ACTION`` — the action is legal now (nothing is applied)."""
+        seat = self.builder.seat(args[0] if args else "")
+        text = " ".join(args[1:])
+        if self.state.current_player != seat:
+            self.fail(f"{self.who(self.state.current_player)} is to move, not {args[0]}")
+        elif text not in self.texts():
+            try:
+                self.state.find(text)
+            except IllegalAction as err:
+                self.fail(f"illegal: {err.reason}")
+
+    def expect_illegal(self, args: list[str]) -> None:
+        """``expect illegal PLAYER ACTION [because "TEXT"]`` — refused, the reason or citation naming TEXT."""
+        because = None
+        if len(args) >= 2 and args[-2] == "because":
+            because = args[-1]
+            args = args[:-2]
+        seat = self.builder.seat(args[0] if args else "")
+        text = " ".join(args[1:])
+        st = self.state
+        if st.current_player != seat:
+            return  # another player's decision: the action is not legal for this player
+        try:
+            st.find(text)
+        except IllegalAction as err:
+            said = err.reason + " " + " ".join(f"{c.section} {c.quote}" for c in err.citations)
+            if because is not None and because not in said:
+                self.fail(f"refused, but not because of {because!r}: {err.reason}; "
+                          + "; ".join(str(c) for c in err.citations))
+            return
+        self.fail("the action is legal")
+
+    def expect_winner(self, args: list[str]) -> None:
+        """``expect winner PLAYER ...``."""
+        want = sorted(self.builder.seat(a) for a in args)
+        if self.state.winner() != want:
+            self.fail(f"the winners are {self.state.winner()}")
+
+
+def run_scenario(scn: Scenario) -> ScenarioRun:
+    """Lay out the position and run the steps; failures are collected, not raised.
+
+    Raises :class:`ScenarioError` if the position cannot be laid out.
+    """
+    state = build_position(scn)
+    runner = _Runner(scn, state)
+    runner.run()
+    return ScenarioRun(scn, state, runner.failures, runner.log, runner.revealed)
+
+
+def run_file(path: str | Path) -> ScenarioRun:
+    """Read and run a scenario file."""
+    return run_scenario(load_scenario(path))
