@@ -28,7 +28,8 @@ own bound variables get fresh names, so nothing can be captured.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from . import ast as A
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 INLINE_LIMIT = 700
 
 _OPS = frozenset({"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"})
+_CHEAP_BUILTINS = frozenset({"size", "revealed", "next", "prev", "min", "max", "abs"})
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|'[^'\\]*'|env\['[A-Za-z0-9_$]+'\])$")
 
 
@@ -86,7 +88,17 @@ def check_key(table: dict[Any, Any], key: Any, name: str) -> Any:
     return key
 
 
+#: Steps a generated loop may take between two decisions before the rules are judged stuck.
+STEP_LIMIT = 1_000_000
+
+
+class Stuck(Exception):
+    """A generated loop ran :data:`STEP_LIMIT` times without reaching a decision."""
+
+
 HELPERS: dict[str, Any] = {
+    "_STEP_LIMIT": STEP_LIMIT,
+    "_Stuck": Stuck,
     "_piece_at": piece_at,
     "_position": position_of,
     "_zone": zone_of,
@@ -97,17 +109,47 @@ HELPERS: dict[str, Any] = {
 }
 
 
+def cheap(e: A.Expr) -> bool:
+    """Whether an expression is cheap enough to evaluate again wherever a parameter is used."""
+    if isinstance(e, (A.Literal, A.Name)):
+        return True
+    if isinstance(e, A.Index):
+        return all(cheap(a) for a in e.args)
+    if isinstance(e, A.Attr):
+        return cheap(e.base)
+    if isinstance(e, A.Unary):
+        return cheap(e.operand)
+    if isinstance(e, A.Binary):
+        return e.op != ".." and cheap(e.left) and cheap(e.right)
+    if isinstance(e, A.Call):
+        return e.func in _CHEAP_BUILTINS and all(cheap(a) for a in e.args)
+    return False
+
+
 class Frame:
     """What one generated function needs at its top: aliases of state tables.
 
     ``hot`` frames read each table once into a local; others read it in place
     (for cold code, and for code whose ``st`` may be a stand-in with no game
-    state, like data checks).
+    state, like data checks).  ``pure`` frames belong to code that never
+    writes ``env`` (expressions, option listings): they also read each local
+    of the running procedure once.  Every local an expression names is defined
+    whenever it is evaluated (the checker scopes names by block), so reading
+    them up front is safe.
     """
 
-    def __init__(self, hot: bool):
+    def __init__(self, hot: bool, pure: bool = False):
         self.hot = hot
+        self.pure = pure and hot
         self.aliases: dict[str, str] = {}
+
+    def local(self, ident: str) -> str:
+        """The text reading a procedure local: read once at the top if the code only reads ``env``."""
+        text = f"env[{ident!r}]"
+        if not self.pure:
+            return text
+        self.aliases.setdefault(f"E_{ident}", text)
+        return f"E_{ident}"
 
     def ref(self, alias: str, text: str) -> str:
         """The text reaching a table: an alias in hot frames, else ``text``."""
@@ -137,6 +179,10 @@ class PyGen:
         self._defined: set[str] = set()
         self._piece_columns: dict[str, str] = {}
         self._table_columns: dict[tuple[str, str], str] = {}
+        self._tag = f"{id(self):x}"
+        #: The source of every generated function, by name (for reading and debugging).
+        self.sources: dict[str, str] = {}
+        self._places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] = {}
 
     # ------------------------------------------------------------- plumbing
     def fresh(self, base: str) -> str:
@@ -157,13 +203,33 @@ class PyGen:
     def build(self, name: str, params: str, frame: Frame, lines: list[str]) -> Any:
         """Compile ``def name(params): lines`` (with the frame's aliases first)."""
         src = "\n".join([f"def {name}({params}):", *frame.prologue("    "), *("    " + ln for ln in lines)])
-        code = compile(src, f"<rules:{name}>", "exec")
+        self.sources[name] = src
+        code = compile(src, f"<rules:{self._tag}:{name}>", "exec")
         exec(code, self.ns)
         return self.ns[name]
 
+    def build_located(self, name: str, params: str, frame: Frame,
+                      lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]]) -> Any:
+        """Like :meth:`build` for statements: remember the spec place of each generated line."""
+        fn = self.build(name, params, frame, [text for text, _, _ in lines])
+        first = [(lines[0][1], lines[0][2])] if lines else []
+        places = first * (1 + len(frame.aliases)) + [(pos, cites) for _, pos, cites in lines]
+        self._places[f"<rules:{self._tag}:{name}>"] = places
+        return fn
+
+    def locate(self, tb: TracebackType | None) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
+        """The spec place of the innermost generated statement in a traceback, if any."""
+        found = None
+        while tb is not None:
+            places = self._places.get(tb.tb_frame.f_code.co_filename)
+            if places is not None and 0 < tb.tb_lineno <= len(places):
+                found = places[tb.tb_lineno - 1]
+            tb = tb.tb_next
+        return found
+
     def function(self, e: A.Expr, hot: bool = False) -> Callable[[Any, dict[str, Any]], Any]:
         """``f(st, env)`` evaluating an expression."""
-        frame = Frame(hot)
+        frame = Frame(hot, pure=True)
         text = self.expr(e, {}, frame)
         return self.build(self.fresh("expr"), "st, env", frame, [f"return {text}"])  # type: ignore[no-any-return]
 
@@ -203,7 +269,7 @@ class PyGen:
     def name(self, e: A.Name, sc: Scope, fr: Frame) -> str:
         ident = e.ident
         if self.checked.locals.get(id(e)):
-            return sc.get(ident, f"env[{ident!r}]")
+            return sc[ident] if ident in sc else fr.local(ident)
         if ident == "players":
             return "st.seats"
         if ident == "player_count":
@@ -333,7 +399,7 @@ class PyGen:
         decl = self.symbols.functions[e.func]
         params = [p.partition(":")[0] for p in decl.params]
         args = [self.expr(a, sc, fr) for a in e.args]
-        if all(_SIMPLE.match(a) for a in args):
+        if all(_SIMPLE.match(text) or cheap(a) for text, a in zip(args, e.args)):
             inner = Frame(fr.hot)
             text = self.expr(decl.body, dict(zip(params, args)), inner)
             if len(text) <= INLINE_LIMIT:

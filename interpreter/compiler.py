@@ -10,7 +10,7 @@ instructions that stop the machine until an action is applied.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -80,6 +80,8 @@ class Decision:
     rule: str  # the innermost enclosing rule (or procedure) name
     #: The generated function listing the legal options (set by the compiler).
     enumerate: Options | None = attrs.field(default=None, repr=False, eq=False)
+    #: Action texts already made, by option (they depend on the option only).
+    texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
 
     def options(self, st: State, env: dict[str, Any]) -> list[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
@@ -87,12 +89,19 @@ class Decision:
         return self.enumerate(st, env)
 
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
-        """The action text of an option: the verb and its values."""
+        """The action text of an option: the verb and its values (remembered once made)."""
+        text = self.texts.get(option)
+        if text is not None:
+            return text
         br = self.branches[option[0]]
         if not option[1]:
             return br.verb
         parts = [render_value(v, b.type, piece_keys) for v, b in zip(option[1], br.bindings)]
-        return br.verb + " " + " ".join(parts)
+        text = br.verb + " " + " ".join(parts)
+        # values of one known type cannot collide as dict keys (1 == True would)
+        if all(b.type != "any" and not b.type.startswith("list:") for b in br.bindings):
+            self.texts[option] = text
+        return text
 
 
 @attrs.define
@@ -138,13 +147,71 @@ class ExprCompiler:
         return self.gen.function(e, hot)
 
 
-class ProcedureCompiler:
-    """Compiles one procedure body into instructions."""
+def pauses(st: A.Stmt, leaves: Set[str]) -> bool:
+    """Whether running a statement may stop at a decision or chance event, or end the game."""
+    if isinstance(st, (A.Choose, A.Chance, A.Finish)):
+        return True
+    if isinstance(st, A.CallProc):
+        return st.name not in leaves
+    return any(pauses(s, leaves) for b in _blocks(st) for s in b.statements)
 
-    def __init__(self, exprs: ExprCompiler, decl: A.ProcedureDecl):
+
+def breaks_out(st: A.Stmt) -> bool:
+    """Whether a statement holds a `break` that leaves it (one not inside a loop of its own)."""
+    if isinstance(st, A.Break):
+        return True
+    if isinstance(st, (A.If, A.Rule)):
+        return any(breaks_out(s) for b in _blocks(st) for s in b.statements)
+    return False
+
+
+def _blocks(st: A.Stmt) -> list[A.Block]:
+    if isinstance(st, A.If):
+        return [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
+    if isinstance(st, (A.While, A.Loop, A.For, A.Rule)):
+        return [st.body]
+    if isinstance(st, A.Choose):
+        return [o.body for o in st.options]
+    if isinstance(st, A.Chance):
+        return [st.body]
+    return []
+
+
+def leaf_procedures(procedures: Mapping[str, A.ProcedureDecl]) -> set[str]:
+    """The procedures that never pause, not even through the procedures they call.
+
+    They run as one generated Python function.  A procedure that calls itself,
+    directly or not, is never a leaf.
+    """
+    leaves: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, decl in procedures.items():
+            if name not in leaves and not any(pauses(s, leaves) for s in decl.body.statements):
+                leaves.add(name)
+                changed = True
+    return leaves
+
+
+#: A generated line with the spec position and citations it carries out.
+Line = tuple[str, A.Pos, tuple[A.Citation, ...]]
+
+
+class ProcedureCompiler:
+    """Compiles one procedure body into instructions.
+
+    Runs of statements that cannot pause (no decision, chance event or
+    `finish`, no call of a procedure that may pause, no `break` out of them)
+    become one generated Python function each, with ordinary Python `if`,
+    `while` and `for`; only what may pause is laid out as instructions.
+    """
+
+    def __init__(self, exprs: ExprCompiler, decl: A.ProcedureDecl, leaves: Set[str] = frozenset()):
         self.x = exprs
         self.gen = exprs.gen
         self.decl = decl
+        self.leaves = leaves
         self.code: list[tuple[int, Any, Any]] = []
         self.positions: list[A.Pos] = []
         self.citations: list[tuple[A.Citation, ...]] = []
@@ -180,30 +247,52 @@ class ProcedureCompiler:
     def here(self) -> int:
         return len(self.code)
 
-    def block(self, b: A.Block) -> None:
-        for st in b.statements:
-            self.statement(st)
+    def fusable(self, st: A.Stmt) -> bool:
+        """Whether a statement can run inside a generated function."""
+        return not pauses(st, self.leaves) and not breaks_out(st)
 
-    # ------------------------------------------------------- generated code
+    def block(self, b: A.Block) -> None:
+        run: list[A.Stmt] = []
+        for st in b.statements:
+            if self.fusable(st):
+                run.append(st)
+                continue
+            self.flush(run)
+            run = []
+            self.statement(st)
+        self.flush(run)
+
+    def flush(self, run: list[A.Stmt]) -> None:
+        """One instruction running a list of statements that cannot pause."""
+        if run:
+            self.emit(EXEC, self.python(self.gen.fresh("steps"), run), None, run[0].pos)
+
+    def python(self, name: str, statements: Sequence[A.Stmt]) -> Fn:
+        """A generated Python function ``name(st, env)`` running statements that cannot pause."""
+        fr = Frame(hot=True)
+        lines: list[Line] = []
+        self.py_block(statements, fr, lines, "")
+        return self.gen.build_located(name, "st, env", fr, lines)  # type: ignore[no-any-return]
+
+    def leaf_function(self, proc: str) -> str:
+        """The name of the generated function running a leaf procedure (defined once)."""
+        name = f"P_{proc}"
+        if name not in self.gen.ns:
+            decl = self.x.symbols.procedures[proc]
+            ProcedureCompiler(self.x, decl, self.leaves).python(name, decl.body.statements)
+        return name
+
+    # ------------------------------------------------------------ instructions
     def cond(self, e: A.Expr) -> Fn:
         """A hot function evaluating a condition or value."""
         return self.x.expr(e, hot=True)
-
-    def step(self, lines: Callable[[Frame], list[str]], what: str) -> Fn:
-        """A generated instruction ``f(st, env)`` running the given lines."""
-        frame = Frame(hot=True)
-        return self.gen.build(self.gen.fresh(what), "st, env", frame, lines(frame))  # type: ignore[no-any-return]
 
     def text(self, e: A.Expr, fr: Frame, iterating: bool = False) -> str:
         return self.gen.expr(e, {}, fr, iterating)
 
     def statement(self, st: A.Stmt) -> None:
-        if isinstance(st, A.Let):
-            name, value = st.name, st.value
-            self.emit(EXEC, self.step(lambda fr: [f"env[{name!r}] = {self.text(value, fr)}"], "let"), None, st.pos)
-        elif isinstance(st, A.Assign):
-            self.emit(EXEC, self.assign(st), None, st.pos)
-        elif isinstance(st, A.If):
+        """A statement that may pause (or break out), laid out as instructions."""
+        if isinstance(st, A.If):
             ends: list[int] = []
             for cond, body in st.branches:
                 jif = self.emit(JUMP_IF_NOT, self.cond(cond), None, cond.pos)
@@ -234,49 +323,12 @@ class ProcedureCompiler:
             self.decision(st, chance=False)
         elif isinstance(st, A.Chance):
             self.decision(st, chance=True)
-        elif isinstance(st, A.Move):
-            self.emit(EXEC, self.move(st), None, st.pos)
-        elif isinstance(st, A.Reveal):
-            piece = st.piece
-            self.emit(EXEC, self.step(lambda fr: [f"st.face_up[{self.text(piece, fr)}] = True"], "reveal"),
-                      None, st.pos)
-        elif isinstance(st, A.Look):
-            look = st
-
-            def look_lines(fr: Frame) -> list[str]:
-                return [f"st.seen[{self.text(look.piece, fr)}] |= 1 << {self.text(look.player, fr)}"]
-
-            self.emit(EXEC, self.step(look_lines, "look"), None, st.pos)
-        elif isinstance(st, A.Swap):
-            swap = st
-
-            def swap_lines(fr: Frame) -> list[str]:
-                return [f"st.swap_pieces({self.text(swap.first, fr)}, {self.text(swap.second, fr)})"]
-
-            self.emit(EXEC, self.step(swap_lines, "swap"), None, st.pos)
-        elif isinstance(st, A.Begin):
-            scope = st.scope
-
-            def begin(s: State, env: dict[str, Any]) -> None:
-                s.begin_scope(scope)
-
-            self.emit(EXEC, begin, None, st.pos)
-        elif isinstance(st, A.Use):
-            use = st
-
-            def use_lines(fr: Frame) -> list[str]:
-                used = fr.ref(f"U_{use.limit}", f"st.used[{use.limit!r}]")
-                return [f"{used}.add({self.gen.keys(use.keys, {}, fr)})"]
-
-            self.emit(EXEC, self.step(use_lines, "use"), None, st.pos)
         elif isinstance(st, A.Finish):
             self.emit(FINISH, self.cond(st.winners), None, st.pos)
         elif isinstance(st, A.Rule):
             self.cite_stack.append((st.name, st.citations))
             self.block(st.body)
             self.cite_stack.pop()
-        elif isinstance(st, A.Say):
-            self.emit(EXEC, self.say(st), None, st.pos)
         else:
             raise AssertionError(st)
 
@@ -293,9 +345,11 @@ class ProcedureCompiler:
         self.counter += 1
         items, index, var = f"$items{self.counter}", f"$i{self.counter}", st.var
         domain = st.domain
-
-        def start_lines(fr: Frame) -> list[str]:
-            return [f"env[{items!r}] = list({self.text(domain, fr, iterating=True)})", f"env[{index!r}] = 0"]
+        fr = Frame(hot=True)
+        start = self.gen.build_located(
+            self.gen.fresh("for"), "st, env", fr,
+            [(f"env[{items!r}] = list({self.text(domain, fr, iterating=True)})", st.pos, self.current_citations()),
+             (f"env[{index!r}] = 0", st.pos, self.current_citations())])
 
         def more(s: State, env: dict[str, Any]) -> bool:
             i = env[index]
@@ -306,7 +360,7 @@ class ProcedureCompiler:
             env[index] = i + 1
             return True
 
-        self.emit(EXEC, self.step(start_lines, "for"), None, st.pos)
+        self.emit(EXEC, start, None, st.pos)
         top = self.emit(JUMP_IF_NOT, more, None, st.pos)
         if st.where is not None:
             self.emit(JUMP_IF_NOT, self.cond(st.where), top, st.where.pos)
@@ -314,57 +368,115 @@ class ProcedureCompiler:
         self.patch(top, self.here())
         self.close_breaks()
 
-    def assign(self, st: A.Assign) -> Fn:
+    def call(self, st: A.CallProc) -> None:
+        index = self.x.ctx.proc_index[st.name]
+        fr = Frame(hot=True, pure=True)
+        line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
+        self.emit(CALL, index, self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line]),
+                  st.pos)
+
+    def new_env(self, st: A.CallProc, fr: Frame) -> str:
+        """The text of the locals a called procedure starts with: its parameters."""
+        decl = self.x.symbols.procedures[st.name]
+        params = [p.partition(":")[0] for p in decl.params]
+        return "{" + ", ".join(f"{p!r}: {self.text(a, fr)}" for p, a in zip(params, st.args)) + "}"
+
+    # ------------------------------------------------------ generated Python
+    def py_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str) -> None:
+        """Python lines for statements that cannot pause; ``pass`` if there are none."""
+        before = len(out)
+        for st in statements:
+            self.py_statement(st, fr, out, ind)
+        if len(out) == before:
+            out.append((ind + "pass", self.decl.pos, self.current_citations()))
+
+    def py_statement(self, st: A.Stmt, fr: Frame, out: list[Line], ind: str) -> None:
+        cites = self.current_citations()
+
+        def add(text: str, at: A.Stmt | A.Expr = st) -> None:
+            out.append((ind + text, at.pos, cites))
+
+        if isinstance(st, A.Let):
+            add(f"env[{st.name!r}] = {self.text(st.value, fr)}")
+        elif isinstance(st, A.Assign):
+            for text in self.assign(st, fr):
+                add(text)
+        elif isinstance(st, A.If):
+            for i, (cond, body) in enumerate(st.branches):
+                add(f"{'if' if i == 0 else 'elif'} {self.text(cond, fr)}:", cond)
+                self.py_block(body.statements, fr, out, ind + "    ")
+            if st.otherwise is not None:
+                add("else:")
+                self.py_block(st.otherwise.statements, fr, out, ind + "    ")
+        elif isinstance(st, (A.While, A.Loop)):
+            guard = self.gen.fresh("steps")
+            add(f"{guard} = 0")
+            add(f"while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
+            add(f"    {guard} += 1")
+            add(f"    if {guard} > _STEP_LIMIT: raise _Stuck()")
+            self.py_block(st.body.statements, fr, out, ind + "    ")
+        elif isinstance(st, A.For):
+            item = self.gen.fresh(st.var)
+            add(f"for {item} in list({self.text(st.domain, fr, iterating=True)}):")
+            add(f"    env[{st.var!r}] = {item}")
+            if st.where is not None:
+                add(f"    if not {self.text(st.where, fr)}: continue", st.where)
+            self.py_block(st.body.statements, fr, out, ind + "    ")
+        elif isinstance(st, A.Break):
+            add("break")
+        elif isinstance(st, A.CallProc):
+            add(f"{self.leaf_function(st.name)}(st, {self.new_env(st, fr)})")
+        elif isinstance(st, A.Move):
+            for text in self.move(st, fr):
+                add(text)
+        elif isinstance(st, A.Reveal):
+            add(f"st.face_up[{self.text(st.piece, fr)}] = True")
+        elif isinstance(st, A.Look):
+            add(f"st.seen[{self.text(st.piece, fr)}] |= 1 << {self.text(st.player, fr)}")
+        elif isinstance(st, A.Swap):
+            add(f"st.swap_pieces({self.text(st.first, fr)}, {self.text(st.second, fr)})")
+        elif isinstance(st, A.Begin):
+            add(f"st.begin_scope({st.scope!r})")
+        elif isinstance(st, A.Use):
+            used = fr.ref(f"U_{st.limit}", f"st.used[{st.limit!r}]")
+            add(f"{used}.add({self.gen.keys(st.keys, {}, fr)})")
+        elif isinstance(st, A.Rule):
+            self.cite_stack.append((st.name, st.citations))
+            self.py_block(st.body.statements, fr, out, ind)
+            self.cite_stack.pop()
+        elif isinstance(st, A.Say):
+            add(f"if st.log is not None: {self.gen.const(self.say(st))}(st, env)")
+        else:
+            raise AssertionError(st)
+
+    def assign(self, st: A.Assign, fr: Frame) -> list[str]:
         name, op = st.name, st.op
         if self.x.symbols.states.get(name) is None or self._is_local(st):
-            def local_lines(fr: Frame) -> list[str]:
-                return [f"env[{name!r}] {op} {self.text(st.value, fr)}"]
-
-            return self.step(local_lines, "set")
-
-        def state_lines(fr: Frame) -> list[str]:
-            table = self.gen.vals(name, fr)
-            key = self.gen.keys(st.keys, {}, fr)
-            if op == "=":
-                # the key is computed and checked before the value
-                return [f"k = {key}",
-                        f"if k not in {table}: raise KeyError({name!r} + ' has no key ' + repr(k))",
-                        f"{table}[k] = {self.text(st.value, fr)}"]
-            return [f"{table}[{key}] {op} {self.text(st.value, fr)}"]
-
-        return self.step(state_lines, "set")
+            return [f"env[{name!r}] {op} {self.text(st.value, fr)}"]
+        table = self.gen.vals(name, fr)
+        key = self.gen.keys(st.keys, {}, fr)
+        if op == "=":
+            # the key is computed and checked before the value
+            return [f"k = {key}",
+                    f"if k not in {table}: raise KeyError({name!r} + ' has no key ' + repr(k))",
+                    f"{table}[k] = {self.text(st.value, fr)}"]
+        return [f"{table}[{key}] {op} {self.text(st.value, fr)}"]
 
     def _is_local(self, st: A.Assign) -> bool:
         # The checker resolves locals on Name nodes; an assignment target is a local
         # when it has no keys and is not declared state.
         return not st.keys and st.name not in self.x.symbols.states
 
-    def call(self, st: A.CallProc) -> None:
-        index = self.x.ctx.proc_index[st.name]
-        decl = self.x.symbols.procedures[st.name]
-        params = [p.partition(":")[0] for p in decl.params]
-
-        def env_lines(fr: Frame) -> list[str]:
-            items = ", ".join(f"{p!r}: {self.text(a, fr)}" for p, a in zip(params, st.args))
-            return [f"return {{{items}}}"]
-
-        self.emit(CALL, index, self.step(env_lines, "call_" + st.name), st.pos)
-
-    def move(self, st: A.Move) -> Fn:
-        many = self.x.type_of(st.pieces).startswith("list:")
+    def move(self, st: A.Move, fr: Frame) -> list[str]:
         zone = st.zone
-
-        def move_lines(fr: Frame) -> list[str]:
-            if isinstance(zone, A.Index) and self.x.symbols.kind_of(zone.base) == "zone":
-                where = [f"zn = {zone.base!r}", f"zk = {self.gen.keys(zone.args, {}, fr)}"]
-            else:
-                where = [f"zn, zk = {self.text(zone, fr)}"]
-            if many:
-                return [*where, f"for p in list({self.text(st.pieces, fr, iterating=True)}):",
-                        "    st.move_piece(p, zn, zk)"]
-            return [*where, f"st.move_piece({self.text(st.pieces, fr)}, zn, zk)"]
-
-        return self.step(move_lines, "move")
+        if isinstance(zone, A.Index) and self.x.symbols.kind_of(zone.base) == "zone":
+            where = [f"zn = {zone.base!r}", f"zk = {self.gen.keys(zone.args, {}, fr)}"]
+        else:
+            where = [f"zn, zk = {self.text(zone, fr)}"]
+        if self.x.type_of(st.pieces).startswith("list:"):
+            return [*where, f"for p in list({self.text(st.pieces, fr, iterating=True)}):",
+                    "    st.move_piece(p, zn, zk)"]
+        return [*where, f"st.move_piece({self.text(st.pieces, fr)}, zn, zk)"]
 
     def say(self, st: A.Say) -> Fn:
         types = self.x.ctx.checked.say_types.get(id(st), {})
@@ -389,6 +501,7 @@ class ProcedureCompiler:
             return lambda s, env: s.vals[name][None]
         return lambda s, env: env[name]
 
+    # --------------------------------------------------------------- decisions
     def decision(self, st: A.Choose | A.Chance, chance: bool) -> None:
         x = self.x
         options: list[tuple[str, tuple[A.Binding, ...], A.Expr | None, tuple[A.Citation, ...], A.Block, Any]]
@@ -409,7 +522,7 @@ class ProcedureCompiler:
                                    cites, source))
         decision = Decision(chance, player, branches, st.pos, self.current_citations(),
                             self.cite_stack[-1][0])
-        decision.enumerate = self.enumerator([(o[1], o[2]) for o in options])
+        decision.enumerate = self.enumerator(st, [(o[1], o[2]) for o in options])
         self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
         ends = []
         for branch, (_, _, _, cites, body, _) in zip(branches, options):
@@ -421,31 +534,29 @@ class ProcedureCompiler:
         for at in ends:
             self.patch(at, self.here())
 
-    def enumerator(self, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Options:
+    def enumerator(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Options:
         """One generated function listing every legal (branch index, values), in order."""
-
-        def lines(fr: Frame) -> list[str]:
-            out = ["out = []", "add = out.append"]
-            for bi, (bindings, when) in enumerate(branches):
-                indent = ""
-                if when is not None:
-                    out.append(f"if {self.text(when, fr)}:")
-                    indent = "    "
-                scope: dict[str, str] = {}
-                names = []
-                for b in bindings:
-                    var = self.gen.fresh(b.var)
-                    domain = self.gen.expr(b.domain, scope, fr, iterating=True)
-                    scope = {**scope, b.var: var}
-                    names.append(var)
-                    out.append(f"{indent}for {var} in {domain}:")
+        fr = Frame(hot=True, pure=True)
+        cites = self.current_citations()
+        out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites)]
+        for bi, (bindings, when) in enumerate(branches):
+            indent = ""
+            if when is not None:
+                out.append((f"if {self.text(when, fr)}:", when.pos, cites))
+                indent = "    "
+            scope: dict[str, str] = {}
+            names = []
+            for b in bindings:
+                var = self.gen.fresh(b.var)
+                domain = self.gen.expr(b.domain, scope, fr, iterating=True)
+                scope = {**scope, b.var: var}
+                names.append(var)
+                out.append((f"{indent}for {var} in {domain}:", b.pos, cites))
+                indent += "    "
+                if b.where is not None:
+                    out.append((f"{indent}if {self.gen.expr(b.where, scope, fr)}:", b.where.pos, cites))
                     indent += "    "
-                    if b.where is not None:
-                        out.append(f"{indent}if {self.gen.expr(b.where, scope, fr)}:")
-                        indent += "    "
-                values = "(" + "".join(n + ", " for n in names) + ")"
-                out.append(f"{indent}add(({bi}, {values}))")
-            out.append("return out")
-            return out
-
-        return self.step(lines, "options")
+            values = "(" + "".join(n + ", " for n in names) + ")"
+            out.append((f"{indent}add(({bi}, {values}))", st.pos, cites))
+        out.append(("return out", st.pos, cites))
+        return self.gen.build_located(self.gen.fresh("options"), "st, env", fr, out)  # type: ignore[no-any-return]

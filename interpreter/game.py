@@ -14,7 +14,17 @@ from typing import Any
 
 from . import ast as A
 from .checker import Checked, check, suggest
-from .compiler import CHANCE, CHOOSE, CompileContext, Decision, ExprCompiler, Fn, Procedure, ProcedureCompiler
+from .compiler import (
+    CHANCE,
+    CHOOSE,
+    CompileContext,
+    Decision,
+    ExprCompiler,
+    Fn,
+    Procedure,
+    ProcedureCompiler,
+    leaf_procedures,
+)
 from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
 from .parser import parse_file
@@ -73,8 +83,9 @@ class Game:
         ctx = CompileContext(checked, self.table_rows, self.table_keys, self.piece_rows,
                              self.piece_keys, self.proc_index)
         self.exprs = ExprCompiler(ctx)
+        leaves = leaf_procedures(s.procedures)
         self.procedures: list[Procedure] = [
-            ProcedureCompiler(self.exprs, decl).compile() for decl in s.procedures.values()
+            ProcedureCompiler(self.exprs, decl, leaves).compile() for decl in s.procedures.values()
         ]
         self.main_index = self.proc_index[s.main.procedure]
         self.invariants: list[tuple[str, A.Condition, Fn]] = [

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
+from .codegen import STEP_LIMIT, Stuck
 from .compiler import (
     CALL,
     CHANCE,
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 CHANCE_PLAYER = -1
 #: `current_player` once the game has ended.
 TERMINAL_PLAYER = -2
-#: Steps the machine may run between two decisions before it is judged stuck.
-STEP_LIMIT = 1_000_000
 STATE_FORMAT = 1
 
 _MASK = (1 << 64) - 1
@@ -270,18 +269,22 @@ class State:
         p = self.pending
         if p is None:
             raise IllegalAction(str(index), "the game is over")
-        if not 0 <= index < len(p.options):
-            raise IllegalAction(str(index), f"there are {len(p.options)} legal actions")
-        option = p.options[index]
-        text = p.texts[index] if p.texts is not None else p.decision.text(option, self.game.piece_keys)
+        options = p.options
+        if not 0 <= index < len(options):
+            raise IllegalAction(str(index), f"there are {len(options)} legal actions")
+        option = options[index]
+        decision = p.decision
+        text = p.texts[index] if p.texts is not None else decision.text(option, self.game.piece_keys)
         self.history.append(text)
         if self.log is not None:
             self.log.append(f"{'chance' if p.player == CHANCE_PLAYER else f'P{p.player}'}: {text}")
-        branch = p.decision.branches[option[0]]
+        branch = decision.branches[option[0]]
         frame = self.frames[-1]
-        env = frame[2]
-        for b, value in zip(branch.bindings, option[1]):
-            env[b.var] = value
+        values = option[1]
+        if values:
+            env = frame[2]
+            for b, value in zip(branch.bindings, values):
+                env[b.var] = value
         frame[1] = branch.target
         self.pending = None
         self._run()
@@ -359,14 +362,15 @@ class State:
                 pc = fr[1]
                 while True:
                     op, a, b = code[pc]
-                    steps += 1
                     if op == EXEC:
                         a(self, env)
                         pc += 1
                     elif op == JUMP_IF_NOT:
                         pc = pc + 1 if a(self, env) else b
                     elif op == JUMP:
+                        # every loop jumps back: counting jumps bounds the steps between decisions
                         pc = a
+                        steps += 1
                         if steps > STEP_LIMIT:
                             raise RuleError(f"no decision reached after {STEP_LIMIT} steps",
                                             procs[fr[0]].positions[pc])
@@ -379,7 +383,10 @@ class State:
                         break
                     elif op in (CHOOSE, CHANCE):
                         fr[1] = pc
-                        self._pend(a, env)
+                        options = a.enumerate(self, env)
+                        if not options:
+                            raise RuleError("a decision with no legal option", a.pos, a.citations)
+                        self.pending = Pending(a, CHANCE_PLAYER if op == CHANCE else a.player(self, env), options)
                         return
                     elif op == FINISH:
                         self.winners = sorted(a(self, env))
@@ -392,10 +399,16 @@ class State:
             proc = procs[fr[0]] if fr else None
             pos = proc.positions[pc] if proc else A.NOWHERE
             cites = proc.citations[pc] if proc else ()
+            place = self.game.exprs.gen.locate(err.__traceback__)
+            if place is not None:
+                pos, cites = place
+            if isinstance(err, Stuck):
+                raise RuleError(f"no decision reached after {STEP_LIMIT} steps", pos, cites) from None
             raise RuleError(f"the rules cannot go on: {type(err).__name__}: {err}", pos, cites) from err
         self.pending = None
 
     def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
+        # (_run does the same inline)
         options = decision.options(self, env)
         if not options:
             raise RuleError("a decision with no legal option", decision.pos, decision.citations)
