@@ -147,6 +147,24 @@ class ExprCompiler:
         return self.gen.function(e, hot)
 
 
+def thread_jumps(code: list[tuple[int, Any, Any]]) -> None:
+    """Let jumps that land on a jump go straight to its target, and jumps to a return return."""
+
+    def final(target: int) -> int:
+        seen = set()
+        while code[target][0] == JUMP and target not in seen:
+            seen.add(target)
+            target = code[target][1]
+        return target
+
+    for i, (op, a, b) in enumerate(code):
+        if op == JUMP:
+            target = final(a)
+            code[i] = (RETURN, None, None) if code[target][0] == RETURN else (JUMP, target, None)
+        elif op == JUMP_IF_NOT and b is not None:
+            code[i] = (op, a, final(b))
+
+
 def pauses(st: A.Stmt, leaves: Set[str]) -> bool:
     """Whether running a statement may stop at a decision or chance event, or end the game."""
     if isinstance(st, (A.Choose, A.Chance, A.Finish)):
@@ -222,6 +240,7 @@ class ProcedureCompiler:
     def compile(self) -> Procedure:
         self.block(self.decl.body)
         self.emit(RETURN, None, None, self.decl.pos)
+        thread_jumps(self.code)
         params = tuple(p.partition(":")[0] for p in self.decl.params)
         return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl)
 
