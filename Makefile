@@ -19,17 +19,21 @@ demo: setup
 	$(BIN)/rattus check
 	$(BIN)/rattus play --players 4 --seed 1
 
-## test: lint, type-check and run the whole test suite
-test: setup lint typecheck pytest
+## test: lint, type-check, run the whole test suite and build the docs
+test: setup lint typecheck pytest docs
 
 lint: setup
-	$(BIN)/ruff check interpreter rattus_rules tests bench
+	$(BIN)/ruff check interpreter rattus_rules tests bench docs/conf.py docs/_ext
 
 typecheck: setup
 	$(BIN)/mypy
 
 pytest: setup
 	$(BIN)/python -m pytest
+
+## docs: build the documentation (generated from the spec) into docs/_build/html; warnings are errors
+docs: setup
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
 
 ## bench: games and decisions per second, spec load time
 bench: setup

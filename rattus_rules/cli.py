@@ -18,6 +18,7 @@ from .commands.common import EXIT_RULES, EXIT_USAGE, UsageError
 COMMAND_MODULES = (
     "rattus_rules.commands.core",
     "rattus_rules.commands.bench",
+    "rattus_rules.commands.render",
 )
 
 

@@ -1,0 +1,74 @@
+"""Sphinx extension: the pages generated from the Rattus spec and the code.
+
+A line ``.. rattus-generated:: NAME [SPEC]`` in a page is replaced, when Sphinx
+reads the page, by the reStructuredText of the generated part NAME (see
+``rattus_rules.docgen.PAGES`` and ``rattus_rules.refgen.PAGES``); with a SPEC
+folder (relative to the docs) the generic English of that spec.  The rules
+language's lexer is registered for ``rules`` code blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from docutils.parsers.rst import Directive
+from sphinx.application import Sphinx
+
+from interpreter import load_spec
+from rattus_rules import __version__, docgen, load_rules, refgen
+from rattus_rules.lexer import RulesLexer
+
+DOCS = Path(__file__).resolve().parent.parent
+_LINE = re.compile(r"^(?P<indent>[ \t]*)\.\. rattus-generated::[ \t]*(?P<name>\S+)(?:[ \t]+(?P<spec>\S+))?[ \t]*$",
+                   re.MULTILINE)
+
+
+def generate(name: str, spec: str | None = None) -> str:
+    """The reStructuredText of one generated part."""
+    if name == "spec-english":
+        if spec is None:
+            raise ValueError("spec-english needs a spec folder")
+        return docgen.english_rst(load_spec(DOCS / spec))
+    game = load_rules()
+    if name in docgen.PAGES:
+        return docgen.PAGES[name](game)
+    if name in refgen.PAGES:
+        return refgen.PAGES[name](game)
+    known = ", ".join(sorted([*docgen.PAGES, *refgen.PAGES, "spec-english"]))
+    raise ValueError(f"no generated part {name!r} (known: {known})")
+
+
+def expand(text: str) -> str:
+    """A page's text with every ``rattus-generated`` line replaced by the part it names."""
+
+    def one(m: re.Match[str]) -> str:
+        pad = m.group("indent")
+        body = generate(m.group("name"), m.group("spec"))
+        return "\n".join(pad + line if line else "" for line in body.splitlines())
+
+    return _LINE.sub(one, text)
+
+
+def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Expand the generated parts of a page as Sphinx reads it."""
+    source[0] = expand(source[0])
+
+
+class NotExpanded(Directive):
+    """Reached only if a ``rattus-generated`` line was not expanded (e.g. inside an included file)."""
+
+    required_arguments = 1
+    optional_arguments = 1
+
+    def run(self) -> list[Any]:
+        raise self.error("rattus-generated must stand on its own line of a page (it is expanded on reading)")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the source hook, the guard directive and the rules lexer."""
+    app.connect("source-read", on_source_read)
+    app.add_directive("rattus-generated", NotExpanded)
+    app.add_lexer("rules", RulesLexer)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,231 @@
+"""Reference pages generated from the code: the language (from its grammar), the builtins,
+the command line (from its argument parser) and the pictures.
+
+>>> rules = grammar_rules()
+>>> rules["rule_stmt"].doc
+'A named rule with its citations, around the steps that carry it out.'
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from interpreter import Game
+from interpreter.checker import BUILTINS, SPECIAL_NAMES
+from interpreter.parser import grammar_text
+
+from .rst import esc, heading, indent, list_table, literal
+
+# ------------------------------------------------------------------ grammar
+
+
+@attrs.frozen
+class GrammarRule:
+    """One rule of the grammar: its name, its `//:` documentation, its text and its part."""
+
+    name: str
+    doc: str
+    text: str
+    part: str
+
+
+_RULE_START = re.compile(r"^[?!]?([a-z_]+)\s*:")
+_PART = re.compile(r"^//\s*-+\s*(\w+)")
+
+
+def grammar_rules(text: str | None = None) -> dict[str, GrammarRule]:
+    """The rules of the grammar in order, with the `//:` lines above each."""
+    lines = (grammar_text() if text is None else text).splitlines()
+    rules: dict[str, GrammarRule] = {}
+    doc: list[str] = []
+    part = "declarations"
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m_part = _PART.match(line)
+        if m_part:
+            part = m_part.group(1)
+        if line.startswith("//:"):
+            doc.append(line[3:].strip())
+            i += 1
+            continue
+        m = _RULE_START.match(line)
+        if m:
+            body = [line.rstrip()]
+            i += 1
+            while i < len(lines) and lines[i].startswith((" ", "\t")) and lines[i].strip():
+                body.append(lines[i].rstrip())
+                i += 1
+            rules[m.group(1)] = GrammarRule(m.group(1), " ".join(doc), "\n".join(body), part)
+            doc = []
+            continue
+        doc = []
+        i += 1
+    return rules
+
+
+def _doc_rst(doc: str) -> str:
+    """A `//:` line as reStructuredText: `code` becomes a literal."""
+    parts = re.split(r"`([^`]*)`", doc)
+    return "".join(literal(p) if i % 2 else esc(p) for i, p in enumerate(parts))
+
+
+def language_rst(game: Game | None = None) -> str:
+    """The language reference: each documented grammar rule, by part, then the helper rules."""
+    rules = grammar_rules()
+    out: list[str] = []
+    parts: dict[str, list[GrammarRule]] = {}
+    for r in rules.values():
+        parts.setdefault(r.part, []).append(r)
+    titles = {"declarations": "Declarations", "statements": "Statements", "expressions": "Expressions",
+              "tokens": "Tokens"}
+    for part, members in parts.items():
+        out += heading(titles.get(part, part.title()), "-")
+        documented = [r for r in members if r.doc]
+        helpers = [r for r in members if not r.doc]
+        for r in documented:
+            out += [f".. _rattus-grammar-{r.name.replace('_', '-')}:", ""]
+            out += heading(r.name, "~")
+            out += [_doc_rst(r.doc), "", ".. code-block:: text", "", *indent(r.text.splitlines(), 3), ""]
+        if helpers:
+            out += ["Further rules of this part:", "", ".. code-block:: text", ""]
+            for r in helpers:
+                out += indent(r.text.splitlines(), 3)
+            out.append("")
+    return "\n".join(out) + "\n"
+
+
+def keywords_rst(game: Game | None = None) -> str:
+    """Every keyword of the language, from the grammar."""
+    from .lexer import grammar_keywords
+
+    return ", ".join(literal(k) for k in grammar_keywords()) + "\n"
+
+
+def builtins_rst(game: Game | None = None) -> str:
+    """The builtin functions and the names every spec can use."""
+    rows = [[literal(f"{name}({', '.join('abc'[:arity])})"), str(arity), esc(desc)]
+            for name, (arity, desc) in BUILTINS.items()]
+    out = heading("Builtin functions", "~") + list_table(["function", "arguments", "what it gives"], rows,
+                                                           [25, 10, 65])
+    rows = [[literal(name), literal(t), esc(desc)] for name, (t, desc) in SPECIAL_NAMES.items()]
+    out += heading("Names every spec can use", "~") + list_table(["name", "type", "meaning"], rows, [25, 20, 55])
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------ command line
+
+HELP_WIDTH = 96
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str, argparse.ArgumentParser]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                yield name, helps.get(name, ""), sub
+
+
+def _help(parser: argparse.ArgumentParser) -> str:
+    original: Any = parser.formatter_class
+    parser.formatter_class = lambda prog: original(prog, width=HELP_WIDTH)
+    try:
+        return parser.format_help()
+    finally:
+        parser.formatter_class = original
+
+
+def cli_rst(game: Game | None = None) -> str:
+    """Every subcommand of ``rattus`` with its help, from the argument parser itself."""
+    from .cli import build_parser
+
+    parser = build_parser()
+    out = ["The ``rattus`` command; exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input.", "",
+           ".. code-block:: text", "", *indent(_help(parser).splitlines(), 3), ""]
+    for name, summary, sub in _subcommands(parser):
+        out += [f".. _rattus-cli-{name}:", ""] + heading(f"rattus {name}", "-")
+        if summary:
+            out += [esc(summary[0].upper() + summary[1:]) + ".", ""]
+        out += [".. code-block:: text", "", *indent(_help(sub).splitlines(), 3), ""]
+        for sub_name, sub_summary, subsub in _subcommands(sub):
+            out += heading(f"rattus {name} {sub_name}", "~")
+            if sub_summary:
+                out += [esc(sub_summary[0].upper() + sub_summary[1:]) + ".", ""]
+            out += [".. code-block:: text", "", *indent(_help(subsub).splitlines(), 3), ""]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- pictures
+
+#: The state drawn in the docs: players, seed, random moves after setup.
+SAMPLE_STATE = (4, 2, 90)
+
+
+def _raw_svg(svg: str, caption: str) -> str:
+    lines = [".. raw:: html", "", '   <figure class="rattus-picture">', *indent(svg.splitlines(), 3),
+             f"   <figcaption>{caption}</figcaption>", "   </figure>", ""]
+    return "\n".join(lines) + "\n"
+
+
+def board_svg_rst(game: Game) -> str:
+    """The board picture, inline."""
+    from .render import board_svg
+
+    return _raw_svg(board_svg(game), "The board drawn from <code>regions.csv</code> and <code>board.csv</code>.")
+
+
+def state_svg_rst(game: Game) -> str:
+    """A game state, inline: a 4-player game after random moves."""
+    from .commands.render import random_state
+    from .render import state_svg
+
+    players, seed, moves = SAMPLE_STATE
+    state = random_state(players, seed, moves)
+    return _raw_svg(state_svg(state), f"A {players}-player game (seed {seed}) after {moves} random decisions: "
+                    f"<code>rattus render state --players {players} --seed {seed} --moves {moves}</code>.")
+
+
+# --------------------------------------------------------------------- API
+
+
+def modules(package: str) -> list[str]:
+    """Every module of a package, the package first (``__main__`` left out)."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    names = [package]
+    for info in pkgutil.walk_packages(pkg.__path__, package + "."):
+        if not info.name.endswith("__main__"):
+            names.append(info.name)
+    return names
+
+
+def api_rst(game: Game | None = None) -> str:
+    """An autodoc section for every module of :mod:`interpreter` and :mod:`rattus_rules`."""
+    out: list[str] = []
+    for package, title in (("rattus_rules", "The Rattus package"), ("interpreter", "The rules language")):
+        out += heading(f"{title}: {package}", "-")
+        for name in modules(package):
+            out += heading(name, "~")
+            # a package's members are its modules' (documented there); only its docstring here
+            members = [] if name == package else ["   :members:"]
+            out += [f".. automodule:: {name}", *members, ""]
+    return "\n".join(out) + "\n"
+
+
+#: Each generated reference part: name → function.
+PAGES: dict[str, Callable[[Game], str]] = {
+    "language": language_rst,
+    "keywords": keywords_rst,
+    "builtins": builtins_rst,
+    "cli": cli_rst,
+    "board-svg": board_svg_rst,
+    "state-svg": state_svg_rst,
+    "api": api_rst,
+}
