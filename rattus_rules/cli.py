@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "rattus_rules.commands.core",
     "rattus_rules.commands.bench",
     "rattus_rules.commands.render",
+    "rattus_rules.commands.records",
 )
 
 

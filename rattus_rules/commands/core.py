@@ -12,6 +12,7 @@ from ..agents import RandomPlayer
 from ..api import interpretations, load_rules, new_game
 from ..paths import spec_dir
 from .common import EXIT_OK, EXIT_RULES, UsageError, add_rules_options, parse_interpretations
+from .records import recorder_for, write_record
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -64,11 +65,13 @@ def run_play(args: argparse.Namespace) -> int:
     printed = 0
     settings = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "defaults"
     print(f"Rattus, {args.players} players, seed {args.seed}, interpretations: {settings}")
+    recorder = recorder_for(args, state)  # --record FILE (commands/records.py)
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance()
+        index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
+        if recorder is None:
+            state.apply_index(index)
         else:
-            state.apply_index(player.choose(state))
+            recorder.apply(state, index)
         if state.log is not None:
             for line in state.log[printed:]:
                 print(("" if line.startswith(("turn of", "final turn of", "the plague devastates"))
@@ -78,6 +81,8 @@ def run_play(args: argparse.Namespace) -> int:
     print("Final scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(scores)))
     winners = state.winner() or []
     print("Winner: " + " and ".join(f"P{w}" for w in winners))
+    if recorder is not None:
+        write_record(args, recorder)
     return EXIT_OK
 
 

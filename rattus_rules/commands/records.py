@@ -1,0 +1,222 @@
+"""`rattus validate`, `rattus replay`, `rattus perft` and `rattus scenario`; `--record` for `rattus play`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..perft import CHANCE_RULES, divide, perft, start_position
+from ..records import (
+    ILLEGAL,
+    KINDS,
+    NOT_A_RECORD,
+    OMNISCIENT,
+    PLAYERS_EYE,
+    Recorder,
+    dumps,
+    load_record_text,
+    replay,
+    seats_of,
+    validate,
+    which_interpretations,
+)
+from ..scenario import ScenarioError, load_scenario, run_scenario
+from ..textview import render_text
+from .common import EXIT_OK, EXIT_RULES, EXIT_USAGE, UsageError, add_rules_options, parse_interpretations
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add this module's subcommands, and --record to `rattus play`."""
+    p = sub.add_parser("validate", help="check a game record against the rules",
+                       description="Exit 0: legal; 1: illegal (the first bad entry, why, the rule and its "
+                                   "German text); 2: not a record.")
+    p.add_argument("file", help="a record (JSON; see docs/records.md); - reads standard input")
+    p.add_argument("--which-interpretations", action="store_true",
+                   help="search the interpretation settings under which the record is legal")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--svg", metavar="OUT", help="draw the position at the first illegal entry (or the last) as SVG")
+    add_rules_options(p)
+    p.set_defaults(run=run_validate)
+
+    p = sub.add_parser("replay", help="show the position of a recorded game after some entries")
+    p.add_argument("file", help="a record (JSON)")
+    p.add_argument("--at", type=int, default=None, metavar="N",
+                   help="the position after the first N entries, just before entry N (default: all)")
+    add_rules_options(p)
+    p.set_defaults(run=run_replay)
+
+    p = sub.add_parser("perft", help="count the legal action sequences of a given length after setup")
+    p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the game (default 0)")
+    p.add_argument("--depth", "-d", type=int, default=3, help="length of the sequences (default 3)")
+    p.add_argument("--chance", choices=CHANCE_RULES, default="seed",
+                   help="resolve chance by the state's generator (seed) or by the outcome that sorts first")
+    p.add_argument("--divide", action="store_true", help="print the count for each first action")
+    add_rules_options(p)
+    p.set_defaults(run=run_perft)
+
+    p = sub.add_parser("scenario", help="run scenario files (a position, actions, expectations)")
+    p.add_argument("files", nargs="+", help="scenario files (see docs/scenarios.md)")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only failures")
+    p.set_defaults(run=run_scenarios)
+
+    play = sub.choices.get("play")
+    if play is not None:
+        play.add_argument("--record", metavar="FILE", help="write the game's record (JSON) to FILE")
+        play.add_argument("--record-kind", choices=KINDS, default=OMNISCIENT,
+                          help="omniscient (every face, the default) or players-eye (draws unknown)")
+        play.add_argument("--viewer", metavar="SEAT",
+                          help="players-eye records: whose eyes (P0..P3; the faces their Witch sees are written)")
+
+
+def _read(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+
+
+def _load(path: str) -> tuple[Any, int | None]:
+    """The parsed record, or an exit code after printing why it is not JSON."""
+    record, bad = load_record_text(_read(path))
+    if bad is not None:
+        print(bad.format(), file=sys.stderr)
+        return None, bad.exit_code
+    return record, None
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """Validate a record; exit 0 legal, 1 illegal, 2 not a record."""
+    chosen = parse_interpretations(args.interpretation)
+    record, code = _load(args.file)
+    if code is not None:
+        return code
+    if args.which_interpretations:
+        if chosen:
+            raise UsageError("--which-interpretations searches the settings itself; drop --interpretation")
+        report = which_interpretations(record, data=args.data)
+        print(report.format())
+        if report.not_a_record is not None:
+            return EXIT_USAGE
+        return EXIT_OK if report.legal else EXIT_RULES
+    verdict = validate(record, chosen, data=args.data)
+    if verdict.status == NOT_A_RECORD and verdict.path == "$.interpretations" and chosen:
+        raise UsageError(verdict.reason)
+    if args.json:
+        print(json.dumps(verdict.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(verdict.format(seats_of(record)), file=sys.stderr if verdict.status == NOT_A_RECORD else sys.stdout)
+    if args.svg and verdict.state is not None:
+        _write_svg(args.svg, verdict.state)
+    return verdict.exit_code
+
+
+def _write_svg(path: str, state: Any) -> None:
+    try:
+        from ..render import state_svg
+    except ImportError:
+        raise UsageError("drawing positions needs rattus_rules.render, which is not available") from None
+    try:
+        Path(path).write_text(state_svg(state), encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err}") from None
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Print the position after the first N entries of a record."""
+    chosen = parse_interpretations(args.interpretation)
+    record, code = _load(args.file)
+    if code is not None:
+        return code
+    if args.at is not None and args.at < 0:
+        raise UsageError("--at counts entries: 0 or more")
+    try:
+        state, verdict, shown = replay(record, args.at, chosen, data=args.data)
+    except ValueError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_USAGE
+    total = len(record["entries"])
+    at = total if args.at is None else min(args.at, total)
+    if verdict.status == ILLEGAL:
+        print(f"the record is illegal before entry {at}:")
+        print(verdict.format(seats_of(record)))
+        print()
+        print(f"the position where entry {verdict.index} was refused:")
+    else:
+        print(f"after {at} of {total} entries" + (f"; next entry: {json.dumps(record['entries'][at])}"
+                                                 if at < total else ""))
+    print(render_text(state, shown, seats_of(record)))
+    return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
+
+
+def run_perft(args: argparse.Namespace) -> int:
+    """Print perft counts for depths 1..D (or the split by first action)."""
+    chosen = parse_interpretations(args.interpretation)
+    if args.depth < 1:
+        raise UsageError("--depth must be at least 1")
+    try:
+        state, _ = start_position(args.players, args.seed, chosen, args.chance, data=args.data)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    print(f"perft: {args.players} players, seed {args.seed}, chance by {args.chance}")
+    if args.divide:
+        counts = divide(state, args.depth, args.chance)
+        for text, n in counts.items():
+            print(f"{text}: {n}")
+        print(f"total: {sum(counts.values())}")
+        return EXIT_OK
+    for depth in range(1, args.depth + 1):
+        print(f"depth {depth}: {perft(state, depth, args.chance)}")
+    return EXIT_OK
+
+
+def run_scenarios(args: argparse.Namespace) -> int:
+    """Run scenario files; exit 0 if every expectation held, 1 if not, 2 if a file is malformed."""
+    worst = EXIT_OK
+    for path in args.files:
+        try:
+            result = run_scenario(load_scenario(path))
+        except ScenarioError as err:
+            print(str(err), file=sys.stderr)
+            worst = EXIT_USAGE
+            continue
+        title = result.scenario.title or path
+        if not args.quiet:
+            print(f"== {title} ({path})")
+            for line in result.log:
+                print(f"  {line}")
+            print(render_text(result.state, names=result.scenario.seats or None))
+        for failure in result.failures:
+            print(f"{path}:{failure}")
+        print(f"{path}: {'ok' if result.ok else f'{len(result.failures)} expectation(s) failed'}")
+        if not result.ok and worst == EXIT_OK:
+            worst = EXIT_RULES
+    return worst
+
+
+def recorder_for(args: argparse.Namespace, state: Any) -> Recorder | None:
+    """The recorder `rattus play --record` writes with, or None without --record."""
+    if not getattr(args, "record", None):
+        return None
+    viewer = None
+    if args.viewer:
+        if args.record_kind != PLAYERS_EYE:
+            raise UsageError("--viewer is for --record-kind players-eye")
+        if not (args.viewer.startswith("P") and args.viewer[1:].isdigit() and int(args.viewer[1:]) < state.n):
+            raise UsageError(f"--viewer names a seat P0..P{state.n - 1}, not {args.viewer!r}")
+        viewer = int(args.viewer[1:])
+    return Recorder(state, args.record_kind, seed=args.seed, viewer=viewer,
+                    source="shipped" if args.data is None else str(args.data))
+
+
+def write_record(args: argparse.Namespace, recorder: Recorder) -> None:
+    """Write the record of `rattus play --record FILE`."""
+    try:
+        Path(args.record).write_text(dumps(recorder.record), encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {args.record}: {err}") from None
