@@ -847,8 +847,8 @@ class English:
         """A chance event: one outcome drawn uniformly."""
         t = self.t
         b = st.binding
-        head = t("Chance ") + self.m.verb(st.verb) + t(": draw ") + self.among(b.var, b.domain, b.where, "one") \
-            + t(" at random, each equally likely:")
+        head = t("Chance ") + self.m.verb(st.verb) + t(" (each outcome equally likely): ") \
+            + self.among(b.var, b.domain, b.where, "one") + t(":")
         anchor = self.option_anchor(st.verb)
         return Step(head, self.block(st.body), kind="chance", name=st.verb, citations=st.citations,
                     anchor=anchor, pos=st.pos)

@@ -174,7 +174,7 @@ class Rulebook:
                      *steps_rst([whole], sources=self.sources)]
             moved[step.anchor] = Item("option", opt.verb, step.anchor, title, step.citations, opt.pos, lines, ch,
                                       sec)
-            step.text = step.text + esc(" — see ") + f":ref:`{esc(ch.title)} <{label(step.anchor)}>`"
+            step.text = step.text + esc(" — see ") + f":ref:`{title} <{label(step.anchor)}>`" + esc(f" ({ch.title})")
             step.children, step.citations, step.kind = [], (), "option-link"
             step.anchor = ""
         params = e.signature(d.params)
@@ -191,7 +191,7 @@ class Rulebook:
         """A function: its definition as a sentence."""
         anchor = f"function:{d.name}"
         chapter, section = chapter_of(anchor, d.citations)
-        sig = literal(f"{d.name}({', '.join(d.params)})")
+        sig = literal(f"{d.name}({', '.join(p.replace(':', ': ') for p in d.params)})")
         body = [f"Function {sig} ({self.where(d.pos)}).", "", *self.comment(d.pos), self.english.function(d), ""]
         lines = beside(body, d.citations, label(anchor), "rattus-function", self.sources)
         return Item("function", d.name, anchor, f"Function {d.name}", d.citations, d.pos, lines, chapter, section)
