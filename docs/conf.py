@@ -43,4 +43,5 @@ html_theme_options = {
     "page_width": "1280px",
     "sidebar_width": "240px",
     "fixed_sidebar": True,
+    "body_max_width": "none",
 }

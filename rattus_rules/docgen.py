@@ -330,6 +330,7 @@ def uses_of(game: Game, name: str) -> list[str]:
 
 def _ref(anchor: str) -> str:
     kind, _, name = anchor.partition(":")
+    kind = {"decl": "declaration"}.get(kind, kind)
     return f":ref:`{kind} {name} <{label(anchor)}>`"
 
 
@@ -345,7 +346,8 @@ def switches_rst(game: Game) -> str:
             esc(d.question),
             f"{literal(default.value)}: {esc(default.description)}",
             "\n\n".join(f"{literal(o.value)}: {esc(o.description)}" for o in others) or "—",
-            "\n\n".join(f"*{esc(c.section)}*: „{esc(c.quote)}“" for o in d.options for c in o.citations[:1]),
+            "\n\n".join(f"{literal(o.value)} — *{esc(c.section)}*: „{esc(c.quote)}“"
+                         for o in d.options for c in o.citations[:1]),
         ])
     out = [f"The spec names {len(game.switches)} points where the German text allows more than one reading.  "
            "Each is an *interpretation switch*: a default reading and its alternatives, each resting on a "
