@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck pytest docs bench clean
+.PHONY: setup demo test lint typecheck pytest docs bench golden clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,10 @@ docs: setup
 ## bench: games and decisions per second, spec load time
 bench: setup
 	$(BIN)/python bench/bench.py
+
+## golden: rewrite conformance/ (perft vectors, recorded games, golden playthroughs) after a deliberate rule change
+golden: setup
+	$(BIN)/python -m rattus_rules.conformance --write conformance
 
 clean:
 	rm -rf $(VENV) build dist docs/_build .pytest_cache .mypy_cache .ruff_cache

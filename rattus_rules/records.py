@@ -357,6 +357,24 @@ def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str
     return run.state, verdict, lambda t: t in observed or run.state.face_up[t]
 
 
+def walk(record: Any, interpretations: Mapping[str, str] | None = None,
+         data: str | None = None) -> tuple[list[tuple[int, State]], Verdict]:
+    """The state before each action entry of a record (copies), and the verdict.
+
+    Stops at the first illegal entry; raises ValueError if it is not a record.
+    """
+    game = load_rules(data)
+    bad = check_format(record, game)
+    if bad is not None:
+        raise ValueError(bad.format())
+    chosen = dict(record.get("interpretations", {}))
+    chosen.update(interpretations or {})
+    states: list[tuple[int, State]] = []
+    verdict = _Validation(game, record, game.settings_for(chosen)).run(
+        lambda i, st: states.append((i, st.clone())))
+    return states, verdict
+
+
 @attrs.define
 class _Snapshot:
     """An unknown chance outcome: the state before it and the option taken."""
@@ -407,10 +425,12 @@ class _Validation:
         settings = tuple(sorted((self.game.switches[k].ident, v) for k, v in self.settings.items()))
         return Verdict(status, warnings=tuple(self.warnings), settings=settings, **kw)
 
-    def run(self) -> Verdict:
+    def run(self, before: Callable[[int, State], None] | None = None) -> Verdict:
         i = 0
         try:
             while i < self.stop:
+                if before is not None:
+                    before(i, self.state)
                 i = self.step(i)
         except _Illegal as bad:
             return self.verdict(ILLEGAL, entries=bad.index, index=bad.index, entry=self.entries[bad.index],
@@ -926,6 +946,7 @@ __all__ = [
     "replay",
     "schema",
     "validate",
+    "walk",
     "which_interpretations",
 ]
 
