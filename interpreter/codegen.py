@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
 
@@ -96,7 +96,46 @@ class Stuck(Exception):
     """A generated loop ran :data:`STEP_LIMIT` times without reaching a decision."""
 
 
+class Values(Sequence[tuple[int, tuple[Any, ...]]]):
+    """The options of a decision with one branch that binds one value: ``(0, (value,))`` each.
+
+    A list-like snapshot that makes each option only when it is read: chance
+    events often have dozens of outcomes of which one is drawn.
+    """
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: list[Any]):
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, tuple[Any, ...]]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[int, tuple[Any, ...]]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, tuple[Any, ...]] | list[tuple[int, tuple[Any, ...]]]:
+        if isinstance(i, slice):
+            return [(0, (v,)) for v in self.values[i]]
+        return (0, (self.values[i],))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
 HELPERS: dict[str, Any] = {
+    "_Values": Values,
+    "_ONCE": (None,),
     "_STEP_LIMIT": STEP_LIMIT,
     "_Stuck": Stuck,
     "_piece_at": piece_at,

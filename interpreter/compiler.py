@@ -24,10 +24,13 @@ if TYPE_CHECKING:
 
 Fn = Callable[["State", dict[str, Any]], Any]
 #: A decision's option lister: every legal (branch index, bound values).
-Options = Callable[["State", dict[str, Any]], list[tuple[int, tuple[Any, ...]]]]
+Options = Callable[["State", dict[str, Any]], Sequence[tuple[int, tuple[Any, ...]]]]
 
-# Instruction codes.  An instruction is a tuple (code, a, b).
-EXEC, JUMP, JUMP_IF_NOT, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(8)
+# Instruction codes.  An instruction is a tuple (code, a, b):
+# (RESUME, run, -): run(state, env) goes on from here and returns the next stop's index;
+# (CALL, procedure index, new_env) with the caller's RESUME right after it;
+# (RETURN, -, -); (CHOOSE | CHANCE, decision, -); (FINISH, winners, -).
+RESUME, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(6)
 
 
 def render_value(value: Any, t: str, piece_keys: list[Any]) -> str:
@@ -83,7 +86,7 @@ class Decision:
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
 
-    def options(self, st: State, env: dict[str, Any]) -> list[tuple[int, tuple[Any, ...]]]:
+    def options(self, st: State, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
         assert self.enumerate is not None
         return self.enumerate(st, env)
@@ -147,24 +150,6 @@ class ExprCompiler:
         return self.gen.function(e, hot)
 
 
-def thread_jumps(code: list[tuple[int, Any, Any]]) -> None:
-    """Let jumps that land on a jump go straight to its target, and jumps to a return return."""
-
-    def final(target: int) -> int:
-        seen = set()
-        while code[target][0] == JUMP and target not in seen:
-            seen.add(target)
-            target = code[target][1]
-        return target
-
-    for i, (op, a, b) in enumerate(code):
-        if op == JUMP:
-            target = final(a)
-            code[i] = (RETURN, None, None) if code[target][0] == RETURN else (JUMP, target, None)
-        elif op == JUMP_IF_NOT and b is not None:
-            code[i] = (op, a, final(b))
-
-
 def pauses(st: A.Stmt, leaves: Set[str]) -> bool:
     """Whether running a statement may stop at a decision or chance event, or end the game."""
     if isinstance(st, (A.Choose, A.Chance, A.Finish)):
@@ -216,13 +201,32 @@ def leaf_procedures(procedures: Mapping[str, A.ProcedureDecl]) -> set[str]:
 Line = tuple[str, A.Pos, tuple[A.Citation, ...]]
 
 
-class ProcedureCompiler:
-    """Compiles one procedure body into instructions.
+@attrs.frozen
+class Level:
+    """One block on the way from a procedure's body to a place in it."""
 
-    Runs of statements that cannot pause (no decision, chance event or
-    `finish`, no call of a procedure that may pause, no `break` out of them)
-    become one generated Python function each, with ordinary Python `if`,
-    `while` and `for`; only what may pause is laid out as instructions.
+    statements: tuple[A.Stmt, ...]
+    owner: A.Stmt | None  # the statement whose block this is (None: the procedure body)
+    index: int  # the owner's place in the enclosing block
+    cites: tuple[tuple[str, tuple[A.Citation, ...]], ...]  # enclosing rules, innermost last
+
+
+_LOOPS = (A.While, A.Loop, A.For)
+
+
+class ProcedureCompiler:
+    """Compiles one procedure into stops and generated resume functions.
+
+    A procedure stops where it may wait or hand over: at a decision or chance
+    event, at a call of a procedure that may pause, at `finish` and at its end.
+    Those stops are the instructions; the program position kept in the state
+    is the index of one of them.  Every place where running goes on — the
+    start, the start of each branch of a decision, the statement after a call
+    — gets one generated Python function that runs the rest of the procedure
+    with ordinary Python `if`, `while` and `for` until it reaches the next stop,
+    and returns that stop's index.  Loops are entered again from the middle of
+    their body this way: a one-time ``for`` wraps the rest of the current
+    round and the loop itself, so that `break` leaves both.
     """
 
     def __init__(self, exprs: ExprCompiler, decl: A.ProcedureDecl, leaves: Set[str] = frozenset()):
@@ -234,13 +238,17 @@ class ProcedureCompiler:
         self.positions: list[A.Pos] = []
         self.citations: list[tuple[A.Citation, ...]] = []
         self.cite_stack: list[tuple[str, tuple[A.Citation, ...]]] = [(decl.name, decl.citations)]
-        self.breaks: list[list[int]] = []
-        self.counter = 0
+        self.stops: dict[int, int] = {}  # id(statement) -> its stop instruction
+        self.resumes: list[tuple[int, list[Level], int]] = []  # (instruction, where, first statement)
+        self.counters: dict[int, tuple[str, str]] = {}  # id(for statement) -> its list and index locals
 
     def compile(self) -> Procedure:
-        self.block(self.decl.body)
-        self.emit(RETURN, None, None, self.decl.pos)
-        thread_jumps(self.code)
+        base = Level(self.decl.body.statements, None, -1, tuple(self.cite_stack))
+        self.resumes.append((self.emit(RESUME, None, None, self.decl.pos), [base], 0))
+        self.layout([base])
+        self.stops[id(self.decl)] = self.emit(RETURN, None, None, self.decl.pos)
+        for pc, levels, first in self.resumes:
+            self.code[pc] = (RESUME, self.continuation(pc, levels, first), None)
         params = tuple(p.partition(":")[0] for p in self.decl.params)
         return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl)
 
@@ -256,35 +264,9 @@ class ProcedureCompiler:
         self.citations.append(self.current_citations())
         return len(self.code) - 1
 
-    def patch(self, at: int, target: int) -> None:
-        op, a, b = self.code[at]
-        if op == JUMP:
-            self.code[at] = (op, target, b)
-        else:
-            self.code[at] = (op, a, target)
-
-    def here(self) -> int:
-        return len(self.code)
-
     def fusable(self, st: A.Stmt) -> bool:
-        """Whether a statement can run inside a generated function."""
+        """Whether a statement runs through without stopping (and without a `break` out of it)."""
         return not pauses(st, self.leaves) and not breaks_out(st)
-
-    def block(self, b: A.Block) -> None:
-        run: list[A.Stmt] = []
-        for st in b.statements:
-            if self.fusable(st):
-                run.append(st)
-                continue
-            self.flush(run)
-            run = []
-            self.statement(st)
-        self.flush(run)
-
-    def flush(self, run: list[A.Stmt]) -> None:
-        """One instruction running a list of statements that cannot pause."""
-        if run:
-            self.emit(EXEC, self.python(self.gen.fresh("steps"), run), None, run[0].pos)
 
     def python(self, name: str, statements: Sequence[A.Stmt]) -> Fn:
         """A generated Python function ``name(st, env)`` running statements that cannot pause."""
@@ -301,7 +283,6 @@ class ProcedureCompiler:
             ProcedureCompiler(self.x, decl, self.leaves).python(name, decl.body.statements)
         return name
 
-    # ------------------------------------------------------------ instructions
     def cond(self, e: A.Expr) -> Fn:
         """A hot function evaluating a condition or value."""
         return self.x.expr(e, hot=True)
@@ -309,96 +290,127 @@ class ProcedureCompiler:
     def text(self, e: A.Expr, fr: Frame, iterating: bool = False) -> str:
         return self.gen.expr(e, {}, fr, iterating)
 
-    def statement(self, st: A.Stmt) -> None:
-        """A statement that may pause (or break out), laid out as instructions."""
-        if isinstance(st, A.If):
-            ends: list[int] = []
-            for cond, body in st.branches:
-                jif = self.emit(JUMP_IF_NOT, self.cond(cond), None, cond.pos)
-                self.block(body)
-                ends.append(self.emit(JUMP, None, None, cond.pos))
-                self.patch(jif, self.here())
-            if st.otherwise is not None:
-                self.block(st.otherwise)
-            for at in ends:
-                self.patch(at, self.here())
-        elif isinstance(st, A.While):
-            top = self.here()
-            jif = self.emit(JUMP_IF_NOT, self.cond(st.cond), None, st.pos)
-            self.loop_body(st.body, top)
-            self.patch(jif, self.here())
-            self.close_breaks()
-        elif isinstance(st, A.Loop):
-            top = self.here()
-            self.loop_body(st.body, top)
-            self.close_breaks()
-        elif isinstance(st, A.For):
-            self.for_loop(st)
-        elif isinstance(st, A.Break):
-            self.breaks[-1].append(self.emit(JUMP, None, None, st.pos))
-        elif isinstance(st, A.CallProc):
-            self.call(st)
-        elif isinstance(st, A.Choose):
-            self.decision(st, chance=False)
-        elif isinstance(st, A.Chance):
-            self.decision(st, chance=True)
-        elif isinstance(st, A.Finish):
-            self.emit(FINISH, self.cond(st.winners), None, st.pos)
-        elif isinstance(st, A.Rule):
-            self.cite_stack.append((st.name, st.citations))
-            self.block(st.body)
-            self.cite_stack.pop()
-        else:
-            raise AssertionError(st)
-
-    def loop_body(self, body: A.Block, top: int) -> None:
-        self.breaks.append([])
-        self.block(body)
-        self.emit(JUMP, top, None, body.pos)
-
-    def close_breaks(self) -> None:
-        for at in self.breaks.pop():
-            self.patch(at, self.here())
-
-    def for_loop(self, st: A.For) -> None:
-        self.counter += 1
-        items, index, var = f"$items{self.counter}", f"$i{self.counter}", st.var
-        domain = st.domain
-        fr = Frame(hot=True)
-        start = self.gen.build_located(
-            self.gen.fresh("for"), "st, env", fr,
-            [(f"env[{items!r}] = list({self.text(domain, fr, iterating=True)})", st.pos, self.current_citations()),
-             (f"env[{index!r}] = 0", st.pos, self.current_citations())])
-
-        def more(s: State, env: dict[str, Any]) -> bool:
-            i = env[index]
-            values = env[items]
-            if i >= len(values):
-                return False
-            env[var] = values[i]
-            env[index] = i + 1
-            return True
-
-        self.emit(EXEC, start, None, st.pos)
-        top = self.emit(JUMP_IF_NOT, more, None, st.pos)
-        if st.where is not None:
-            self.emit(JUMP_IF_NOT, self.cond(st.where), top, st.where.pos)
-        self.loop_body(st.body, top)
-        self.patch(top, self.here())
-        self.close_breaks()
-
-    def call(self, st: A.CallProc) -> None:
-        index = self.x.ctx.proc_index[st.name]
-        fr = Frame(hot=True, pure=True)
-        line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
-        self.emit(CALL, index, self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line]),
-                  st.pos)
+    # ------------------------------------------------------------------ stops
+    def layout(self, levels: list[Level]) -> None:
+        """Lay out the stops of a block (and of the blocks inside it), and note where running resumes."""
+        here = levels[-1]
+        for i, st in enumerate(here.statements):
+            if self.fusable(st):
+                continue
+            self.cite_stack = list(here.cites)
+            if isinstance(st, A.If):
+                blocks = [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
+                for b in blocks:
+                    self.layout([*levels, Level(b.statements, st, i, here.cites)])
+            elif isinstance(st, _LOOPS):
+                if isinstance(st, A.For):
+                    self.counters[id(st)] = (f"$items{len(self.counters) + 1}", f"$i{len(self.counters) + 1}")
+                self.layout([*levels, Level(st.body.statements, st, i, here.cites)])
+            elif isinstance(st, A.Rule):
+                self.layout([*levels, Level(st.body.statements, st, i, (*here.cites, (st.name, st.citations)))])
+            elif isinstance(st, (A.Choose, A.Chance)):
+                self.decision(st, levels, i)
+            elif isinstance(st, A.CallProc):
+                fr = Frame(hot=True, pure=True)
+                line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
+                env_fn = self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line])
+                self.stops[id(st)] = self.emit(CALL, self.x.ctx.proc_index[st.name], env_fn, st.pos)
+                self.resumes.append((self.emit(RESUME, None, None, st.pos), levels, i + 1))
+            elif isinstance(st, A.Finish):
+                self.stops[id(st)] = self.emit(FINISH, self.cond(st.winners), None, st.pos)
+            elif not isinstance(st, A.Break):
+                raise AssertionError(st)
 
     def new_env(self, st: A.CallProc, fr: Frame) -> str:
         """The text of the locals a called procedure starts with: its parameters."""
         decl = self.x.symbols.procedures[st.name]
         params = [p.partition(":")[0] for p in decl.params]
         return "{" + ", ".join(f"{p!r}: {self.text(a, fr)}" for p, a in zip(params, st.args)) + "}"
+
+    # ---------------------------------------------------------- resume points
+    def continuation(self, pc: int, levels: list[Level], first: int) -> Fn:
+        """The generated function running a procedure from a place on until its next stop."""
+        fr = Frame(hot=True)
+        out: list[Line] = []
+        self.cite_stack = list(levels[-1].cites)
+        out.append(("_steps = 0", self.positions[pc], self.current_citations()))
+        depth = [0]
+        for level in levels[1:]:
+            depth.append(depth[-1] + (1 if isinstance(level.owner, _LOOPS) else 0))
+        for d, level in enumerate(levels):
+            if isinstance(level.owner, _LOOPS):
+                self.cite_stack = list(levels[d - 1].cites)
+                out.append(("    " * depth[d - 1] + "for _once in _ONCE:", level.owner.pos, self.current_citations()))
+        for d in range(len(levels) - 1, -1, -1):
+            level = levels[d]
+            ind = "    " * depth[d]
+            start = first if d == len(levels) - 1 else levels[d + 1].index + 1
+            self.cite_stack = list(level.cites)
+            self.stop_block(level.statements[start:], fr, out, ind)
+            if isinstance(level.owner, _LOOPS):
+                self.cite_stack = list(levels[d - 1].cites)
+                self.loop(level.owner, fr, out, ind, enter=False)
+        self.cite_stack = list(levels[0].cites)
+        out.append((f"return {self.stops[id(self.decl)]}", self.decl.pos, self.current_citations()))
+        return self.gen.build_located(self.gen.fresh(f"{self.decl.name}_{pc}"), "st, env", fr, out)  # type: ignore[no-any-return]
+
+    def stop_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str) -> None:
+        """Python lines for statements that may stop: a stop returns its instruction."""
+        before = len(out)
+        for st in statements:
+            if self.fusable(st):
+                self.py_statement(st, fr, out, ind)
+                continue
+            cites = self.current_citations()
+            if isinstance(st, (A.Choose, A.Chance, A.CallProc, A.Finish)):
+                out.append((f"{ind}return {self.stops[id(st)]}", st.pos, cites))
+                return  # what follows runs from this stop's resume point
+            if isinstance(st, A.Break):
+                out.append((f"{ind}break", st.pos, cites))
+                return
+            if isinstance(st, A.If):
+                for i, (cond, body) in enumerate(st.branches):
+                    out.append((f"{ind}{'if' if i == 0 else 'elif'} {self.text(cond, fr)}:", cond.pos, cites))
+                    self.stop_block(body.statements, fr, out, ind + "    ")
+                if st.otherwise is not None:
+                    out.append((f"{ind}else:", st.pos, cites))
+                    self.stop_block(st.otherwise.statements, fr, out, ind + "    ")
+            elif isinstance(st, A.Rule):
+                self.cite_stack.append((st.name, st.citations))
+                self.stop_block(st.body.statements, fr, out, ind)
+                self.cite_stack.pop()
+            elif isinstance(st, _LOOPS):
+                self.loop(st, fr, out, ind, enter=True)
+            else:
+                raise AssertionError(st)
+        if len(out) == before:
+            out.append((ind + "pass", self.decl.pos, self.current_citations()))
+
+    def loop(self, st: A.While | A.Loop | A.For, fr: Frame, out: list[Line], ind: str, enter: bool) -> None:
+        """A loop that may stop; ``enter``: from its start (a `for` takes its list first)."""
+        cites = self.current_citations()
+
+        def add(text: str, at: A.Stmt | A.Expr = st) -> None:
+            out.append((text, at.pos, cites))
+
+        guard = [f"{ind}    _steps += 1", f"{ind}    if _steps > _STEP_LIMIT: raise _Stuck()"]
+        if isinstance(st, A.For):
+            items, index = self.counters[id(st)]
+            if enter:
+                add(f"{ind}env[{items!r}] = list({self.text(st.domain, fr, iterating=True)})")
+                add(f"{ind}env[{index!r}] = 0")
+            add(f"{ind}while env[{index!r}] < len(env[{items!r}]):")
+            for g in guard:
+                add(g)
+            add(f"{ind}    env[{st.var!r}] = env[{items!r}][env[{index!r}]]")
+            add(f"{ind}    env[{index!r}] += 1")
+            if st.where is not None:
+                add(f"{ind}    if not {self.text(st.where, fr)}: continue", st.where)
+        else:
+            add(f"{ind}while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
+            for g in guard:
+                add(g)
+        self.stop_block(st.body.statements, fr, out, ind + "    ")
 
     # ------------------------------------------------------ generated Python
     def py_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str) -> None:
@@ -521,8 +533,9 @@ class ProcedureCompiler:
         return lambda s, env: env[name]
 
     # --------------------------------------------------------------- decisions
-    def decision(self, st: A.Choose | A.Chance, chance: bool) -> None:
+    def decision(self, st: A.Choose | A.Chance, levels: list[Level], index: int) -> None:
         x = self.x
+        chance = isinstance(st, A.Chance)
         options: list[tuple[str, tuple[A.Binding, ...], A.Expr | None, tuple[A.Citation, ...], A.Block, Any]]
         if isinstance(st, A.Chance):
             options = [(st.verb, (st.binding,), None, st.citations, st.body, st)]
@@ -542,21 +555,21 @@ class ProcedureCompiler:
         decision = Decision(chance, player, branches, st.pos, self.current_citations(),
                             self.cite_stack[-1][0])
         decision.enumerate = self.enumerator(st, [(o[1], o[2]) for o in options])
-        self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
-        ends = []
+        self.stops[id(st)] = self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
+        rule = self.cite_stack[-1][0]
         for branch, (_, _, _, cites, body, _) in zip(branches, options):
-            branch.target = self.here()
-            self.cite_stack.append((self.cite_stack[-1][0], cites))
-            self.block(body)
-            self.cite_stack.pop()
-            ends.append(self.emit(JUMP, None, None, body.pos))
-        for at in ends:
-            self.patch(at, self.here())
+            branch.target = self.emit(RESUME, None, None, body.pos)
+            inner = [*levels, Level(body.statements, st, index, (*levels[-1].cites, (rule, cites)))]
+            self.resumes.append((branch.target, inner, 0))
+            self.layout(inner)
+            self.cite_stack = list(levels[-1].cites)
 
     def enumerator(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Options:
         """One generated function listing every legal (branch index, values), in order."""
         fr = Frame(hot=True, pure=True)
         cites = self.current_citations()
+        if len(branches) == 1 and len(branches[0][0]) == 1:
+            return self.single_enumerator(st, *branches[0])
         out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites)]
         for bi, (bindings, when) in enumerate(branches):
             indent = ""
@@ -578,4 +591,21 @@ class ProcedureCompiler:
             values = "(" + "".join(n + ", " for n in names) + ")"
             out.append((f"{indent}add(({bi}, {values}))", st.pos, cites))
         out.append(("return out", st.pos, cites))
+        return self.gen.build_located(self.gen.fresh("options"), "st, env", fr, out)  # type: ignore[no-any-return]
+
+    def single_enumerator(self, st: A.Stmt, bindings: tuple[A.Binding, ...], when: A.Expr | None) -> Options:
+        """The options of a decision with one branch of one value: the values, wrapped only when read."""
+        fr = Frame(hot=True, pure=True)
+        cites = self.current_citations()
+        (b,) = bindings
+        out: list[Line] = []
+        if when is not None:
+            out.append((f"if not {self.text(when, fr)}: return []", when.pos, cites))
+        domain = self.gen.expr(b.domain, {}, fr, iterating=True)
+        if b.where is None:
+            out.append((f"return _Values(list({domain}))", b.pos, cites))
+        else:
+            var = self.gen.fresh(b.var)
+            where = self.gen.expr(b.where, {b.var: var}, fr)
+            out.append((f"return _Values([{var} for {var} in {domain} if {where}])", b.where.pos, cites))
         return self.gen.build_located(self.gen.fresh("options"), "st, env", fr, out)  # type: ignore[no-any-return]

@@ -22,10 +22,8 @@ from .compiler import (
     CALL,
     CHANCE,
     CHOOSE,
-    EXEC,
     FINISH,
-    JUMP,
-    JUMP_IF_NOT,
+    RESUME,
     RETURN,
     Decision,
 )
@@ -75,7 +73,7 @@ class Pending:
 
     decision: Decision
     player: int
-    options: list[tuple[int, tuple[Any, ...]]]
+    options: Sequence[tuple[int, tuple[Any, ...]]]
     texts: list[str] | None = None
     by_text: dict[str, int] | None = None
 
@@ -362,18 +360,13 @@ class State:
                 pc = fr[1]
                 while True:
                     op, a, b = code[pc]
-                    if op == EXEC:
-                        a(self, env)
-                        pc += 1
-                    elif op == JUMP_IF_NOT:
-                        pc = pc + 1 if a(self, env) else b
-                    elif op == JUMP:
-                        # every loop jumps back: counting jumps bounds the steps between decisions
-                        pc = a
+                    if op == RESUME:
+                        # calls and returns without a decision in between count as steps too
                         steps += 1
                         if steps > STEP_LIMIT:
                             raise RuleError(f"no decision reached after {STEP_LIMIT} steps",
                                             procs[fr[0]].positions[pc])
+                        pc = a(self, env)
                     elif op == CALL:
                         fr[1] = pc + 1
                         frames.append([a, 0, b(self, env)])
