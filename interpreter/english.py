@@ -243,12 +243,16 @@ class English:
         """A vocabulary template with its arguments; the template's prose goes through ``text``."""
         parts = re.split(r"(\{\d+\})", template)
         out = []
+        one = False
         for part in parts:
             m = re.fullmatch(r"\{(\d+)\}", part)
             if m:
                 i = int(m.group(1))
                 out.append(args[i] if i < len(args) else "?")
+                one = out[-1] == self.t("1")
             elif part:
+                if one:  # "places 1 cubes" → "places 1 cube"
+                    part = re.sub(r"^( [a-z]+)s\b", r"\1", part)
                 out.append(self.m.text(part))
         return "".join(out)
 

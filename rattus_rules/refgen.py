@@ -16,10 +16,12 @@ from typing import Any
 import attrs
 
 from interpreter import Game
+from interpreter import ast as A
 from interpreter.checker import BUILTINS, SPECIAL_NAMES
+from interpreter.english import English, child_blocks
 from interpreter.parser import grammar_text
 
-from .rst import esc, heading, indent, list_table, literal
+from .rst import RstMarkup, esc, heading, indent, list_table, literal, steps_rst
 
 # ------------------------------------------------------------------ grammar
 
@@ -75,8 +77,120 @@ def _doc_rst(doc: str) -> str:
     return "".join(literal(p) if i % 2 else esc(p) for i, p in enumerate(parts))
 
 
+#: The syntax-tree node each grammar rule makes (with a test on it where one class serves two rules).
+GRAMMAR_NODES: dict[str, tuple[type, Callable[[Any], bool]]] = {
+    "game_decl": (A.GameDecl, lambda d: True),
+    "source_decl": (A.SourceDecl, lambda d: True),
+    "players_decl": (A.PlayersDecl, lambda d: True),
+    "enum_decl": (A.EnumDecl, lambda d: True),
+    "table_decl": (A.TableDecl, lambda d: True),
+    "graph_decl": (A.GraphDecl, lambda d: True),
+    "pieces_decl": (A.PiecesDecl, lambda d: True),
+    "counter_decl": (A.StateDecl, lambda d: d.kind == "counter"),
+    "var_decl": (A.StateDecl, lambda d: d.kind == "var"),
+    "zone_decl": (A.ZoneDecl, lambda d: True),
+    "scope_decl": (A.ScopeDecl, lambda d: True),
+    "limit_decl": (A.LimitDecl, lambda d: True),
+    "switch_decl": (A.SwitchDecl, lambda d: True),
+    "check_decl": (A.Condition, lambda d: d.kind == "check"),
+    "invariant_decl": (A.Condition, lambda d: d.kind == "invariant"),
+    "function_decl": (A.FunctionDecl, lambda d: True),
+    "procedure_decl": (A.ProcedureDecl, lambda d: True),
+    "score_decl": (A.ScoreDecl, lambda d: True),
+    "main_decl": (A.MainDecl, lambda d: True),
+    "let_stmt": (A.Let, lambda d: True),
+    "assign_stmt": (A.Assign, lambda d: True),
+    "if_stmt": (A.If, lambda d: True),
+    "while_stmt": (A.While, lambda d: True),
+    "loop_stmt": (A.Loop, lambda d: True),
+    "for_stmt": (A.For, lambda d: True),
+    "break_stmt": (A.Break, lambda d: True),
+    "call_stmt": (A.CallProc, lambda d: True),
+    "choose_stmt": (A.Choose, lambda d: True),
+    "chance_stmt": (A.Chance, lambda d: True),
+    "move_stmt": (A.Move, lambda d: True),
+    "reveal_stmt": (A.Reveal, lambda d: True),
+    "look_stmt": (A.Look, lambda d: True),
+    "swap_stmt": (A.Swap, lambda d: True),
+    "begin_stmt": (A.Begin, lambda d: True),
+    "use_stmt": (A.Use, lambda d: True),
+    "finish_stmt": (A.Finish, lambda d: True),
+    "rule_stmt": (A.Rule, lambda d: True),
+    "say_stmt": (A.Say, lambda d: True),
+}
+
+_EXAMPLE_LINES = 14
+
+
+def _nodes(game: Game) -> Iterator[Any]:
+    """Every declaration and statement of a spec."""
+    for f in game.checked.files:
+        for d in f.declarations:
+            yield d
+            if isinstance(d, A.ProcedureDecl):
+                stack = [d.body]
+                while stack:
+                    block = stack.pop()
+                    for st in block.statements:
+                        yield st
+                        stack.extend(child_blocks(st))
+
+
+def spec_example(game: Game, rule: str) -> tuple[Any, list[str]] | None:
+    """The shortest use of a grammar rule in a spec: its node and its text (None if unused or too long)."""
+    kind = GRAMMAR_NODES.get(rule)
+    if kind is None:
+        return None
+    cls, test = kind
+    best: tuple[int, int, Any] | None = None
+    for order, node in enumerate(_nodes(game)):
+        if isinstance(node, cls) and test(node):
+            pos = node.pos
+            size = (pos.end_line or pos.line) - pos.line + 1
+            if best is None or (size, order) < best[:2]:
+                best = (size, order, node)
+    if best is None or best[0] > _EXAMPLE_LINES:
+        return None
+    node = best[2]
+    lines = game.texts.get(node.pos.path, [])[node.pos.line - 1:(node.pos.end_line or node.pos.line)]
+    if not lines:
+        return None
+    lines = [lines[0][node.pos.column - 1:], *lines[1:]]
+    if node.pos.end_line == node.pos.line and node.pos.end_column:
+        lines = [lines[0][:node.pos.end_column - node.pos.column]]
+    elif node.pos.end_column:
+        lines[-1] = lines[-1][:node.pos.end_column - 1]
+    pad = node.pos.column - 1
+    return node, [lines[0], *[x[pad:] if not x[:pad].strip() else x.lstrip() for x in lines[1:]]]
+
+
+def _example_rst(game: Game, english: English, rule: str) -> list[str]:
+    found = spec_example(game, rule)
+    if found is None:
+        return []
+    node, text = found
+    out = [f"In the Rattus spec ({literal(f'{node.pos.path}:{node.pos.line}')}):", "", ".. code-block:: rules", "",
+           *indent(text, 3), ""]
+    if isinstance(node, (A.ProcedureDecl, A.Say)):
+        return out
+    if isinstance(node, A.FunctionDecl):
+        reading = [english.function(node), ""]
+    elif isinstance(node, A.Declaration.__args__):  # type: ignore[attr-defined]
+        reading = [english.declaration(node), ""]
+    else:
+        if isinstance(node, (A.Choose, A.Chance)):
+            english.begin_procedure("")
+        step = english.statement(node)
+        reading = steps_rst([step], targets=False) if step is not None else []
+    return out + (["which the rulebook reads as:", "", *reading] if reading else [])
+
+
 def language_rst(game: Game | None = None) -> str:
-    """The language reference: each documented grammar rule, by part, then the helper rules."""
+    """The language reference: each documented grammar rule with its shortest use in the spec and that
+    use in English, by part, then the helper rules."""
+    from .wording import VOCABULARY
+
+    english = English(game.checked, VOCABULARY, RstMarkup(set())) if game is not None else None
     rules = grammar_rules()
     out: list[str] = []
     parts: dict[str, list[GrammarRule]] = {}
@@ -92,6 +206,8 @@ def language_rst(game: Game | None = None) -> str:
             out += [f".. _rattus-grammar-{r.name.replace('_', '-')}:", ""]
             out += heading(r.name, "~")
             out += [_doc_rst(r.doc), "", ".. code-block:: text", "", *indent(r.text.splitlines(), 3), ""]
+            if game is not None and english is not None:
+                out += _example_rst(game, english, r.name)
         if helpers:
             out += ["Further rules of this part:", "", ".. code-block:: text", ""]
             for r in helpers:

@@ -147,6 +147,26 @@ def test_pictures_language_cli_and_api_pages(site: Path) -> None:
         assert f'id="module-{name}"' in api
 
 
+def test_language_reference_shows_each_construct_in_use_and_in_english(rules: Game) -> None:
+    from rattus_rules.refgen import GRAMMAR_NODES, language_rst, spec_example
+
+    documented = {name for name, r in grammar_rules().items() if r.doc}
+    assert set(GRAMMAR_NODES) <= set(grammar_rules())
+    text = language_rst(rules)
+    shown = 0
+    for name in GRAMMAR_NODES:
+        found = spec_example(rules, name)
+        if found is None:
+            continue
+        lines = found[1]
+        shown += 1
+        assert lines[0].split()[0] in grammar_keywords() or name in ("assign_stmt", "call_stmt")
+        if name in documented:
+            assert "\n".join("   " + line if line else "" for line in lines) in text, name
+    assert shown >= 30
+    assert text.count("which the rulebook reads as:") >= 25
+
+
 def test_generated_parts_are_deterministic(rules: Game) -> None:
     for name, make in PAGES.items():
         assert make(rules) == make(rules), name
