@@ -78,7 +78,7 @@ def _doc_rst(doc: str) -> str:
 
 
 #: The syntax-tree node each grammar rule makes (with a test on it where one class serves two rules).
-GRAMMAR_NODES: dict[str, tuple[type, Callable[[Any], bool]]] = {
+GRAMMAR_NODES: dict[str, tuple[type[Any], Callable[[Any], bool]]] = {
     "game_decl": (A.GameDecl, lambda d: True),
     "source_decl": (A.SourceDecl, lambda d: True),
     "players_decl": (A.PlayersDecl, lambda d: True),
@@ -175,7 +175,7 @@ def _example_rst(game: Game, english: English, rule: str) -> list[str]:
         return out
     if isinstance(node, A.FunctionDecl):
         reading = [english.function(node), ""]
-    elif isinstance(node, A.Declaration.__args__):  # type: ignore[attr-defined]
+    elif isinstance(node, A.Declaration.__args__):
         reading = [english.declaration(node), ""]
     else:
         if isinstance(node, (A.Choose, A.Chance)):
