@@ -2,8 +2,8 @@
 
 :class:`English` turns checked expressions, statements and declarations into
 English sentences.  It knows the rules language and nothing of any game; a
-game may lend it words through a :class:`Vocabulary` (``cubes[p, r]`` → "the
-number of cubes of *p* in *r*"), and every name without words gets a generic
+game may lend it words through a :class:`Vocabulary` (``points[p, s]`` → "the
+number of points of *p* in *s*"), and every name without words gets a generic
 phrase.  Output is a tree of :class:`Step` items whose text is typeset by a
 :class:`Markup` (plain text here; the documentation uses reStructuredText).
 
@@ -94,7 +94,7 @@ class Phrase:
 
 @attrs.frozen
 class ZoneWords:
-    """Words for a zone: what it holds (``rat tokens in {0}``) and where it is (``region {0}``)."""
+    """Words for a zone: what it holds (``cards in the hand of {0}``) and where it is (``{0}'s hand``)."""
 
     contents: str
     place: str | None = None
@@ -102,7 +102,7 @@ class ZoneWords:
 
 @attrs.frozen
 class Noun:
-    """A kind of thing, singular and plural (``region``, ``regions``)."""
+    """A kind of thing, singular and plural (``card``, ``cards``)."""
 
     singular: str
     plural: str
@@ -117,7 +117,7 @@ class Vocabulary:
     """A game's words for its own names; all optional.
 
     ``states``: counters and vars (a counter's phrase names what is counted:
-    ``cubes of {0} in {1}``); ``zones``; ``functions`` and ``procedures`` (a
+    ``points of {0} in {1}``); ``zones``; ``functions`` and ``procedures`` (a
     phrase of the call, arguments as ``{0}``, ...); ``nouns``: tables, enums,
     piece kinds and graphs; ``columns``: table columns (``{0}`` is the row);
     ``limits``: usage limits as conditions ("still free").
@@ -149,7 +149,7 @@ class Step:
 
     ``kind`` is ``step``, ``rule``, ``option``, ``chance`` or ``decision``;
     ``name`` is the rule's name or the option's verb; ``anchor`` a stable
-    id (``rule:three_per_region``, ``option:player_turn:take:1``) for links.
+    id (``rule:draw_card``, ``option:turn:take:1``) for links.
     """
 
     text: str
@@ -195,7 +195,7 @@ def doc_comment(texts: Mapping[str, list[str]], pos: A.Pos) -> str:
 
 
 def words(name: str) -> str:
-    """An identifier as words: ``total_cubes`` → ``total cubes``."""
+    """An identifier as words: ``total_points`` → ``total points``."""
     return name.replace("_", " ")
 
 
@@ -251,7 +251,7 @@ class English:
                 out.append(args[i] if i < len(args) else "?")
                 one = out[-1] == self.t("1")
             elif part:
-                if one:  # "places 1 cubes" → "places 1 cube"
+                if one:  # "takes 1 cards" → "takes 1 card"
                     part = re.sub(r"^( [a-z]+)s\b", r"\1", part)
                 out.append(self.m.text(part))
         return "".join(out)
@@ -304,7 +304,7 @@ class English:
         return self.t(f"{kind} in the {words(name)}"), self.t(f"the {words(name)}")
 
     def zone_contents(self, e: A.Expr) -> str | None:
-        """What a zone expression holds, as a bare plural (``rat tokens in r``), or None."""
+        """What a zone expression holds, as a bare plural (``cards in the hand of p``), or None."""
         if isinstance(e, A.Index) and e.base in self.symbols.zones:
             return self._zone_words(e.base, [self.expr(a) for a in e.args])[0]
         if isinstance(e, A.Name) and e.ident in self.symbols.zones and not self.is_local(e):
@@ -326,7 +326,7 @@ class English:
 
     def among(self, var: str, domain: A.Expr, where: A.Expr | None, quantifier: str = "any",
               plural: bool = False) -> str:
-        """``any region r in play such that ...``: a variable ranging over a domain."""
+        """``any card c such that ...``: a variable ranging over a domain."""
         v = self.m.var(var)
         if isinstance(domain, A.Binary) and domain.op == "..":
             head = self.t(f"{quantifier} ") + v + self.t(" from ") + self.expr(domain.left) + self.t(" to ") \
@@ -942,7 +942,7 @@ class English:
 
     # ---------------------------------------------------------- declarations
     def signature(self, params: Sequence[str]) -> str:
-        """``(p: player, r: regions)`` as ``player p, region r``."""
+        """``(p: player, c: cards)`` as ``player p and card c``."""
         out = []
         for p in params:
             name, _, typ = p.partition(":")
@@ -952,7 +952,7 @@ class English:
         return self._and(out)
 
     def dims(self, dims: Sequence[str]) -> tuple[str, list[str]]:
-        """``for each player p and region r`` and the variables (``p``, ``r``) standing for the keys."""
+        """``for each player p and card c`` and the variables (``p``, ``c``) standing for the keys."""
         used: set[str] = set()
         names, parts = [], []
         for dim in dims:

@@ -287,6 +287,12 @@ def test_every_rule_appears_in_the_english_with_its_citations(rules: Game) -> No
         assert named[name].citations == rule.citations
 
 
+def test_english_renderer_knows_no_rattus() -> None:
+    text = Path(interpreter.english.__file__).read_text(encoding="utf-8").lower()
+    for word in ("rattus", "plague", "region", "cube", "castle", "knight", "rat token", "rulebook"):
+        assert word not in text, word
+
+
 def test_english_module_examples() -> None:
     result = doctest.testmod(interpreter.english)
     assert result.attempted > 0 and result.failed == 0
