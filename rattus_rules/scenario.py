@@ -168,7 +168,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         body = _strip_comment(raw).strip()
         if not body:
             continue
-        head = body.split(None, 1)[0]
+        head = body.split(None, 1)[0].rstrip(":")
         if head == "scenario":
             title = body[len("scenario"):].strip()
             continue
@@ -320,7 +320,7 @@ class _Builder:
         stock_line: Line | None = None
         for line in self.scn.position:
             self.line = line.number
-            head, args = line.words[0], line.words[1:]
+            head, args = line.words[0].rstrip(":"), line.words[1:]
             if head == "plague":
                 self.need(args, 1, "plague REGION")
                 st.vals["plague"][None] = self.in_play_region(args[0])
