@@ -24,7 +24,7 @@ VOCABULARY = Vocabulary(
         "cubes": "cubes of {0} in {1}",
         "castle": "cubes of {0} in the castle",
         "holder": "the holder of the {0} card",
-        "plague": "the plague's region",
+        "plague": "the region of the plague",
         "phase": "the phase of the game",
         "ender": "the player who triggered the end of the game",
         "last_regular": "the player of the last regular turn",
