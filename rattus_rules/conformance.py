@@ -149,8 +149,8 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     games: dict[str, dict[str, Any]] = {}
     for players, seed in ((2, 11), (3, 12), (4, 13)):
         games[f"legal-{players}p-omniscient.json"] = record_game(players, seed)
-        games[f"legal-{players}p-players-eye.json"] = record_game(players, seed + 10, kind=PLAYERS_EYE,
-                                                                  viewer=1)
+        eye_seed = 1 if players == 4 else seed + 10  # 4p seed 1: P1's Witch looks, so look entries too
+        games[f"legal-{players}p-players-eye.json"] = record_game(players, eye_seed, kind=PLAYERS_EYE, viewer=1)
     base = record_game(4, 21)
     regions = load_rules().world(4).nodes["board"]
 

@@ -522,6 +522,9 @@ class _Validation:
         if not candidates:
             hint = ""
             for word in words[1:]:
+                if word.startswith("#"):
+                    hint = ": a record writes a token by its face (threshold:symbols) or ?, never by an id"
+                    break
                 if ":" in word and word != UNKNOWN:
                     try:
                         Face.parse(word)
@@ -637,7 +640,9 @@ class _Validation:
             return nxt
         extra = self.unmatched_looks(seen, looks)
         if extra is not None:
-            raise _Illegal(extra, f"nobody looked at a token with entry {i}", "", (), ())
+            who = self.entries[extra]["by"]
+            raise _Illegal(extra, f"{who} looked at no token with entry {i} (a look entry follows the "
+                           "Witch action of the player who looked)", "", (), ())
         self.commit(i, option, unknown, after, revealed, reveals, seen, looks)
         return nxt
 

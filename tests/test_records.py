@@ -250,6 +250,33 @@ def test_a_wrong_revealed_face_in_a_players_eye_record() -> None:
     assert verdict.status == ILLEGAL and "no token of the token set shows 1:A" in verdict.reason
 
 
+def test_look_entries_of_a_players_eye_record() -> None:
+    record = record_game(4, seed=1, kind=PLAYERS_EYE, viewer=1)
+    looks = [i for i, e in enumerate(record["entries"]) if "look" in e]
+    assert looks and all(record["entries"][i]["by"] == "P1" for i in looks)
+    assert validate(record).finished
+    # the looks are optional: without them the record is still legal
+    bare = copy.deepcopy(record)
+    bare["entries"] = [e for e in bare["entries"] if "look" not in e]
+    assert validate(bare).finished
+    first = looks[0]
+    wrong = copy.deepcopy(record)
+    wrong["entries"][first] = {"look": "1:A", "by": "P1"}
+    verdict = validate(wrong)
+    assert verdict.status == ILLEGAL and verdict.index == first and "1:A" in verdict.reason
+    other = copy.deepcopy(record)
+    other["entries"][first]["by"] = "P2"
+    verdict = validate(other)
+    assert verdict.status == ILLEGAL and verdict.index == first and "P2 looked at no token" in verdict.reason
+
+
+def test_a_token_written_by_id() -> None:
+    record = record_game(2, seed=1)
+    record["entries"][0] = {"by": "chance", "action": "start-token #4"}
+    verdict = validate(record)
+    assert verdict.status == ILLEGAL and verdict.index == 0 and "never by an id" in verdict.reason
+
+
 def test_missing_and_extra_reveal_entries() -> None:
     record = record_game(4, seed=2)
     index = next(i for i, e in enumerate(record["entries"]) if "reveal" in e)
