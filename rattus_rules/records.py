@@ -24,11 +24,12 @@ It never raises.
 How a players-eye record is checked: tokens whose face the record has not
 stated are interchangeable.  The validator plays the game with concrete
 tokens: an unknown draw takes any token the rules allow; when the record
-later reveals a face the token in play does not show, the validator lets that
-token trade places with an unstated token of the right face
-(:func:`interpreter.edit.exchange_identities`), provided every earlier unknown
-draw could have produced the exchanged token.  The record is illegal only if
-no token of the token set can be there.
+later reveals a face the token in play does not show, the validator lets a
+token of the right face take its place, moving up to four tokens round
+(:func:`interpreter.edit.exchange_identities`), provided no face the record
+stated changes and every earlier chance outcome could still have happened (it
+keeps a copy of the state before each).  The record is illegal only if no
+token of the token set can be there.
 
 >>> from rattus_rules.records import record_game, validate
 >>> verdict = validate(record_game(2, seed=4))
@@ -49,7 +50,7 @@ import attrs
 import jsonschema  # type: ignore[import-untyped]
 from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
 
-from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, Citation, Game, IllegalAction, RulesError, State
+from interpreter import Citation, Game, IllegalAction, RulesError, State
 from interpreter.compiler import render_value
 from interpreter.edit import exchange_identities, newly_revealed, newly_seen, refresh
 
@@ -377,13 +378,15 @@ def walk(record: Any, interpretations: Mapping[str, str] | None = None,
 
 @attrs.define
 class _Snapshot:
-    """An unknown chance outcome: the state before it and the option taken."""
+    """A chance outcome that named a token: the state before it and the option taken."""
 
     state: State
     option: Option
 
 
 class _Illegal(Exception):
+    """The first illegal entry: raised inside a validation pass, turned into a verdict."""
+
     def __init__(self, index: int, reason: str, rule: str = "", citations: Sequence[Citation] = (),
                  legal: Sequence[str] = ()):
         self.index = index
@@ -394,6 +397,8 @@ class _Illegal(Exception):
 
 
 class _Incomplete(Exception):
+    """The record ends before the faces of the tokens its last entry turned face up."""
+
     def __init__(self, waiting: str):
         self.waiting = waiting
 
@@ -955,4 +960,3 @@ __all__ = [
     "which_interpretations",
 ]
 
-_ = (CHANCE_PLAYER, TERMINAL_PLAYER)
