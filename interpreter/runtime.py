@@ -21,19 +21,19 @@ from .codegen import STEP_LIMIT, Stuck
 from .compiler import (
     CALL,
     CHANCE,
+    CHANCE_PLAYER,
     CHOOSE,
     FINISH,
     RESUME,
     RETURN,
     Decision,
+    Pending,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
 
 if TYPE_CHECKING:
     from .game import Game
 
-#: `current_player` while a chance event waits for its outcome.
-CHANCE_PLAYER = -1
 #: `current_player` once the game has ended.
 TERMINAL_PLAYER = -2
 STATE_FORMAT = 1
@@ -52,7 +52,7 @@ def _splitmix(state: int) -> tuple[int, int]:
 
 @attrs.frozen
 class Action:
-    """A legal move: a verb and its values, with a stable text form (``place Gallia``)."""
+    """A legal move: a verb and its values, with a stable text form (``take 3``, ``move north 2``)."""
 
     verb: str
     args: tuple[str, ...]
@@ -65,17 +65,6 @@ class Action:
 
     def __str__(self) -> str:
         return self.text
-
-
-@attrs.define
-class Pending:
-    """The decision or chance event the game waits for."""
-
-    decision: Decision
-    player: int
-    options: Sequence[tuple[int, tuple[Any, ...]]]
-    texts: list[str] | None = None
-    by_text: dict[str, int] | None = None
 
 
 @attrs.define
@@ -272,7 +261,9 @@ class State:
             raise IllegalAction(str(index), f"there are {len(options)} legal actions")
         option = options[index]
         decision = p.decision
-        text = p.texts[index] if p.texts is not None else decision.text(option, self.game.piece_keys)
+        text = p.texts[index] if p.texts is not None else decision.texts.get(option)
+        if text is None:
+            text = decision.text(option, self.game.piece_keys)
         self.history.append(text)
         if self.log is not None:
             self.log.append(f"{'chance' if p.player == CHANCE_PLAYER else f'P{p.player}'}: {text}")
@@ -309,13 +300,23 @@ class State:
     # ------------------------------------------------------------ invariants
     def broken_invariants(self) -> list[str]:
         """The names of the declared invariants that do not hold now."""
-        return [name for name, _, fn in self.game.invariants if not fn(self, {})]
+        return [name for name, decl, fn in self.game.invariants if not self._holds(name, decl, fn)]
 
     def assert_invariants(self, after: str = "") -> None:
         """Raise :class:`InvariantViolation` for the first declared invariant that fails."""
         for name, decl, fn in self.game.invariants:
-            if not fn(self, {}):
+            if not self._holds(name, decl, fn):
                 raise InvariantViolation(name, decl.pos, decl.citations, after)
+
+    def _holds(self, name: str, decl: A.Condition, fn: Any) -> bool:
+        """Evaluate one invariant; one that cannot be evaluated is a :class:`RuleError` at it."""
+        try:
+            return bool(fn(self, {}))
+        except RulesError:
+            raise
+        except Exception as err:
+            raise RuleError(f"invariant {name} cannot be evaluated: {type(err).__name__}: {err}",
+                            decl.pos, decl.citations) from err
 
     # ------------------------------------------------------- piece movements
     def move_piece(self, piece: int, zone: str, key: Any) -> None:
@@ -376,10 +377,10 @@ class State:
                         break
                     elif op in (CHOOSE, CHANCE):
                         fr[1] = pc
-                        options = a.enumerate(self, env)
-                        if not options:
+                        pending = a.pend(self, env)
+                        if not pending.options:
                             raise RuleError("a decision with no legal option", a.pos, a.citations)
-                        self.pending = Pending(a, CHANCE_PLAYER if op == CHANCE else a.player(self, env), options)
+                        self.pending = pending
                         return
                     elif op == FINISH:
                         self.winners = sorted(a(self, env))
@@ -402,11 +403,11 @@ class State:
 
     def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
         # (_run does the same inline)
-        options = decision.options(self, env)
-        if not options:
+        assert decision.pend is not None
+        pending = decision.pend(self, env)
+        if not pending.options:
             raise RuleError("a decision with no legal option", decision.pos, decision.citations)
-        player = CHANCE_PLAYER if decision.chance else decision.player(self, env)  # type: ignore[misc]
-        self.pending = Pending(decision, player, options)
+        self.pending = pending
 
     # ---------------------------------------------------------- copy and JSON
     def clone(self) -> State:
