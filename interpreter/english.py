@@ -709,6 +709,10 @@ class English:
     def assign(self, st: A.Assign) -> str:
         """``x = v``, ``x += v``, ``x -= v``."""
         t = self.t
+        phrase = self.vocab.states.get(st.name) if not st.keys and st.name in self.symbols.states else None
+        if isinstance(phrase, Phrase) and phrase.negative is not None and st.op == "=" \
+                and isinstance(st.value, A.Literal) and isinstance(st.value.value, bool):
+            return t("Record that ") + self._fill(phrase.text if st.value.value else phrase.negative, []) + t(".")
         if st.keys or (st.name in self.symbols.states and not self._is_local_name(st)):
             target = self.state(st.name, [self.expr(k) for k in st.keys])
         else:
