@@ -23,14 +23,15 @@ if TYPE_CHECKING:
     from .runtime import State
 
 Fn = Callable[["State", dict[str, Any]], Any]
-#: A decision's option lister: every legal (branch index, bound values).
-Options = Callable[["State", dict[str, Any]], Sequence[tuple[int, tuple[Any, ...]]]]
 
 # Instruction codes.  An instruction is a tuple (code, a, b):
 # (RESUME, run, -): run(state, env) goes on from here and returns the next stop's index;
 # (CALL, procedure index, new_env) with the caller's RESUME right after it;
 # (RETURN, -, -); (CHOOSE | CHANCE, decision, -); (FINISH, winners, -).
 RESUME, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(6)
+
+#: The player of a chance event (`State.current_player` while it waits for its outcome).
+CHANCE_PLAYER = -1
 
 
 def render_value(value: Any, t: str, piece_keys: list[Any]) -> str:
@@ -72,6 +73,17 @@ class Branch:
 
 
 @attrs.define
+class Pending:
+    """The decision or chance event the game waits for."""
+
+    decision: Decision
+    player: int
+    options: Sequence[tuple[int, tuple[Any, ...]]]
+    texts: list[str] | None = None
+    by_text: dict[str, int] | None = None
+
+
+@attrs.define
 class Decision:
     """A `choose` or `chance` instruction."""
 
@@ -81,15 +93,15 @@ class Decision:
     pos: A.Pos
     citations: tuple[A.Citation, ...]  # of the enclosing rules and procedure
     rule: str  # the innermost enclosing rule (or procedure) name
-    #: The generated function listing the legal options (set by the compiler).
-    enumerate: Options | None = attrs.field(default=None, repr=False, eq=False)
+    #: The generated function making the :class:`Pending` state of this decision (set by the compiler).
+    pend: Callable[..., Pending] | None = attrs.field(default=None, repr=False, eq=False)
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
 
     def options(self, st: State, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
-        assert self.enumerate is not None
-        return self.enumerate(st, env)
+        assert self.pend is not None
+        return self.pend(st, env).options
 
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
         """The action text of an option: the verb and its values (remembered once made)."""
@@ -352,6 +364,8 @@ class ProcedureCompiler:
                 self.loop(level.owner, fr, out, ind, enter=False)
         self.cite_stack = list(levels[0].cites)
         out.append((f"return {self.stops[id(self.decl)]}", self.decl.pos, self.current_citations()))
+        if not any("_steps += 1" in text for text, _, _ in out):
+            del out[0]  # no loop here: no step count
         return self.gen.build_located(self.gen.fresh(f"{self.decl.name}_{pc}"), "st, env", fr, out)  # type: ignore[no-any-return]
 
     def stop_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str) -> None:
@@ -554,7 +568,7 @@ class ProcedureCompiler:
                                    cites, source))
         decision = Decision(chance, player, branches, st.pos, self.current_citations(),
                             self.cite_stack[-1][0])
-        decision.enumerate = self.enumerator(st, [(o[1], o[2]) for o in options])
+        decision.pend = self.pender(st, decision, [(o[1], o[2]) for o in options])
         self.stops[id(st)] = self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
         rule = self.cite_stack[-1][0]
         for branch, (_, _, _, cites, body, _) in zip(branches, options):
@@ -564,12 +578,25 @@ class ProcedureCompiler:
             self.layout(inner)
             self.cite_stack = list(levels[-1].cites)
 
-    def enumerator(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Options:
-        """One generated function listing every legal (branch index, values), in order."""
+    def pender(self, st: A.Choose | A.Chance, decision: Decision,
+               branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Callable[..., Pending]:
+        """One generated function making the :class:`Pending` of a decision: its player and every
+        legal (branch index, values), in order."""
         fr = Frame(hot=True, pure=True)
         cites = self.current_citations()
         if len(branches) == 1 and len(branches[0][0]) == 1:
-            return self.single_enumerator(st, *branches[0])
+            out = self.single_options(st, *branches[0], fr)
+        else:
+            out = self.all_options(st, branches, fr)
+        player = repr(CHANCE_PLAYER) if isinstance(st, A.Chance) else self.text(st.player, fr)
+        made = f"{self.gen.const(Pending)}({self.gen.const(decision)}, {player}, out)"
+        out.append((f"return {made}", st.pos, cites))
+        return self.gen.build_located(self.gen.fresh("pend"), "st, env", fr, out)  # type: ignore[no-any-return]
+
+    def all_options(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]],
+                    fr: Frame) -> list[Line]:
+        """Lines collecting every option into ``out``: a loop per binding, an `if` per condition."""
+        cites = self.current_citations()
         out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites)]
         for bi, (bindings, when) in enumerate(branches):
             indent = ""
@@ -590,22 +617,21 @@ class ProcedureCompiler:
                     indent += "    "
             values = "(" + "".join(n + ", " for n in names) + ")"
             out.append((f"{indent}add(({bi}, {values}))", st.pos, cites))
-        out.append(("return out", st.pos, cites))
-        return self.gen.build_located(self.gen.fresh("options"), "st, env", fr, out)  # type: ignore[no-any-return]
+        return out
 
-    def single_enumerator(self, st: A.Stmt, bindings: tuple[A.Binding, ...], when: A.Expr | None) -> Options:
-        """The options of a decision with one branch of one value: the values, wrapped only when read."""
-        fr = Frame(hot=True, pure=True)
+    def single_options(self, st: A.Stmt, bindings: tuple[A.Binding, ...], when: A.Expr | None,
+                       fr: Frame) -> list[Line]:
+        """Lines for a decision with one branch of one value: ``out`` holds the values, and makes
+        each option only when it is read."""
         cites = self.current_citations()
         (b,) = bindings
-        out: list[Line] = []
-        if when is not None:
-            out.append((f"if not {self.text(when, fr)}: return []", when.pos, cites))
         domain = self.gen.expr(b.domain, {}, fr, iterating=True)
         if b.where is None:
-            out.append((f"return _Values(list({domain}))", b.pos, cites))
+            values = f"_Values(list({domain}))"
         else:
             var = self.gen.fresh(b.var)
             where = self.gen.expr(b.where, {b.var: var}, fr)
-            out.append((f"return _Values([{var} for {var} in {domain} if {where}])", b.where.pos, cites))
-        return self.gen.build_located(self.gen.fresh("options"), "st, env", fr, out)  # type: ignore[no-any-return]
+            values = f"_Values([{var} for {var} in {domain} if {where}])"
+        if when is None:
+            return [(f"out = {values}", b.pos, cites)]
+        return [(f"out = {values} if {self.text(when, fr)} else []", b.pos, cites)]
