@@ -259,8 +259,16 @@ class ProcedureCompiler:
         self.resumes.append((self.emit(RESUME, None, None, self.decl.pos), [base], 0))
         self.layout([base])
         self.stops[id(self.decl)] = self.emit(RETURN, None, None, self.decl.pos)
+        direct: dict[int, int] = {}
         for pc, levels, first in self.resumes:
             self.code[pc] = (RESUME, self.continuation(pc, levels, first), None)
+            here = levels[-1].statements
+            if first < len(here) and id(here[first]) in self.stops:
+                direct[pc] = self.stops[id(here[first])]  # it stops at once: go straight there
+        for op, decision, _ in self.code:
+            if op in (CHOOSE, CHANCE):
+                for branch in decision.branches:
+                    branch.target = direct.get(branch.target, branch.target)
         params = tuple(p.partition(":")[0] for p in self.decl.params)
         return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl)
 
@@ -358,7 +366,7 @@ class ProcedureCompiler:
             ind = "    " * depth[d]
             start = first if d == len(levels) - 1 else levels[d + 1].index + 1
             self.cite_stack = list(level.cites)
-            self.stop_block(level.statements[start:], fr, out, ind)
+            self.stop_block(level.statements[start:], fr, out, ind, fill=False)
             if isinstance(level.owner, _LOOPS):
                 self.cite_stack = list(levels[d - 1].cites)
                 self.loop(level.owner, fr, out, ind, enter=False)
@@ -368,8 +376,12 @@ class ProcedureCompiler:
             del out[0]  # no loop here: no step count
         return self.gen.build_located(self.gen.fresh(f"{self.decl.name}_{pc}"), "st, env", fr, out)  # type: ignore[no-any-return]
 
-    def stop_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str) -> None:
-        """Python lines for statements that may stop: a stop returns its instruction."""
+    def stop_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str,
+                   fill: bool = True) -> None:
+        """Python lines for statements that may stop: a stop returns its instruction.
+
+        ``fill``: write ``pass`` if there is nothing to run (where Python needs a statement).
+        """
         before = len(out)
         for st in statements:
             if self.fusable(st):
@@ -397,7 +409,7 @@ class ProcedureCompiler:
                 self.loop(st, fr, out, ind, enter=True)
             else:
                 raise AssertionError(st)
-        if len(out) == before:
+        if fill and len(out) == before:
             out.append((ind + "pass", self.decl.pos, self.current_citations()))
 
     def loop(self, st: A.While | A.Loop | A.For, fr: Frame, out: list[Line], ind: str, enter: bool) -> None:
