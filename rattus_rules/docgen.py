@@ -43,6 +43,7 @@ class Chapter:
     intro: str
     kinds: tuple[str, ...] = ("option", "procedure", "function")
     subsections: bool = False
+    first: tuple[str, ...] = ()  # anchors shown first, in this order (the rulebook's order of the chapter)
 
 
 #: The rulebook's order.  An item goes to the chapter of its first citation's section.
@@ -61,20 +62,23 @@ CHAPTERS = (
     Chapter("c", "Ⓒ Moving the plague: spreading and devastation", ("Ⓒ",),
             "The last action of every turn: the plague moves, spreads and devastates."),
     Chapter("cards", "The class cards (Die Ständekarten)",
-            ("Die Ständekarten", "(A)", "König", "Mönch", "Ritter", "Kaufmann", "Bauer", "Hexe"),
+            ("Die Ständekarten", "König", "Mönch", "Ritter", "Kaufmann", "Bauer", "Hexe"),
             "What each class card lets its holder do, and when.", subsections=True),
     Chapter("end", "The end of the game (Spielende)", ("Spielende",),
             "When the game ends, the final round, the final devastation and the winner.",
-            ("procedure", "option", "function")),
+            ("procedure", "option", "function"),
+            first=("procedure:end_trigger", "procedure:final_round", "option:player_turn:peasant:1",
+                   "procedure:final_knight_move", "procedure:final_devastation", "procedure:decide_winner")),
 )
 
-#: Items whose first citation does not name the chapter a reader looks for them in.
+#: Items whose first citation does not name the chapter (``key``) or the section (``key/section``) a reader
+#: looks for them in.
 CHAPTER_OVERRIDES = {
     "procedure:play": "game",
     "procedure:regular_turns": "turn",
     "option:player_turn:end:1": "turn",
-    "function:knight_target": "cards",
-    "function:abilities_open": "cards",
+    "function:knight_target": "cards/Ritter",
+    "function:abilities_open": "cards/Die Ständekarten",
 }
 
 #: The order of the spec files in the rulebook.
@@ -85,10 +89,11 @@ _FALLBACK = Chapter("other", "Further rules", (), "Rules whose citations name no
 
 def chapter_of(anchor: str, cites: Sequence[A.Citation]) -> tuple[Chapter, int]:
     """The chapter of an item, and the rank of its section in that chapter."""
-    key = CHAPTER_OVERRIDES.get(anchor)
-    if key is not None:
+    override = CHAPTER_OVERRIDES.get(anchor)
+    if override is not None:
+        key, _, wanted = override.partition("/")
         chapter = next(c for c in CHAPTERS if c.key == key)
-        section = cites[0].section if cites else ""
+        section = wanted or (cites[0].section if cites else "")
         ranks = [i for i, s in enumerate(chapter.sections) if section.startswith(s)]
         return chapter, ranks[0] if ranks else 0
     for c in cites[:1]:
@@ -261,16 +266,18 @@ class Rulebook:
                 for rank, section in enumerate(chapter.sections):
                     part = [i for i in mine if i.section == rank]
                     if part:
-                        out += heading(section, "~")
+                        full = [c.section for i in part for c in i.citations if c.section.startswith(section)]
+                        out += heading(full[0] if full else section, "~")
                         out += self._items_rst(part, chapter, "^")
             else:
                 out += self._items_rst(mine, chapter, "~")
         return "\n".join(out) + "\n"
 
     def _items_rst(self, items: list[Item], chapter: Chapter, char: str) -> list[str]:
-        def key(i: Item) -> tuple[int, int, int, int]:
+        def key(i: Item) -> tuple[int, int, int, int, int]:
             kind = chapter.kinds.index(i.kind) if i.kind in chapter.kinds else len(chapter.kinds)
-            return (i.section, kind, _file_rank(i.pos), i.pos.line)
+            first = chapter.first.index(i.anchor) if i.anchor in chapter.first else len(chapter.first)
+            return (i.section, first, kind, _file_rank(i.pos), i.pos.line)
 
         out: list[str] = []
         for item in sorted(items, key=key):
