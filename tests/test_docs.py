@@ -101,6 +101,12 @@ def test_rulebook_keeps_the_rulebooks_order(site: Path) -> None:
     assert chapter_at("rule:tie_break") == "end"
 
 
+def test_every_rulebook_item_finds_its_chapter(rules: Game) -> None:
+    items = Rulebook(rules).items()
+    assert {i.chapter.key for i in items} == {c.key for c in CHAPTERS}
+    assert not [i.anchor for i in items if i.chapter.key == "other"]
+
+
 def test_rulebook_shows_english_beside_the_german_citations(site: Path, rules: Game) -> None:
     text = html.unescape(re.sub(r"<[^>]+>", "", page(site, "rulebook")))
     for rule in rules.symbols.rules.values():
