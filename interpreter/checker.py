@@ -52,6 +52,15 @@ SPECIAL_NAMES = {
     "first_player": ("player", "the start player: the first seat"),
 }
 
+#: A function's body with every function it calls written out in place may have
+#: at most this many expression nodes, nested at most this deep.  Functions are
+#: expanded where they are called, so this bounds the work (and the Python stack)
+#: the checker and compiler need for a chain of functions calling functions.
+MAX_EXPANDED_NODES = 5_000
+MAX_EXPANDED_DEPTH = 128
+#: The same bound for the whole spec: all declarations, functions written out.
+MAX_EXPANDED_TOTAL = 200_000
+
 #: Arithmetic, comparison and logic operators.
 ARITH = {"+", "-", "*", "//", "%"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
@@ -270,6 +279,7 @@ class Checker:
                        + suggest(s.main.procedure, s.procedures))
         elif s.main and s.procedures[s.main.procedure].params:
             self.error(s.main.pos, "the main procedure takes no parameters")
+        self.check_function_sizes()
         for f in self.files:
             for d in f.declarations:
                 self.check_citations(d)
@@ -423,6 +433,27 @@ class Checker:
         saved_loop = self.loop_depth
         self.expr_in(d.body, self.param_scope(d.params, d.pos))
         self.loop_depth = saved_loop
+
+    def check_function_sizes(self) -> None:
+        """Refuse functions that grow too large or deep once their calls are expanded."""
+        functions = self.symbols.functions
+        size: dict[str, int] = {}
+        depth: dict[str, int] = {}
+        for name in _callees_first(functions):
+            fn = functions[name]
+            size[name], depth[name] = _expanded(fn.body, size, depth)
+            if size[name] > MAX_EXPANDED_NODES or depth[name] > MAX_EXPANDED_DEPTH:
+                self.error(fn.pos, f"function {name} is too large with the functions it calls written out "
+                           f"(more than {MAX_EXPANDED_NODES} expressions or {MAX_EXPANDED_DEPTH} levels)")
+                self.functions_done.add(name)  # do not descend into it
+        total = 0
+        for f in self.files:
+            for d in f.declarations:
+                total += _expanded(d, size, depth)[0]
+                if total > MAX_EXPANDED_TOTAL:
+                    self.error(d.pos, f"the spec is too large with its functions written out where they are "
+                               f"called (more than {MAX_EXPANDED_TOTAL} expressions)")
+                    return
 
     def check_recursion(self, d: A.FunctionDecl) -> None:
         seen: set[str] = set()
@@ -953,6 +984,56 @@ class Checker:
         if f == "startswith":
             return "bool"
         raise AssertionError(f)
+
+
+def _callees_first(functions: dict[str, A.FunctionDecl]) -> list[str]:
+    """Function names ordered so that (outside of cycles) callees come before callers."""
+    order: list[str] = []
+    state: dict[str, int] = {}  # 1 = being visited, 2 = done
+    for root in functions:
+        if root in state:
+            continue
+        stack: list[tuple[str, Iterator[str]]] = [(root, _calls_in(functions[root].body))]
+        state[root] = 1
+        while stack:
+            name, callees = stack[-1]
+            for callee in callees:
+                if callee in functions and callee not in state:
+                    state[callee] = 1
+                    stack.append((callee, _calls_in(functions[callee].body)))
+                    break
+            else:
+                stack.pop()
+                state[name] = 2
+                order.append(name)
+    return order
+
+
+def _expanded(e: Any, size: dict[str, int], depth: dict[str, int]) -> tuple[int, int]:
+    """Node count and depth of a syntax tree with the (known) functions it calls written out."""
+    nodes, deepest = 0, 0
+    stack: list[tuple[Any, int]] = [(e, 1)]
+    while stack:
+        node, level = stack.pop()
+        nodes += 1
+        deepest = max(deepest, level)
+        if isinstance(node, A.Call) and node.func in size:
+            nodes = min(nodes + size[node.func], MAX_EXPANDED_NODES + 1)
+            deepest = max(deepest, level + depth[node.func])
+        stack.extend((child, level + 1) for child in _children(node))
+    return nodes, deepest
+
+
+def _children(node: Any) -> Iterator[Any]:
+    """The syntax nodes directly below a node (also inside tuples of tuples; no positions)."""
+    for field in attrs.fields(type(node)):
+        items = [getattr(node, field.name)]
+        while items:
+            value = items.pop()
+            if isinstance(value, tuple):
+                items.extend(value)
+            elif attrs.has(type(value)) and not isinstance(value, A.Pos):
+                yield value
 
 
 def _calls_in(e: A.Expr) -> Iterator[str]:

@@ -8,6 +8,7 @@ with a positioned error instead of exhausting memory or the Python stack.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Any, cast
 
@@ -22,6 +23,10 @@ TreeT = Tree[Any]
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SOURCE_BYTES = 1_000_000
 MAX_NESTING = 64
+#: More tokens than this in one file is refused before parsing (a real spec file
+#: has a few thousand); it bounds the parse time of hostile input to seconds.
+MAX_TOKENS = 50_000
+_ROUGH_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|\S')
 
 _TOKEN_NAMES = {
     "NAME": "a name",
@@ -83,6 +88,10 @@ def parse_text(text: str, path: str = "<spec>") -> A.SpecFile:
         raise SpecError(
             [Diagnostic(A.Pos(path, 1, 1), f"spec file is larger than {MAX_SOURCE_BYTES} bytes")]
         )
+    too_many = _token_limit(text, path)
+    if too_many is not None:
+        raise SpecError([Diagnostic(too_many, f"spec file has more than {MAX_TOKENS} tokens",
+                                    line_of(too_many.line))])
     try:
         tree = _lark().parse(text)
     except lark.exceptions.UnexpectedCharacters as err:
@@ -99,7 +108,7 @@ def parse_text(text: str, path: str = "<spec>") -> A.SpecFile:
             found = "the end of the file"
         else:
             pos = A.Pos(path, token.line or 1, token.column or 1)
-            found = repr(str(token))
+            found = repr(_shorten(str(token)))
         msg = f"unexpected {found}; expected {_describe(set(err.expected))}"
         raise SpecError([Diagnostic(pos, msg, line_of(pos.line))]) from None
     except lark.exceptions.UnexpectedEOF as err:
@@ -114,6 +123,25 @@ def parse_text(text: str, path: str = "<spec>") -> A.SpecFile:
     if builder.problems:
         raise SpecError(builder.problems)
     return A.SpecFile(path, decls)
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """A token's text for a message, cut short if very long."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _token_limit(text: str, path: str) -> A.Pos | None:
+    """The position of the first token beyond :data:`MAX_TOKENS` (counted roughly), if any."""
+    count = 0
+    for match in _ROUGH_TOKEN.finditer(text):
+        if match.group().startswith("#"):
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            at = match.start()
+            line = text.count("\n", 0, at) + 1
+            return A.Pos(path, line, at - (text.rfind("\n", 0, at) + 1) + 1)
+    return None
 
 
 def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
@@ -170,6 +198,7 @@ class _Builder:
 
     # declarations -------------------------------------------------------------
     def declaration(self, tree: TreeT) -> A.Declaration:
+        self.depth = 0
         try:
             return cast(A.Declaration, getattr(self, "d_" + str(tree.data))(tree))
         except _TooDeep as err:
@@ -330,7 +359,6 @@ class _Builder:
     def enter(self, node: TreeT | Token) -> None:
         self.depth += 1
         if self.depth > MAX_NESTING:
-            self.depth = 0
             raise _TooDeep(self.pos(node))
 
     def block(self, t: TreeT) -> A.Block:
@@ -456,6 +484,18 @@ class _Builder:
         finally:
             self.depth -= 1
 
+    def chain(self, t: TreeT, first: Any, rest: list[tuple[str, Any]], pos: A.Pos) -> A.Expr:
+        """``a op b op c ...`` as a left-deep tree: each operator is one more level of nesting."""
+        for _ in rest:
+            self.enter(t)
+        try:
+            result = self.expr(first)
+            for op, nxt in rest:
+                result = A.Binary(op, result, self.expr(nxt), pos)
+            return result
+        finally:
+            self.depth -= len(rest)
+
     def _expr(self, t: Any) -> A.Expr:
         if isinstance(t, Token):
             raise AssertionError(f"unexpected token {t!r}")
@@ -464,16 +504,10 @@ class _Builder:
         pos = self.pos(t)
         if kind in ("or_expr", "and_expr"):
             op = "or" if kind == "or_expr" else "and"
-            result = self.expr(kids[0])
-            for nxt in kids[1:]:
-                result = A.Binary(op, result, self.expr(nxt), pos)
-            return result
+            return self.chain(t, kids[0], [(op, nxt) for nxt in kids[1:]], pos)
         if kind == "arith":
-            result = self.expr(kids[0])
-            for i in range(1, len(kids), 2):
-                op = str(cast(TreeT, kids[i]).children[0])
-                result = A.Binary(op, result, self.expr(kids[i + 1]), pos)
-            return result
+            ops = [(str(cast(TreeT, kids[i]).children[0]), kids[i + 1]) for i in range(1, len(kids), 2)]
+            return self.chain(t, kids[0], ops, pos)
         if kind == "compare":
             if len(kids) == 1:
                 return self.expr(kids[0])
