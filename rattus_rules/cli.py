@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from interpreter import RuleError, SpecError
+from interpreter import RulesError
 
 from .commands.common import EXIT_RULES, EXIT_USAGE, UsageError
 
@@ -45,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"rattus: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except (SpecError, RuleError) as err:
+    except RulesError as err:  # a spec error, a rule error or a broken invariant, with its citations
         print(str(err), file=sys.stderr)
         return EXIT_RULES
     except BrokenPipeError:
