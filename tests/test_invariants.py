@@ -42,11 +42,11 @@ def mid_game(players: int = 2, steps: int = 80, seed: int = 5) -> State:
 def unused_region(state: State) -> str:
     """A region of the board that is not in play (2 players use 8 of the 12)."""
     in_play = set(state.world.nodes["board"])
-    return next(r for r in state.game.table_keys["regions"] if r not in in_play)
+    return str(next(r for r in state.game.table_keys["regions"] if r not in in_play))
 
 
 def region_with_tokens(state: State) -> str:
-    return next(r for r in state.world.nodes["board"] if state.zones["rats"][r])
+    return str(next(r for r in state.world.nodes["board"] if state.zones["rats"][r]))
 
 
 def _four_rats(s: State) -> None:
