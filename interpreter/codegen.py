@@ -27,6 +27,7 @@ own bound variables get fresh names, so nothing can be captured.
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
@@ -148,6 +149,29 @@ HELPERS: dict[str, Any] = {
 }
 
 
+_NOT_LITERAL = object()
+_LITERAL = re.compile(r"^(?:True|False|None|-?[0-9]+|'[^'\\]*')$")
+_CANNOT_FAIL = re.compile(
+    r"\s+|env\['[A-Za-z0-9_$]+'\]|'[^'\\]*'|-?[0-9]+|==|!=|\(|\)"
+    r"|\b(?:and|or|not|True|False|None)\b|\b(?:[ES]_[A-Za-z0-9_]+|a_[A-Za-z0-9_]+|_[0-9]+_[A-Za-z0-9_]+)\b")
+
+
+def literal(text: str) -> Any:
+    """The value of generated text that is a plain literal, else a marker that it is not."""
+    return pyast.literal_eval(text) if _LITERAL.match(text) else _NOT_LITERAL
+
+
+def cannot_fail(text: str) -> bool:
+    """Whether generated text only compares locals and literals (so leaving it out changes nothing)."""
+    pos = 0
+    while pos < len(text):
+        m = _CANNOT_FAIL.match(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
 def cheap(e: A.Expr) -> bool:
     """Whether an expression is cheap enough to evaluate again wherever a parameter is used."""
     if isinstance(e, (A.Literal, A.Name)):
@@ -208,8 +232,11 @@ Scope = Mapping[str, str]
 class PyGen:
     """Translates checked expressions into Python source and compiles functions."""
 
-    def __init__(self, ctx: CompileContext):
+    def __init__(self, ctx: CompileContext, settings: Mapping[str, str] | None = None,
+                 places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] | None = None):
         self.ctx = ctx
+        #: Switch settings the code is made for (their comparisons are decided now), or None.
+        self.settings = settings
         self.checked = ctx.checked
         self.symbols = ctx.checked.symbols
         self.ns: dict[str, Any] = dict(HELPERS)
@@ -221,7 +248,7 @@ class PyGen:
         self._tag = f"{id(self):x}"
         #: The source of every generated function, by name (for reading and debugging).
         self.sources: dict[str, str] = {}
-        self._places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] = {}
+        self._places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] = {} if places is None else places
 
     # ------------------------------------------------------------- plumbing
     def fresh(self, base: str) -> str:
@@ -287,11 +314,17 @@ class PyGen:
             return "[" + ", ".join(self.expr(i, sc, fr) for i in e.items) + "]"
         if isinstance(e, A.Unary):
             operand = self.expr(e.operand, sc, fr)
+            if e.op == "not" and literal(operand) is not _NOT_LITERAL:
+                return repr(not literal(operand))
             return f"(not {operand})" if e.op == "not" else f"(-{operand})"
         if isinstance(e, A.Binary):
             return self.binary(e, sc, fr, iterating)
         if isinstance(e, A.Conditional):
-            c, a, b = self.expr(e.cond, sc, fr), self.expr(e.then, sc, fr), self.expr(e.otherwise, sc, fr)
+            c = self.expr(e.cond, sc, fr)
+            known = literal(c)
+            if known is not _NOT_LITERAL:
+                return self.expr(e.then if known else e.otherwise, sc, fr)
+            a, b = self.expr(e.then, sc, fr), self.expr(e.otherwise, sc, fr)
             return f"({a} if {c} else {b})"
         if isinstance(e, A.Call):
             return self.call(e, sc, fr, iterating)
@@ -325,6 +358,8 @@ class PyGen:
         if kind == "graph":
             return repr(ident)
         if kind == "switch":
+            if self.settings is not None:
+                return repr(self.settings[ident])
             return fr.ref(f"S_{ident}", f"st.settings[{ident!r}]")
         raise AssertionError(f"unresolved name {ident}")
 
@@ -389,7 +424,29 @@ class PyGen:
             return f"range({a}, {b} + 1)" if iterating else f"list(range({a}, {b} + 1))"
         if e.op not in _OPS:
             raise AssertionError(e.op)
-        return f"({a} {e.op} {b})"
+        folded = self.fold(e, a, b)
+        return folded if folded is not None else f"({a} {e.op} {b})"
+
+    def fold(self, e: A.Binary, a: str, b: str) -> str | None:
+        """The text of ``a op b`` when literals decide it (switch settings are literals in
+        code made for them); None if it must be computed.
+
+        An operand is only left out when Python would not evaluate it either, or
+        when it is a condition that cannot fail (comparisons of locals and literals).
+        """
+        la, lb = literal(a), literal(b)
+        op = e.op
+        if op in ("==", "!=") and la is not _NOT_LITERAL and lb is not _NOT_LITERAL:
+            return repr(la == lb if op == "==" else la != lb)
+        if op not in ("and", "or"):
+            return None
+        if la is not _NOT_LITERAL:  # Python's own short cut, decided now
+            return (b if la else a) if op == "and" else (a if la else b)
+        if lb is _NOT_LITERAL or self.type_of(e.left) != "bool":
+            return None
+        if op == "and":
+            return a if lb is True else (b if not lb and cannot_fail(a) else None)
+        return a if lb is False else (b if lb and cannot_fail(a) else None)
 
     def call(self, e: A.Call, sc: Scope, fr: Frame, iterating: bool) -> str:
         f = e.func

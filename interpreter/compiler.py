@@ -23,11 +23,15 @@ if TYPE_CHECKING:
     from .runtime import State
 
 Fn = Callable[["State", dict[str, Any]], Any]
+#: A generated function making the pending state of a decision: ``pend(state, env, decision)``.
+Pend = Callable[["State", dict[str, Any], "Decision"], "Pending"]
 
 # Instruction codes.  An instruction is a tuple (code, a, b):
-# (RESUME, run, -): run(state, env) goes on from here and returns the next stop's index;
-# (CALL, procedure index, new_env) with the caller's RESUME right after it;
+# (RESUME, runs, -): runs[variant](state, env) goes on from here and returns the next stop's index;
+# (CALL, procedure index, new_envs) with the caller's RESUME right after it;
 # (RETURN, -, -); (CHOOSE | CHANCE, decision, -); (FINISH, winners, -).
+# Generated code comes in one variant per combination of switch settings in use
+# (`State.variant`), made for those settings; the instructions are the same for all.
 RESUME, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(6)
 
 #: The player of a chance event (`State.current_player` while it waits for its outcome).
@@ -93,15 +97,15 @@ class Decision:
     pos: A.Pos
     citations: tuple[A.Citation, ...]  # of the enclosing rules and procedure
     rule: str  # the innermost enclosing rule (or procedure) name
-    #: The generated function making the :class:`Pending` state of this decision (set by the compiler).
-    pend: Callable[..., Pending] | None = attrs.field(default=None, repr=False, eq=False)
+    #: The generated functions making the :class:`Pending` state of this decision, one per
+    #: settings variant (see :meth:`interpreter.game.Game.variant`).
+    pends: list[Pend] = attrs.field(factory=list, repr=False, eq=False)
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
 
     def options(self, st: State, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
-        assert self.pend is not None
-        return self.pend(st, env).options
+        return self.pends[st.variant](st, env, self).options
 
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
         """The action text of an option: the verb and its values (remembered once made)."""
@@ -148,10 +152,12 @@ class CompileContext:
 class ExprCompiler:
     """Compiles checked expressions into functions ``f(state, env)`` (see :mod:`.codegen`)."""
 
-    def __init__(self, ctx: CompileContext):
+    def __init__(self, ctx: CompileContext, settings: Mapping[str, str] | None = None,
+                 places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] | None = None):
         self.ctx = ctx
         self.symbols = ctx.checked.symbols
-        self.gen = PyGen(ctx)
+        self.gen = PyGen(ctx, settings, places)
+        self._made: dict[tuple[int, bool], Fn] = {}
 
     def type_of(self, e: A.Expr) -> str:
         """The checker's type of an expression."""
@@ -159,7 +165,10 @@ class ExprCompiler:
 
     def expr(self, e: A.Expr, hot: bool = False) -> Fn:
         """A function evaluating the expression; ``hot`` code reads state tables once per call."""
-        return self.gen.function(e, hot)
+        fn = self._made.get((id(e), hot))
+        if fn is None:
+            fn = self._made[id(e), hot] = self.gen.function(e, hot)
+        return fn
 
 
 def pauses(st: A.Stmt, leaves: Set[str]) -> bool:
@@ -241,8 +250,10 @@ class ProcedureCompiler:
     round and the loop itself, so that `break` leaves both.
     """
 
-    def __init__(self, exprs: ExprCompiler, decl: A.ProcedureDecl, leaves: Set[str] = frozenset()):
+    def __init__(self, exprs: ExprCompiler, decl: A.ProcedureDecl, leaves: Set[str] = frozenset(),
+                 generic: ExprCompiler | None = None):
         self.x = exprs
+        self.generic = generic or exprs  # for what is read with any settings: options one by one
         self.gen = exprs.gen
         self.decl = decl
         self.leaves = leaves
@@ -261,7 +272,7 @@ class ProcedureCompiler:
         self.stops[id(self.decl)] = self.emit(RETURN, None, None, self.decl.pos)
         direct: dict[int, int] = {}
         for pc, levels, first in self.resumes:
-            self.code[pc] = (RESUME, self.continuation(pc, levels, first), None)
+            self.code[pc] = (RESUME, [self.continuation(pc, levels, first)], None)
             here = levels[-1].statements
             if first < len(here) and id(here[first]) in self.stops:
                 direct[pc] = self.stops[id(here[first])]  # it stops at once: go straight there
@@ -300,7 +311,7 @@ class ProcedureCompiler:
         name = f"P_{proc}"
         if name not in self.gen.ns:
             decl = self.x.symbols.procedures[proc]
-            ProcedureCompiler(self.x, decl, self.leaves).python(name, decl.body.statements)
+            ProcedureCompiler(self.x, decl, self.leaves, self.generic).python(name, decl.body.statements)
         return name
 
     def cond(self, e: A.Expr) -> Fn:
@@ -334,10 +345,10 @@ class ProcedureCompiler:
                 fr = Frame(hot=True, pure=True)
                 line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
                 env_fn = self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line])
-                self.stops[id(st)] = self.emit(CALL, self.x.ctx.proc_index[st.name], env_fn, st.pos)
+                self.stops[id(st)] = self.emit(CALL, self.x.ctx.proc_index[st.name], [env_fn], st.pos)
                 self.resumes.append((self.emit(RESUME, None, None, st.pos), levels, i + 1))
             elif isinstance(st, A.Finish):
-                self.stops[id(st)] = self.emit(FINISH, self.cond(st.winners), None, st.pos)
+                self.stops[id(st)] = self.emit(FINISH, [self.cond(st.winners)], None, st.pos)
             elif not isinstance(st, A.Break):
                 raise AssertionError(st)
 
@@ -560,7 +571,7 @@ class ProcedureCompiler:
 
     # --------------------------------------------------------------- decisions
     def decision(self, st: A.Choose | A.Chance, levels: list[Level], index: int) -> None:
-        x = self.x
+        x = self.generic
         chance = isinstance(st, A.Chance)
         options: list[tuple[str, tuple[A.Binding, ...], A.Expr | None, tuple[A.Citation, ...], A.Block, Any]]
         if isinstance(st, A.Chance):
@@ -568,7 +579,7 @@ class ProcedureCompiler:
             player = None
         else:
             options = [(o.verb, o.bindings, o.when, o.citations, o.body, o) for o in st.options]
-            player = self.cond(st.player)
+            player = x.expr(st.player, hot=True)
         branches: list[Branch] = []
         for verb, bindings, when, cites, _body, source in options:
             compiled = [
@@ -580,7 +591,7 @@ class ProcedureCompiler:
                                    cites, source))
         decision = Decision(chance, player, branches, st.pos, self.current_citations(),
                             self.cite_stack[-1][0])
-        decision.pend = self.pender(st, decision, [(o[1], o[2]) for o in options])
+        decision.pends.append(self.pender(st, [(o[1], o[2]) for o in options]))
         self.stops[id(st)] = self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
         rule = self.cite_stack[-1][0]
         for branch, (_, _, _, cites, body, _) in zip(branches, options):
@@ -590,10 +601,10 @@ class ProcedureCompiler:
             self.layout(inner)
             self.cite_stack = list(levels[-1].cites)
 
-    def pender(self, st: A.Choose | A.Chance, decision: Decision,
-               branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Callable[..., Pending]:
-        """One generated function making the :class:`Pending` of a decision: its player and every
-        legal (branch index, values), in order."""
+    def pender(self, st: A.Choose | A.Chance,
+               branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Pend:
+        """One generated function ``pend(st, env, decision)`` making the :class:`Pending` of a
+        decision: its player and every legal (branch index, values), in order."""
         fr = Frame(hot=True, pure=True)
         cites = self.current_citations()
         if len(branches) == 1 and len(branches[0][0]) == 1:
@@ -601,9 +612,8 @@ class ProcedureCompiler:
         else:
             out = self.all_options(st, branches, fr)
         player = repr(CHANCE_PLAYER) if isinstance(st, A.Chance) else self.text(st.player, fr)
-        made = f"{self.gen.const(Pending)}({self.gen.const(decision)}, {player}, out)"
-        out.append((f"return {made}", st.pos, cites))
-        return self.gen.build_located(self.gen.fresh("pend"), "st, env", fr, out)  # type: ignore[no-any-return]
+        out.append((f"return {self.gen.const(Pending)}(decision, {player}, out)", st.pos, cites))
+        return self.gen.build_located(self.gen.fresh("pend"), "st, env, decision", fr, out)  # type: ignore[no-any-return]
 
     def all_options(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]],
                     fr: Frame) -> list[Line]:

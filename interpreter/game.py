@@ -15,8 +15,11 @@ from typing import Any
 from . import ast as A
 from .checker import Checked, check, suggest
 from .compiler import (
+    CALL,
     CHANCE,
     CHOOSE,
+    FINISH,
+    RESUME,
     CompileContext,
     Decision,
     ExprCompiler,
@@ -82,11 +85,15 @@ class Game:
         self.proc_index = {name: i for i, name in enumerate(s.procedures)}
         ctx = CompileContext(checked, self.table_rows, self.table_keys, self.piece_rows,
                              self.piece_keys, self.proc_index)
-        self.exprs = ExprCompiler(ctx)
-        leaves = leaf_procedures(s.procedures)
-        self.procedures: list[Procedure] = [
-            ProcedureCompiler(self.exprs, decl, leaves).compile() for decl in s.procedures.values()
-        ]
+        self._ctx = ctx
+        self._places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] = {}
+        #: Code for any settings: invariants, scores, data checks, explanations.
+        self.exprs = ExprCompiler(ctx, places=self._places)
+        self._leaves = leaf_procedures(s.procedures)
+        self._variants: dict[tuple[tuple[str, str], ...], int] = {}
+        self._programs: list[ExprCompiler] = []
+        self.procedures: list[Procedure] = self._compile(self.defaults)
+        self._variants[tuple(sorted(self.defaults.items()))] = 0
         self.main_index = self.proc_index[s.main.procedure]
         self.invariants: list[tuple[str, A.Condition, Fn]] = [
             (name, decl, self.exprs.expr(decl.expr)) for name, decl in s.invariants.items()
@@ -101,6 +108,44 @@ class Game:
         self.decisions = [ins[1] for proc in self.procedures for ins in proc.code
                           if ins[0] in (CHOOSE, CHANCE)]
         self.run_data_checks()
+
+    # --------------------------------------------------------------- variants
+    def _compile(self, settings: dict[str, str]) -> list[Procedure]:
+        """Every procedure compiled for these switch settings."""
+        exprs = ExprCompiler(self._ctx, settings, self._places)
+        self._programs.append(exprs)
+        return [ProcedureCompiler(exprs, decl, self._leaves, self.exprs).compile()
+                for decl in self.symbols.procedures.values()]
+
+    def variant(self, settings: Mapping[str, str]) -> int:
+        """The number of the code made for these (complete) switch settings; made on first use.
+
+        The procedures' generated code decides every comparison of a switch with
+        its options when it is made, so each combination of settings in use gets
+        its own code.  The instructions, decisions and program positions are the
+        same for all: each instruction holds one function per variant.
+        """
+        key = tuple(sorted(settings.items()))
+        number = self._variants.get(key)
+        if number is not None:
+            return number
+        number = len(self._programs)
+        for shared, made in zip(self.procedures, self._compile(dict(settings))):
+            for (op, a, b), (op2, a2, b2) in zip(shared.code, made.code):
+                assert op == op2
+                if op in (RESUME, FINISH):
+                    a.append(a2[0])
+                elif op == CALL:
+                    b.append(b2[0])
+                elif op in (CHOOSE, CHANCE):
+                    a.pends.append(a2.pends[0])
+        self._variants[key] = number
+        return number
+
+    def generated_sources(self, settings: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The Python source generated for the procedures under some settings (default: the defaults)."""
+        return dict(self._programs[self.variant(self.settings_for(None) if settings is None else settings)]
+                    .gen.sources)
 
     # ----------------------------------------------------------------- data
     def verified(self, table: str, key: Any) -> bool:
@@ -197,6 +242,7 @@ class Game:
         st.n = players
         st.seats = list(range(players))
         st.settings = settings
+        st.variant = self.variant(settings)
         st.world = self.world(players)
         st.vals = {}
         st.zones = {}

@@ -95,6 +95,7 @@ class State:
         "settings",
         "used",
         "vals",
+        "variant",
         "winners",
         "world",
         "zones",
@@ -111,6 +112,7 @@ class State:
     face_up: list[bool]
     seen: list[int]
     used: dict[str, set[Any]]
+    variant: int  # which generated code runs this state (by its settings)
     scope_limits: dict[str, list[str]]
     frames: list[list[Any]]
     rng: int
@@ -350,6 +352,7 @@ class State:
     def _run(self) -> None:
         frames = self.frames
         procs = self.game.procedures
+        v = self.variant
         steps = 0
         pc = 0
         fr: list[Any] = []
@@ -367,23 +370,23 @@ class State:
                         if steps > STEP_LIMIT:
                             raise RuleError(f"no decision reached after {STEP_LIMIT} steps",
                                             procs[fr[0]].positions[pc])
-                        pc = a(self, env)
+                        pc = a[v](self, env)
                     elif op == CALL:
                         fr[1] = pc + 1
-                        frames.append([a, 0, b(self, env)])
+                        frames.append([a, 0, b[v](self, env)])
                         break
                     elif op == RETURN:
                         frames.pop()
                         break
                     elif op in (CHOOSE, CHANCE):
                         fr[1] = pc
-                        pending = a.pend(self, env)
+                        pending = a.pends[v](self, env, a)
                         if not pending.options:
                             raise RuleError("a decision with no legal option", a.pos, a.citations)
                         self.pending = pending
                         return
                     elif op == FINISH:
-                        self.winners = sorted(a(self, env))
+                        self.winners = sorted(a[v](self, env))
                         frames.clear()
                         return
         except RulesError:
@@ -403,8 +406,7 @@ class State:
 
     def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
         # (_run does the same inline)
-        assert decision.pend is not None
-        pending = decision.pend(self, env)
+        pending = decision.pends[self.variant](self, env, decision)
         if not pending.options:
             raise RuleError("a decision with no legal option", decision.pos, decision.citations)
         self.pending = pending
@@ -417,6 +419,7 @@ class State:
         c.n = self.n
         c.seats = self.seats
         c.settings = self.settings
+        c.variant = self.variant
         c.world = self.world
         c.vals = {k: v.copy() for k, v in self.vals.items()}
         c.zones = {k: {kk: vv.copy() for kk, vv in v.items()} for k, v in self.zones.items()}

@@ -150,6 +150,6 @@ procedure play cite src "S" "x" {
 
 
 def test_generated_code_is_kept_for_reading(rules: Game) -> None:
-    sources = rules.exprs.gen.sources
+    sources = rules.generated_sources()
     assert sources and all(src.startswith("def ") for src in sources.values())
     compile("\n".join(sources.values()), "<all>", "exec")
