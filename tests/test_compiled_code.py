@@ -153,3 +153,65 @@ def test_generated_code_is_kept_for_reading(rules: Game) -> None:
     sources = rules.generated_sources()
     assert sources and all(src.startswith("def ") for src in sources.values())
     compile("\n".join(sources.values()), "<all>", "exec")
+
+
+SWITCHED = '''
+switch mode "How many?" {
+  default option "few" "one or two" cite src "S" "x"
+  option "many" "one to four" cite src "S" "x"
+}
+counter n = 0
+function limit() = if mode == "many" then 4 else 2
+procedure play cite src "S" "x" {
+  loop {
+    choose by first_player {
+      "take" k in 1 .. limit() where mode == "many" or k != 2 or n == 0
+      { n += k }
+      "stop" when n > 0 and (mode == "few" or n > 3) { break }
+    }
+  }
+}
+'''
+
+
+def test_code_made_for_each_settings_follows_them(tmp_path: Path) -> None:
+    game = load(tmp_path, SWITCHED)
+    few, many = game.new_state(2), game.new_state(2, settings={"mode": "many"})
+    assert (few.variant, many.variant) == (0, 1)
+    assert few.legal_action_texts() == ["take 1", "take 2"]
+    assert many.legal_action_texts() == ["take 1", "take 2", "take 3", "take 4"]
+    few.apply("take 2")
+    many.apply("take 2")
+    assert few.legal_action_texts() == ["take 1", "stop"]
+    assert many.legal_action_texts() == ["take 1", "take 2", "take 3", "take 4"]
+    many.apply("take 2")
+    assert many.legal_action_texts()[-1] == "stop"
+    # a copy, and a state read back from JSON, run the code of their own settings
+    again = game.state_from_json(many.to_json())
+    assert again.variant == 1 and again.legal_action_texts() == many.legal_action_texts()
+    assert many.clone().variant == 1
+    assert game.new_state(2, settings={"mode": "many"}).variant == 1  # made once
+    # the code made for the settings no longer reads them
+    made = "\n".join(game.generated_sources({"mode": "many"}).values())
+    assert "settings" not in made and "'many'" not in made
+
+
+def test_switch_comparisons_are_decided_only_where_python_would_decide_them(tmp_path: Path) -> None:
+    (tmp_path / "things.csv").write_text("id\n1\n2\n", encoding="utf-8")
+    game = load(tmp_path, '''
+switch mode "How?" {
+  default option "a" "a" cite src "S" "x"
+  option "b" "b" cite src "S" "x"
+}
+table things from "things.csv" { key id: int cite src "S" "x" }
+pieces thing from things in pile cite src "S" "x"
+zone pile of thing public
+var seen = none
+procedure play cite src "S" "x" {
+  seen = piece(pile, 5) == 1 or mode == "a"
+  choose by first_player { "done" { } }
+}
+''')
+    # `piece(pile, 5)` fails, and must still fail although `mode == "a"` makes the `or` true
+    with pytest.raises(RuleError, match="IndexError"):
+        game.new_state(2)
