@@ -28,8 +28,9 @@ legal choice of each player until the first decision of a regular turn
 stock, no cubes, no cards, the castle empty, nobody has looked at anything) and
 the statements are laid out.  Each player's supply is what is left of their 20
 cubes.  The position must satisfy every invariant of the spec; a position that
-does not is refused with the invariant's citation.  Final-round positions
-cannot be stated.
+does not is refused with the invariant's citation.  ``final PLAYER`` states a
+position in the final round instead: PLAYER's turn ended the game, and the
+final round begins (``turn`` then names the final-round player to move).
 
 >>> run = run_scenario(parse_scenario('''
 ... players 2
@@ -71,9 +72,11 @@ from .faces import CLASSES, UNKNOWN, Face, face_text, piece_face
 TURN_PROCEDURE = "player_turn"
 #: Statements that describe the position (all come before the first step).
 POSITION_WORDS = ("scenario", "players", "seats", "interpretation", "seed", "plague", "tokens", "cubes",
-                  "castle", "supply", "cards", "turn", "done", "used", "stock", "out")
+                  "castle", "supply", "cards", "turn", "done", "used", "stock", "out", "final")
 #: What ``done`` may say the active player did already this turn, and the turn's local it sets.
 DONE_FLAGS = {"take": "took", "place": "placed"}
+#: The action that ends a turn in which only card abilities are left (after phase C, and in the final round).
+END_ACTION = "end"
 
 
 class ScenarioError(ValueError):
@@ -304,7 +307,10 @@ class _Builder:
             if found:
                 t = self.rng.choice(found) if pattern == UNKNOWN or pattern.endswith("*") else found[0]
                 if zone == "box":  # keep the number of removed tokens: send another one to the box
-                    spare = [s for s in st.zones["stock"][None] if s not in taken]
+                    # ... of the same kind (start token or not): setup step 4 removes no start tokens
+                    rows = self.game.piece_rows
+                    spare = [s for s in st.zones["stock"][None]
+                             if s not in taken and rows[s]["start"] == rows[t]["start"]]
                     if not spare:
                         raise self.fail(f"no token left to stand in for {pattern} among the removed tokens")
                     st.move_piece(self.rng.choice(spare), "box", None)
@@ -318,10 +324,22 @@ class _Builder:
         taken: set[int] = set()
         stated_supply: list[tuple[int, int, int]] = []
         stock_line: Line | None = None
+        trigger: int | None = None
+        mover: int | None = None
+        spent: list[str] = []
+        final = next((line for line in self.scn.position if line.words[0] == "final"), None)
         for line in self.scn.position:
             self.line = line.number
             head, args = line.words[0].rstrip(":"), line.words[1:]
-            if head == "plague":
+            if head == "final":
+                self.need(args, 1, "final PLAYER")
+                trigger = self.seat(args[0])
+            elif final is not None and head == "turn":
+                self.need(args, 1, "turn PLAYER")
+                mover = self.seat(args[0])
+            elif final is not None and head == "done":
+                raise self.fail("`done` is about phases A and B of a regular turn; the final round has none")
+            elif head == "plague":
                 self.need(args, 1, "plague REGION")
                 st.vals["plague"][None] = self.in_play_region(args[0])
             elif head == "tokens":
@@ -366,7 +384,7 @@ class _Builder:
                 for c in args:
                     if c not in CLASSES:
                         raise self.fail(f"no class card {c!r} (classes: {', '.join(CLASSES)})")
-                    st.used["ability"].add(c)
+                    spent.append(c)
             elif head == "out":
                 for pattern in self.faces(args):
                     st.move_piece(self.take(pattern, taken), "out", None)
@@ -386,6 +404,38 @@ class _Builder:
                 self.line = number
                 raise self.fail(f"{self.name(seat)}'s supply is what the board leaves of their {self.total[seat]} "
                                 f"cubes: {st.vals['supply'][seat]}, not {n}")
+        if final is not None and trigger is not None:
+            self.line = final.number
+            self.enter_final_round(trigger, mover)
+        st.used["ability"].update(spent)
+
+    def enter_final_round(self, trigger: int, mover: int | None) -> None:
+        """End the regular turns with ``trigger`` as the player who ended the game, and play on to the
+        final-round turn of ``mover`` (default: the first player of the final round).
+
+        The last regular turn is the trigger's (with game-end-timing=after-round: the last turn of
+        the round).  The regular turn in progress is ended with its ``end`` action, which the spec
+        offers after phase C; the final-round players before ``mover`` end their turns unused.
+        """
+        st = self.state
+        if mover == trigger:
+            raise self.fail(f"{self.name(trigger)} ended the game and has no turn in the final round")
+        last = self.scn.players - 1 if st.settings.get("game_end_timing") == "after-round" else trigger
+        st.vals["ender"][None] = trigger
+        st.vals["last_regular"][None] = last
+        set_local(st, "regular_turns", "p", last)
+        set_local(st, TURN_PROCEDURE, "p", last)
+        set_local(st, TURN_PROCEDURE, "stage", "after-c")
+        refresh(st)
+        st.apply(END_ACTION)
+        while not (procedure_of(st) == TURN_PROCEDURE and st.vals["phase"][None] == "final"
+                   and (mover is None or st.current_player == mover)):
+            if procedure_of(st) != TURN_PROCEDURE or END_ACTION not in st.legal_action_texts():
+                raise self.fail("the final round could not be reached from this position")
+            st.apply(END_ACTION)
+        st.history = []
+        if st.log is not None:
+            st.log.clear()
 
     def lay_out_stock(self, words: Sequence[str], taken: set[int]) -> None:
         """`stock: N` keeps N tokens, `stock: FACES` exactly these; the others leave the game."""
@@ -720,11 +770,33 @@ class _Runner:
             return
         self.fail("the action is legal")
 
+    def expect_phase(self, args: list[str]) -> None:
+        """``expect phase NAME`` — ``regular`` (turns), ``final`` (the final round) or ``over``."""
+        self.value("phase", None, args[0] if args else "", "the phase")
+
+    def expect_trigger(self, args: list[str]) -> None:
+        """``expect trigger PLAYER`` — this player's turn ended the game (``none``: not ended yet)."""
+        word = args[0] if args else ""
+        want = None if word == "none" else self.builder.seat(word)
+        have = self.state.vals["ender"][None]
+        if have != want:
+            self.fail(f"the game was ended by {'nobody yet' if have is None else self.who(have)}")
+
+    def expect_score(self, args: list[str]) -> None:
+        """``expect score PLAYER N`` — the player's score (cubes on the board and in the castle)."""
+        seat = self.builder.seat(args[0] if args else "")
+        want = self.builder.number(args[1] if len(args) > 1 else "")
+        have = self.state.scores()[seat]
+        if have != want:
+            self.fail(f"{args[0]}'s score is {have}")
+
     def expect_winner(self, args: list[str]) -> None:
         """``expect winner PLAYER ...``."""
         want = sorted(self.builder.seat(a) for a in args)
         if self.state.winner() != want:
-            self.fail(f"the winners are {self.state.winner()}")
+            found = self.state.winner()
+            self.fail("the game is not over" if found is None
+                      else f"the winners are {' '.join(self.who(w) for w in found)}")
 
 
 def run_scenario(scn: Scenario) -> ScenarioRun:
