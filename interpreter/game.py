@@ -332,13 +332,17 @@ class Game:
         st.used = {name: {key_in(k) for k in keys} for name, keys in data["used"].items()}
         for name in self.symbols.limits:
             st.used.setdefault(name, set())
-        st.frames = [[self.proc_index[name], int(pc), dict(env)] for name, pc, env in data["frames"]]
+        # copies throughout: changing the stored data later must not change the state
+        st.frames = [[self.proc_index[name], int(pc), {k: list(v) if isinstance(v, list) else v
+                                                        for k, v in dict(env).items()}]
+                     for name, pc, env in data["frames"]]
         for f in st.frames:
             if not 0 <= f[1] < len(self.procedures[f[0]].code):
                 raise ValueError("stored program position is outside its procedure")
-        st.winners = data["winners"]
+        st.winners = None if data["winners"] is None else [int(w) for w in data["winners"]]
         st.history = list(data["history"])
-        st.log = data.get("log")
+        log = data.get("log")
+        st.log = None if log is None else [str(line) for line in log]
         if st.frames:
             top = st.frames[-1]
             op, decision, _ = self.procedures[top[0]].code[top[1]]

@@ -455,11 +455,12 @@ class State:
             "seen": [[g.piece_keys[p], bits] for p, bits in enumerate(self.seen) if bits],
             # sets iterate in an order that depends on string hashing: sort for a stable text
             "used": {name: sorted((_key_out(k) for k in used), key=repr) for name, used in self.used.items()},
-            "frames": [[g.procedures[f[0]].name, f[1], f[2]] for f in self.frames],
+            # copies, not the live locals: the result is a snapshot that later steps do not change
+            "frames": [[g.procedures[f[0]].name, f[1], _copy_env(f[2])] for f in self.frames],
             "rng": self.rng,
-            "winners": self.winners,
+            "winners": None if self.winners is None else list(self.winners),
             "history": list(self.history),
-            "log": self.log,
+            "log": None if self.log is None else list(self.log),
         }
 
     def __eq__(self, other: object) -> bool:

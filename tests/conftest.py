@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from interpreter import Game
 from rattus_rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis profiles: `dev` (the default) explores new examples on every run and
+# remembers failures in .hypothesis/; `ci` (HYPOTHESIS_PROFILE=ci, set by .ci/run)
+# draws the same examples every time and keeps no database, so a CI run is
+# repeatable; the tests' own @settings fix how many examples each one runs.
+settings.register_profile("dev")
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 SHARED = ROOT.parent / "shared"
 
 
