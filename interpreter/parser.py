@@ -16,6 +16,7 @@ import lark
 from lark import Token, Tree
 
 from . import ast as A
+from . import cache
 from .errors import Diagnostic, SpecError
 
 TreeT = Tree[Any]
@@ -45,15 +46,23 @@ _TOKEN_NAMES = {
 }
 
 
+_LARK_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "propagate_positions": True,
+    "maybe_placeholders": False,
+}
+
+
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
-    return lark.Lark(
-        GRAMMAR_PATH.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=True,
-        maybe_placeholders=False,
-    )
+    # Building the LALR tables takes longer than parsing a whole spec: the built
+    # parser is kept in the user's cache folder (see interpreter.cache).
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    return cache.cached(
+        "lark", cache.digest(grammar, repr(sorted(_LARK_OPTIONS.items())), lark.__version__),
+        lambda: lark.Lark(grammar, **_LARK_OPTIONS),
+        save=lambda parser, f: parser.save(f), load=lark.Lark.load)
 
 
 def grammar_text() -> str:
@@ -151,7 +160,16 @@ def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise SpecError([Diagnostic(A.Pos(shown, 1, 1), f"cannot read spec file: {err}")]) from None
-    return parse_text(text, shown)
+    # A file parsed before (same text, same name, same parser) is read back from the cache.
+    return cache.cached("ast", cache.digest(_parser_digest(), shown, text), lambda: parse_text(text, shown))
+
+
+@functools.lru_cache(maxsize=1)
+def _parser_digest() -> str:
+    """A digest of everything that decides how text becomes a syntax tree."""
+    here = Path(__file__).parent
+    return cache.digest(*(p.read_bytes() for p in (GRAMMAR_PATH, here / "parser.py", here / "ast.py")),
+                        lark.__version__)
 
 
 def _unquote(token: Any) -> str:

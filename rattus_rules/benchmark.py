@@ -22,35 +22,39 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 import interpreter
 from interpreter import Game
+from interpreter.cache import CACHE_ENV
 
 from .api import load_rules
 from .paths import spec_dir
 
-#: Environment variable naming the interpreter's cache folder (see interpreter.cache).
-CACHE_ENV = "RULES_CACHE_DIR"
-
 _CHILD = r"""
 import json, sys, time
-t0 = time.perf_counter()
+def now():
+    return (time.perf_counter(), time.process_time())
+def ms(a, b):
+    return {"wall": 1000 * (b[0] - a[0]), "cpu": 1000 * (b[1] - a[1])}
+t0 = now()
 import interpreter
 from interpreter import parser
-t1 = time.perf_counter()
-parser._lark()
-t2 = time.perf_counter()
-interpreter.load_spec(sys.argv[1])
-t3 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "lark": t2 - t1, "rest": t3 - t2}))
+t1 = now()
+if sys.argv[2] == "load":
+    interpreter.load_spec(sys.argv[1])
+else:
+    parser._lark()
+t2 = now()
+print(json.dumps({"import": ms(t0, t1), "work": ms(t1, t2), "lark_built": parser._lark.cache_info().currsize}))
 """
 
 
 @attrs.frozen
 class GameFigures:
-    """Random games played for one player count."""
+    """Random games played for one player count (``seconds``: CPU time of this process)."""
 
     players: int
     games: int
@@ -76,17 +80,16 @@ class GameFigures:
 
 @attrs.frozen
 class LoadFigures:
-    """Median cold-start times in milliseconds over several fresh processes."""
+    """Median cold-start times in milliseconds (CPU time, and wall time) over fresh processes."""
 
     runs: int
-    import_ms: float
-    lark_ms: float
-    rest_ms: float
-
-    @property
-    def load_ms(self) -> float:
-        """Spec load: Lark parser construction + parse + check + load data + compile."""
-        return self.lark_ms + self.rest_ms
+    load_cpu: float  # the spec load: parse + check + load data + compile (+ building the parser if needed)
+    load_wall: float
+    lark_cpu: float  # building the Lark parser alone
+    lark_wall: float
+    import_cpu: float  # importing the interpreter
+    import_wall: float
+    lark_needed: bool  # whether the spec load had to build the parser
 
 
 def play_random_game(game: Game, players: int, seed: int) -> tuple[int, int]:
@@ -107,38 +110,42 @@ def play_random_game(game: Game, players: int, seed: int) -> tuple[int, int]:
 def measure_games(game: Game, players: int, seconds: float, min_games: int = 20) -> GameFigures:
     """Play random games for at least ``seconds`` and ``min_games`` games."""
     games = actions = decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     elapsed = 0.0
     while elapsed < seconds or games < min_games:
         a, d = play_random_game(game, players, seed=games)
         games += 1
         actions += a
         decisions += d
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
     return GameFigures(players, games, actions, decisions, elapsed)
 
 
 def measure_load(path: Path, runs: int, cache_dir: str | None = None) -> LoadFigures:
-    """Load the spec cold in ``runs`` fresh processes; median of each stage.
+    """Load the spec cold in ``runs`` fresh processes, and build the parser alone in as many more.
 
-    ``cache_dir`` is passed to the child processes as the interpreter's cache
-    folder; an empty string disables the cache.
+    ``cache_dir`` is given to the child processes as the interpreter's cache
+    folder (see :mod:`interpreter.cache`); an empty string turns the cache off.
     """
     env = dict(os.environ)
     root = str(Path(interpreter.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     if cache_dir is not None:
         env[CACHE_ENV] = cache_dir
-    samples: list[dict[str, float]] = []
+    samples: dict[str, list[dict[str, Any]]] = {"load": [], "lark": []}
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", _CHILD, str(path)], env=env, check=True,
-                             capture_output=True, text=True).stdout
-        samples.append(json.loads(out.strip().splitlines()[-1]))
+        for what in ("load", "lark"):
+            out = subprocess.run([sys.executable, "-c", _CHILD, str(path), what], env=env, check=True,
+                                 capture_output=True, text=True).stdout
+            samples[what].append(json.loads(out.strip().splitlines()[-1]))
 
-    def median_ms(key: str) -> float:
-        return 1000 * statistics.median(float(s[key]) for s in samples)
+    def median(what: str, key: str, clock: str) -> float:
+        return float(statistics.median(s[key][clock] for s in samples[what]))
 
-    return LoadFigures(runs, median_ms("import"), median_ms("lark"), median_ms("rest"))
+    return LoadFigures(runs, median("load", "work", "cpu"), median("load", "work", "wall"),
+                       median("lark", "work", "cpu"), median("lark", "work", "wall"),
+                       median("load", "import", "cpu"), median("load", "import", "wall"),
+                       any(s["lark_built"] for s in samples["load"]))
 
 
 def pin_to_one_core() -> str:
@@ -180,22 +187,27 @@ def run(args: argparse.Namespace) -> int:
     print(f"spec: {path}")
     game = load_rules()
     print()
-    print("random games (uniform random players, chance from the state's generator)")
+    print("random games: uniform random players, chance from the state's generator (CPU time of this process)")
     print(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")
     for n in counts:
         f = measure_games(game, n, seconds)
         print(f"{n:>7} {f.games:>6} {f.games_per_second:>9.1f} {f.actions_per_second:>10.0f} "
               f"{f.decisions_per_second:>12.0f} {f.actions / f.games:>13.1f}")
-    print("  (actions = player decisions + chance outcomes)")
+    print("  (actions = player decisions + chance outcomes; decisions = player decisions)")
     print()
-    print(f"spec load, cold (fresh process each run; median of {runs})")
+    print(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
+    print(f"  {'':<11}{'spec load':>16}{'(Lark parser built?)':>22}{'Lark parser alone':>20}"
+          f"{'import interpreter':>21}")
     with tempfile.TemporaryDirectory() as fresh:
         for label, cache in (("no cache", ""), ("cache warm", fresh)):
             if cache:
                 measure_load(path, 1, cache)  # the first run fills the cache
             lf = measure_load(path, runs, cache)
-            print(f"  {label:<10}: load {lf.load_ms:6.1f} ms  (Lark parser construction {lf.lark_ms:5.1f} ms, "
-                  f"parse + check + data + compile {lf.rest_ms:5.1f} ms); import interpreter {lf.import_ms:5.1f} ms")
+            print(f"  {label:<11}{lf.load_cpu:8.1f} [{lf.load_wall:5.1f}]{'yes' if lf.lark_needed else 'no':>22}"
+                  f"{lf.lark_cpu:12.1f} [{lf.lark_wall:5.1f}]{lf.import_cpu:13.1f} [{lf.import_wall:5.1f}]")
+    print("  spec load = parse + check + load data + compile, building the Lark parser if a file must be parsed;")
+    print(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps the built parser and each parsed file;")
+    print("  'no cache' turns it off, 'cache warm' runs after one load filled it")
     return 0
 
 

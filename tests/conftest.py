@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from interpreter import Game
+from interpreter.cache import CACHE_ENV
 from rattus_rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,6 +24,22 @@ settings.register_profile("dev")
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 SHARED = ROOT.parent / "shared"
+
+# The tests keep the interpreter's cache (parsed specs, the built parser) in a
+# folder of their own, not in the user's cache folder (see interpreter.cache).
+_OWN_CACHE: str | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _OWN_CACHE
+    if CACHE_ENV not in os.environ:
+        _OWN_CACHE = os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="rules-cache-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _OWN_CACHE is not None:
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
+        os.environ.pop(CACHE_ENV, None)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,101 @@
+"""The on-disk cache: the built parser and parsed spec files are kept, and never trusted blindly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import pytest
+
+from interpreter import ast as A
+from interpreter import cache, load_spec, parser
+from rattus_rules.paths import spec_dir
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty cache folder for one test, and a parser that is not built yet."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
+    parser._lark.cache_clear()
+    yield folder
+    parser._lark.cache_clear()
+
+
+def _positions(node: object) -> list[A.Pos]:
+    """Every position in a syntax tree, in order (nodes compare without their positions)."""
+    if isinstance(node, A.Pos):
+        return [node]
+    if attrs.has(type(node)):
+        return [p for f in attrs.fields(type(node)) for p in _positions(getattr(node, f.name))]  # type: ignore[arg-type]
+    if isinstance(node, (tuple, list)):
+        return [p for item in node for p in _positions(item)]
+    return []
+
+
+def test_a_second_load_reads_the_parser_and_the_files_back(own_cache: Path) -> None:
+    first = load_spec(spec_dir())
+    kinds = sorted({p.name.split("-")[0] for p in own_cache.iterdir()})
+    assert kinds == ["ast", "lark"]
+    assert len(list(own_cache.glob("ast-*"))) == len(list(spec_dir().glob("*.rules")))
+    parser._lark.cache_clear()
+    second = load_spec(spec_dir())
+    assert parser._lark.cache_info().currsize == 0  # every file came from the cache: no parser needed
+    assert second.checked.files == first.checked.files
+    positions = _positions(second.checked.files)
+    assert len(positions) > 1000 and positions == _positions(first.checked.files)
+    state_a, state_b = first.new_state(4, seed=3), second.new_state(4, seed=3)
+    assert state_a.legal_action_texts() == state_b.legal_action_texts()
+
+
+def test_a_changed_file_is_parsed_again(own_cache: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "spec"
+    folder.mkdir()
+    text = 'game g "G" cite src "S" "x"\nsource src "A source"\nplayers 2 to 2\nmain play\n'
+    proc = 'procedure play cite src "S" "x" { choose by first_player { "%s" { } } }\n'
+    (folder / "g.rules").write_text(text + proc % "a", encoding="utf-8")
+    assert load_spec(folder).new_state(2).legal_action_texts() == ["a"]
+    (folder / "g.rules").write_text(text + proc % "b", encoding="utf-8")
+    assert load_spec(folder).new_state(2).legal_action_texts() == ["b"]
+    assert len(list(own_cache.glob("ast-*"))) == 2
+
+
+def test_damaged_entries_are_made_again(own_cache: Path) -> None:
+    load_spec(spec_dir())
+    for entry in own_cache.iterdir():
+        entry.write_bytes(b"not a pickle")
+    parser._lark.cache_clear()
+    game = load_spec(spec_dir())
+    assert game.new_state(2, seed=1).legal_action_texts()
+    assert all(entry.read_bytes() != b"not a pickle" for entry in own_cache.iterdir())
+
+
+def test_no_cache_when_turned_off_or_not_writable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.CACHE_ENV, "")
+    assert cache.cache_dir() is None
+    assert cache.cached("thing", "k", lambda: 41 + 1) == 42
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder should be", encoding="utf-8")
+    monkeypatch.setenv(cache.CACHE_ENV, str(blocked))
+    assert cache.cached("thing", "k", lambda: 43) == 43
+    assert blocked.read_text(encoding="utf-8").startswith("a file")
+
+
+def test_the_default_folder_is_in_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(cache.CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / cache.CACHE_NAME
+
+
+def test_old_entries_are_pruned(own_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    for i in range(6):
+        assert cache.cached("thing", str(i), lambda i=i: i) == i  # type: ignore[misc]
+    assert len(list(own_cache.glob("thing-*"))) == 3
+    assert cache.cached("thing", "5", lambda: -1) == 5  # the newest is still there
+
+
+def test_digests_tell_inputs_apart() -> None:
+    assert cache.digest("ab", "c") != cache.digest("a", "bc")
+    assert cache.digest(b"x") == cache.digest("x")
