@@ -386,7 +386,7 @@ expect actions: end
 KNIGHT_AT_THE_END = """
 players 4
 plague Italia
-tokens Scandia: 3:A+king
+tokens Scandia: 4:A+peasant+witch
 cubes Scandia: P1 2
 final P0
 """
@@ -402,6 +402,7 @@ final P0
 ])
 def test_final_knight_neutral(switch: str, knight: str | None, moves: bool, breaks_out: bool) -> None:
     # "Wenn das Spiel endet, zählt die Pestfigur wie zwei neutrale Bevölkerungswürfel in der betroffenen Region."
+    # Scandia: P1's 2 cubes, and the plague's 2 if they count, against a 4.
     text = KNIGHT_AT_THE_END.replace("players 4", f"players 4\ninterpretation final-knight-neutral={switch}")
     if knight:
         text = text.replace("plague Italia", f"plague Italia\ncards {knight}: knight")
@@ -410,7 +411,7 @@ def test_final_knight_neutral(switch: str, knight: str | None, moves: bool, brea
     steps = "P3 plague Germania Scandia\n" if moves else ""
     steps += "".join(f"{p} end\n" for p in ("P3", "P2", "P1"))
     after = "expect cubes Scandia: P1 1\n" if breaks_out else "expect cubes Scandia: P1 2\n"
-    assert_ok(text + steps + "expect phase over\nexpect revealed: 3:A+king\n" + after)
+    assert_ok(text + steps + "expect phase over\nexpect revealed: 4:A+peasant+witch\n" + after)
 
 
 # ------------------------------------------------------ final devastation
