@@ -10,6 +10,7 @@ instructions that stop the machine until an action is applied.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
@@ -617,28 +618,55 @@ class ProcedureCompiler:
 
     def all_options(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]],
                     fr: Frame) -> list[Line]:
-        """Lines collecting every option into ``out``: a loop per binding, an `if` per condition."""
+        """Lines collecting every option into ``out``: a loop per binding, an `if` per condition.
+
+        A binding whose values do not depend on the binding just before it (only on
+        earlier ones) is listed once, when first needed, and reused: for each Monk's
+        region, the neighbours that can take a token are the same for every token.
+        """
         cites = self.current_citations()
         out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites)]
         for bi, (bindings, when) in enumerate(branches):
-            indent = ""
+            ind = ""
             if when is not None:
                 out.append((f"if {self.text(when, fr)}:", when.pos, cites))
-                indent = "    "
+                ind = "    "
             scope: dict[str, str] = {}
-            names = []
+            names: list[str] = []
+            texts: list[tuple[str, str | None]] = []
             for b in bindings:
                 var = self.gen.fresh(b.var)
                 domain = self.gen.expr(b.domain, scope, fr, iterating=True)
                 scope = {**scope, b.var: var}
                 names.append(var)
-                out.append((f"{indent}for {var} in {domain}:", b.pos, cites))
-                indent += "    "
-                if b.where is not None:
-                    out.append((f"{indent}if {self.gen.expr(b.where, scope, fr)}:", b.where.pos, cites))
-                    indent += "    "
+                texts.append((domain, self.gen.expr(b.where, scope, fr) if b.where is not None else None))
+            # where each binding's list can be made: after the innermost binding it depends on
+            home = []
+            for k, (domain, where) in enumerate(texts):
+                used = [j for j in range(k) if re.search(rf"\b{names[j]}\b", domain + " " + (where or ""))]
+                home.append(max(used, default=-1))
+            kept = {k: self.gen.fresh("each") for k in range(1, len(texts)) if home[k] < k - 1}
+            for k in kept:
+                if home[k] == -1:
+                    out.append((f"{ind}{kept[k]} = None", st.pos, cites))
+            for k, (b, (domain, where)) in enumerate(zip(bindings, texts)):
+                var = names[k]
+                if k in kept:
+                    made = f"[{var} for {var} in {domain} if {where}]" if where is not None else domain
+                    out.append((f"{ind}if {kept[k]} is None: {kept[k]} = {made}", b.pos, cites))
+                    out.append((f"{ind}for {var} in {kept[k]}:", b.pos, cites))
+                    ind += "    "
+                else:
+                    out.append((f"{ind}for {var} in {domain}:", b.pos, cites))
+                    ind += "    "
+                    if where is not None:
+                        out.append((f"{ind}if {where}:", b.where.pos if b.where else b.pos, cites))
+                        ind += "    "
+                for later, place in kept.items():
+                    if home[later] == k:
+                        out.append((f"{ind}{place} = None", st.pos, cites))
             values = "(" + "".join(n + ", " for n in names) + ")"
-            out.append((f"{indent}add(({bi}, {values}))", st.pos, cites))
+            out.append((f"{ind}add(({bi}, {values}))", st.pos, cites))
         return out
 
     def single_options(self, st: A.Stmt, bindings: tuple[A.Binding, ...], when: A.Expr | None,
