@@ -545,3 +545,41 @@ def test_malformed_final_positions(text: str, message: str) -> None:
 
 def test_expect_winner_before_the_end() -> None:
     assert_fails("players 2\nplague Gallia\nexpect winner P0\n", "the game is not over")
+
+
+# ------------------------------------------------- whole games, any position
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("timing", ["after-turn", "after-round"])
+def test_final_round_of_random_games(players: int, timing: str) -> None:
+    """Random games through the public API: who moves in the final round, and what they may do."""
+    import random
+
+    from rattus_rules import new_game
+
+    for seed in range(2):
+        state = new_game(players, seed=seed, interpretations={"game-end-timing": timing})
+        rnd = random.Random(seed)
+        movers: list[int] = []
+        regular: list[int] = []
+        while not state.is_terminal():
+            phase = state.vals["phase"][None]
+            if state.is_chance_node():
+                state.apply_random_chance()
+                continue
+            verbs = {a.verb for a in state.legal_actions()}
+            if phase == "final":
+                assert verbs <= {"end", "king", "monk", "merchant", "witch", "witch-look", "witch-swap",
+                                 "witch-keep", "witch-done", "peasant", "plague"}, verbs
+                if not movers or movers[-1] != state.current_player:
+                    movers.append(state.current_player)
+            elif phase == "regular" and "plague" in verbs:
+                regular.append(state.current_player)
+            state.apply_index(rnd.randrange(state.num_legal_actions()))
+        ender = state.vals["ender"][None]
+        last = players - 1 if timing == "after-round" else ender
+        assert regular[-1] == last
+        assert movers == [(ender - i) % players for i in range(1, players)]
+        best = max(state.scores())
+        tied = [p for p in range(players) if state.scores()[p] == best]
+        assert state.winner() == [next(q % players for q in range(last + 1, last + 1 + players)
+                                       if q % players in tied)]

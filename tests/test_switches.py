@@ -279,3 +279,15 @@ def test_knight_neutral_cubes_start_a_devastation_in_an_empty_region() -> None:
     assert_ok(text + "expect actions: neutral, no-neutral\nP0 neutral\nexpect revealed: 3:A+king\n"
               "expect tokens Scandia: none\nexpect to-move P1\n")
     assert_ok(text + "P0 no-neutral\nexpect revealed: none\nexpect tokens Scandia: 1\nexpect to-move P1\n")
+
+
+def test_knight_neutral_cubes_keep_a_devastation_going_only_with_neutral_empty() -> None:
+    # Under knight-neutral-empty=yes the neutral pair counts as population in the region for the whole
+    # devastation, so it does not stop when the last player cube is gone ("bis entweder alle
+    # Rattenplättchen aufgedeckt oder alle Bevölkerungswürfel entfernt wurden").
+    text = NEUTRAL_EMPTY.replace("tokens Scandia: 3:A+king",
+                                 "tokens Scandia: 1:peasant+king, 6:*\ncubes Scandia: P1 1\ncards P1: peasant")
+    text += "P0 spread Anglia\nchance draw ?\nP0 neutral\nP0 reveal 1\nexpect cubes Scandia: none\n"
+    assert_ok(text + "expect revealed: 1:peasant+king\nexpect tokens Scandia: 6:*\nexpect to-move P1\n")
+    assert_ok(with_switch(text, "knight-neutral-empty=yes")
+              + "expect revealed: 1:peasant+king, 6:*\nexpect tokens Scandia: none\nexpect to-move P1\n")
