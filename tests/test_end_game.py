@@ -277,12 +277,12 @@ def test_in_the_final_round_no_card_is_taken_no_cube_placed_the_plague_stays() -
     #  Kasten) und die Pestfigur nicht versetzen (Ausnahme: Ritter, siehe rechter Kasten)."
     assert_ok(NOTHING_BUT_ABILITIES + """
 expect actions: end
-expect illegal P3 take monk
-expect illegal P3 take witch
-expect illegal P3 place Gallia
-expect illegal P3 place-extra Anglia
+expect illegal P3 take monk because "Man darf keine neuen Karten nehmen"
+expect illegal P3 take witch because "Man darf keine neuen Karten nehmen"
+expect illegal P3 place Gallia because "keine Bevölkerungswürfel setzen"
+expect illegal P3 place-extra Anglia because "keine Bevölkerungswürfel setzen"
 expect illegal P3 peasant Anglia
-expect illegal P3 plague Gallia
+expect illegal P3 plague Gallia because "die Pestfigur nicht versetzen"
 expect illegal P3 plague Gallia Anglia
 P3 end
 expect plague Germania
