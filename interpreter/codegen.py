@@ -1,28 +1,35 @@
 """Checked expressions as Python source: the compiler's fast path.
 
-The compiler turns every expression (and every simple statement, and the
-enumeration of a decision's options) into the text of a small Python
-function, compiled once when the spec is loaded.  A whole condition such as
-``holder[c] == p and ability[c]`` then runs as one Python expression instead
-of a tree of closures calling each other.
+The compiler turns every expression, every run of statements between two
+stops of a procedure, and the listing of a decision's options into the text
+of a small Python function, compiled once when the spec is loaded (see
+:mod:`.compiler`).  A whole condition such as ``holder[c] == p and
+ability[c]`` then runs as one Python expression instead of a tree of closures
+calling each other.
 
 How values are reached from generated code:
 
 - ``st`` is the :class:`~interpreter.runtime.State`, ``env`` the locals of the
   running procedure (a dict).  Variables bound inside the generated code
   (aggregates, comprehensions, decision bindings, function parameters) are
-  Python locals with a prefix that no other generated name uses.
+  Python locals named ``_<n>_<name>``, a form no other generated name has.
 - Component data (table columns, piece faces, table keys) are constants of the
-  namespace shared by all generated code, named ``K<n>``.
-- In *hot* functions (instructions and decision options), ``st.vals[name]``,
-  ``st.zones[name]``, ``st.settings[name]`` and the like are read once into a
-  local alias at the top of the function.  This is safe because no generated
-  expression replaces those dicts; they are only changed in place.
+  namespace of the generated code, named ``K<n>``.
+- In *hot* functions, ``st.vals[name]``, ``st.zones[name]``, ``st.settings[name]``
+  and the like are read once into a local alias at the top of the function.
+  This is safe because no generated code replaces those dicts; they are only
+  changed in place.  Code that only reads ``env`` reads its locals once too.
 
 Expressions are pure, so an aggregate's generator may stop early (``any``,
-``all``, ``first``) and a user function whose arguments are plain names or
-literals is inlined: its parameters are replaced by the argument text, and its
-own bound variables get fresh names, so nothing can be captured.
+``all``, ``first``), and a user function whose arguments are plain names,
+literals or cheap expressions is inlined: its parameters are replaced by the
+argument text, and its own bound variables get fresh names, so nothing can
+be captured.  Code made for known switch settings has the settings as
+literals; literal comparisons and Python's own short cuts on literals are
+decided when the code is made, never skipping an operand that could fail.
+Each generated statement line remembers its spec position and citations, so a
+failure inside generated code is reported at the rule text that failed
+(:meth:`PyGen.locate`).
 """
 
 from __future__ import annotations

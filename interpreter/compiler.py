@@ -1,11 +1,18 @@
 """The compiler: third stage (parse → check → compile → run).
 
 Expressions become Python functions ``f(state, env) -> value``, generated as
-Python source (see :mod:`.codegen`); procedures become flat lists of
-instructions with jumps, so that the position of a
-running game is plain data (procedure index, instruction index, locals) and
-can be cloned and stored as JSON.  Decisions and chance events are
-instructions that stop the machine until an action is applied.
+Python source (see :mod:`.codegen`).  A procedure becomes a short list of
+*stops* — its decisions and chance events, its calls of procedures that may
+pause, `finish` and its end — and one generated Python function for each
+place where running goes on (the start, each branch of a decision, the
+statement after a call), which runs ordinary Python `if`/`while`/`for` until
+the next stop.  So the position of a running game stays plain data
+(procedure index, stop index, locals) that can be cloned and stored as JSON,
+while the steps between two decisions run as compiled Python.
+
+Generated code is made per combination of switch settings in use (see
+:meth:`interpreter.game.Game.variant`): comparisons of a switch with its
+options are decided when the code is made.
 """
 
 from __future__ import annotations
