@@ -340,17 +340,24 @@ def validate(record: Any, interpretations: Mapping[str, str] | None = None, data
         return not_a_record("$", f"internal error while validating: {type(err).__name__}: {err}")
 
 
-def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str] | None = None,
-           data: str | None = None) -> tuple[State, Verdict, Callable[[int], bool]]:
-    """The state after the first ``at`` entries (all if None), the verdict of that prefix,
-    and which tokens' faces the record has stated (players-eye records show only those)."""
+def _prepare(record: Any, interpretations: Mapping[str, str] | None,
+             data: str | None) -> tuple[Game, dict[str, str]]:
+    """The rules and switch settings a well-formed record is read with; ValueError if it is not a record."""
     game = load_rules(data)
     bad = check_format(record, game)
     if bad is not None:
         raise ValueError(bad.format())
     chosen = dict(record.get("interpretations", {}))
     chosen.update(interpretations or {})
-    run = _Validation(game, record, game.settings_for(chosen), stop=at)
+    return game, game.settings_for(chosen)
+
+
+def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str] | None = None,
+           data: str | None = None) -> tuple[State, Verdict, Callable[[int], bool]]:
+    """The state after the first ``at`` entries (all if None), the verdict of that prefix,
+    and which tokens' faces the record has stated (players-eye records show only those)."""
+    game, settings = _prepare(record, interpretations, data)
+    run = _Validation(game, record, settings, stop=at)
     verdict = run.run()
     if record["kind"] == OMNISCIENT:
         return run.state, verdict, lambda t: True
@@ -364,14 +371,9 @@ def walk(record: Any, interpretations: Mapping[str, str] | None = None,
 
     Stops at the first illegal entry; raises ValueError if it is not a record.
     """
-    game = load_rules(data)
-    bad = check_format(record, game)
-    if bad is not None:
-        raise ValueError(bad.format())
-    chosen = dict(record.get("interpretations", {}))
-    chosen.update(interpretations or {})
+    game, settings = _prepare(record, interpretations, data)
     states: list[tuple[int, State]] = []
-    verdict = _Validation(game, record, game.settings_for(chosen)).run(
+    verdict = _Validation(game, record, settings).run(
         lambda i, st: states.append((i, st.clone())))
     return states, verdict
 

@@ -15,17 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_rules.scenario import ScenarioError, ScenarioRun, parse_scenario, run_scenario
+from rattus_rules.scenario import ScenarioError
 
-
-def run(text: str) -> ScenarioRun:
-    return run_scenario(parse_scenario(text, "<end game>"))
-
-
-def assert_ok(text: str) -> ScenarioRun:
-    result = run(text)
-    assert result.ok, "\n".join(str(f) for f in result.failures)
-    return result
+from .scenario_helpers import assert_ok, run
 
 
 def assert_fails(text: str, *messages: str) -> None:

@@ -15,17 +15,8 @@ import pytest
 from interpreter import State
 from interpreter.edit import option_pieces, procedure_of
 from rattus_rules import new_game
-from rattus_rules.scenario import ScenarioRun, parse_scenario, run_scenario
 
-
-def run(text: str) -> ScenarioRun:
-    return run_scenario(parse_scenario(text, "<switch>"))
-
-
-def assert_ok(text: str) -> ScenarioRun:
-    result = run(text)
-    assert result.ok, "\n".join(str(f) for f in result.failures)
-    return result
+from .scenario_helpers import assert_ok
 
 
 def with_switch(text: str, switch: str) -> str:
