@@ -525,9 +525,9 @@ def test_the_final_round_example_of_the_scenario_docs_runs() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("players 2\nfinal\n", "<end game>:2: write `final PLAYER`"),
-    ("players 2\nfinal P2\n", "<end game>:2: no player 'P2'"),
-    ("players 4\nfinal P1\nturn P7\n", "<end game>:3: no player 'P7'"),
+    ("players 2\nfinal\n", "<test>:2: write `final PLAYER`"),
+    ("players 2\nfinal P2\n", "<test>:2: no player 'P2'"),
+    ("players 4\nfinal P1\nturn P7\n", "<test>:3: no player 'P7'"),
 ])
 def test_malformed_final_positions(text: str, message: str) -> None:
     with pytest.raises(ScenarioError) as err:
