@@ -34,6 +34,8 @@ from .parser import parse_file
 from .runtime import STATE_FORMAT, State, World, all_keys, key_in
 
 SPEC_SUFFIX = ".rules"
+#: Combinations of switch settings that get code of their own (see :meth:`Game.variant`).
+MAX_VARIANTS = 32
 
 
 class _DataContext:
@@ -110,8 +112,8 @@ class Game:
         self.run_data_checks()
 
     # --------------------------------------------------------------- variants
-    def _compile(self, settings: dict[str, str]) -> list[Procedure]:
-        """Every procedure compiled for these switch settings."""
+    def _compile(self, settings: dict[str, str] | None) -> list[Procedure]:
+        """Every procedure compiled for these switch settings (None: code that reads them)."""
         exprs = ExprCompiler(self._ctx, settings, self._places)
         self._programs.append(exprs)
         return [ProcedureCompiler(exprs, decl, self._leaves, self.exprs).compile()
@@ -123,14 +125,24 @@ class Game:
         The procedures' generated code decides every comparison of a switch with
         its options when it is made, so each combination of settings in use gets
         its own code.  The instructions, decisions and program positions are the
-        same for all: each instruction holds one function per variant.
+        same for all: each instruction holds one function per variant.  Beyond
+        :data:`MAX_VARIANTS` combinations, further ones share one variant whose
+        code reads the settings of the state as it runs.
         """
         key = tuple(sorted(settings.items()))
         number = self._variants.get(key)
-        if number is not None:
-            return number
+        if number is None:
+            if len(self._variants) >= MAX_VARIANTS:
+                key, settings = (), {}
+                number = self._variants.get(key)
+            if number is None:
+                number = self._add_variant(dict(settings) if key else None)
+            self._variants[key] = number
+        return number
+
+    def _add_variant(self, settings: dict[str, str] | None) -> int:
         number = len(self._programs)
-        for shared, made in zip(self.procedures, self._compile(dict(settings))):
+        for shared, made in zip(self.procedures, self._compile(settings)):
             for (op, a, b), (op2, a2, b2) in zip(shared.code, made.code):
                 assert op == op2
                 if op in (RESUME, FINISH):
@@ -139,7 +151,6 @@ class Game:
                     b.append(b2[0])
                 elif op in (CHOOSE, CHANCE):
                     a.pends.append(a2.pends[0])
-        self._variants[key] = number
         return number
 
     def generated_sources(self, settings: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -215,3 +215,15 @@ procedure play cite src "S" "x" {
     # `piece(pile, 5)` fails, and must still fail although `mode == "a"` makes the `or` true
     with pytest.raises(RuleError, match="IndexError"):
         game.new_state(2)
+
+
+def test_beyond_the_variant_limit_code_reads_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter import game as game_module
+
+    monkeypatch.setattr(game_module, "MAX_VARIANTS", 1)
+    game = load(tmp_path, SWITCHED)
+    many = game.new_state(2, settings={"mode": "many"})
+    assert many.variant == 1
+    assert many.legal_action_texts() == ["take 1", "take 2", "take 3", "take 4"]
+    assert game.new_state(2).legal_action_texts() == ["take 1", "take 2"]
+    assert "settings" in "\n".join(game.generated_sources({"mode": "many"}).values())
