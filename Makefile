@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck pytest docs bench golden clean
+.PHONY: setup demo test lint typecheck pytest docs bench golden soak mutate clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,14 @@ docs: setup
 ## bench: games and decisions per second, spec load time
 bench: setup
 	$(BIN)/python bench/bench.py
+
+## soak: many random games (2-4 players, random switch settings), every invariant checked after every step
+soak: setup
+	$(BIN)/python bench/soak.py --games $(or $(GAMES),2000)
+
+## mutate: change the spec in small ways and count how many changes the tests notice (takes a while)
+mutate: setup
+	$(BIN)/python bench/mutate.py --golden
 
 ## golden: rewrite conformance/ (perft vectors, recorded games, golden playthroughs) after a deliberate rule change
 golden: setup

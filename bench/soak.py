@@ -1,0 +1,115 @@
+"""Soak test: many random games of Rattus with every invariant checked after every step.
+
+Plays N games with random players — 2, 3 and 4 players in turn, each game
+under randomly drawn interpretation settings — with ``check_invariants=True``,
+and prints how many games and actions were played and every violation (the
+invariant, its German citation, and how to replay the game).  Exits 1 if any
+invariant broke or the rules could not go on.
+
+Usage::
+
+    python bench/soak.py [--games 1000] [--seed 0] [--players 2 3 4] [--jobs 2] [--model]
+    make soak
+
+``--model`` also plays each game against the independent reference model of
+``tests/reference_model.py`` and reports the first difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from interpreter import InvariantViolation, RulesError  # noqa: E402
+from rattus_rules import interpretations, new_game  # noqa: E402
+
+
+def settings_for(seed: int) -> dict[str, str]:
+    """The interpretation settings of game ``seed``: each switch drawn at random."""
+    rng = random.Random(seed * 7919 + 1)
+    return {i.id: rng.choice([o.value for o in i.options]) for i in interpretations()}
+
+
+def play(job: tuple[int, int, bool]) -> tuple[int, int, int, list[str]]:
+    """One game: (players, seed, with the model) -> (players, actions, violations, messages)."""
+    players, seed, with_model = job
+    chosen = settings_for(seed)
+    rng = random.Random(seed)
+    defaults = {i.id: i.default for i in interpretations()}
+    changed = ", ".join(f"{k}={v}" for k, v in chosen.items() if v != defaults[k]) or "all defaults"
+    where = (f"game seed {seed}, {players} players ({changed}; replay: "
+             f"python bench/soak.py --seed {seed} --games 1 --players {players} --jobs 1)")
+    state = new_game(players, seed=seed, interpretations=chosen, check_invariants=True,
+                     resolve_setup_chance=False)
+    model = None
+    if with_model:
+        from rattus_rules.paths import spec_dir
+        from tests.reference_model import Components, Rattus, differences, spec_view
+
+        model = Rattus(Components(spec_dir() / "data"), players, chosen)
+    try:
+        while not state.is_terminal():
+            legal = state.legal_action_texts()
+            if model is not None and sorted(legal) != sorted(model.legal()):
+                return players, len(state.history), 1, [f"{where}: the reference model differs at action "
+                                                        f"{len(state.history)}"]
+            text = rng.choice(legal)
+            state.apply(text)
+            if model is not None:
+                model.apply(text)
+                diff = list(differences(spec_view(state), model.view()))
+                if diff:
+                    return players, len(state.history), 1, [f"{where}: after {text!r} (action "
+                                                            f"{len(state.history)}): {diff[0]}"]
+    except InvariantViolation as err:
+        return players, len(state.history), 1, [f"{where}:\n  {err}"]
+    except RulesError as err:
+        return players, len(state.history), 1, [f"{where}: the rules cannot go on:\n  {err}"]
+    broken = state.broken_invariants()
+    if broken:
+        return players, len(state.history), 1, [f"{where}: at the end: {', '.join(broken)}"]
+    return players, len(state.history), 0, []
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", "-n", type=int, default=1000, help="how many games (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
+    parser.add_argument("--jobs", "-j", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--model", action="store_true", help="compare with the reference model too")
+    args = parser.parse_args(argv)
+
+    jobs = [(args.players[i % len(args.players)], args.seed + i, args.model) for i in range(args.games)]
+    began = time.perf_counter()
+    games: Counter[int] = Counter()
+    actions: Counter[int] = Counter()
+    violations = 0
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for players, count, broken, messages in pool.map(play, jobs, chunksize=8):
+            games[players] += 1
+            actions[players] += count
+            violations += broken
+            for message in messages:
+                print(f"VIOLATION {message}", flush=True)
+    seconds = time.perf_counter() - began
+    for players in sorted(games):
+        print(f"{players} players: {games[players]} games, {actions[players]} actions")
+    total = sum(actions.values())
+    compared = ", reference model compared" if args.model else ""
+    print(f"games: {sum(games.values())}, actions: {total}, violations: {violations} "
+          f"({seconds:.1f} s, {total / max(seconds, 1e-9):.0f} actions/s{compared})")
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
