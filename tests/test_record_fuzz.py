@@ -94,7 +94,7 @@ WORDS = sorted({word for record in RECORDS for e in record["entries"] for word i
 
 @st.composite
 def mutated_records(draw: st.DrawFn) -> dict[str, Any]:
-    record = copy.deepcopy(draw(st.sampled_from(RECORDS)))
+    record: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(RECORDS)))
     entries: list[Any] = record["entries"]
     for _ in range(draw(st.integers(1, 3))):
         i = draw(st.integers(0, len(entries) - 1)) if entries else 0
