@@ -201,25 +201,55 @@ class Frame:
 
     ``hot`` frames read each table once into a local; others read it in place
     (for cold code, and for code whose ``st`` may be a stand-in with no game
-    state, like data checks).  ``pure`` frames belong to code that never
-    writes ``env`` (expressions, option listings): they also read each local
-    of the running procedure once.  Every local an expression names is defined
-    whenever it is evaluated (the checker scopes names by block), so reading
-    them up front is safe.
+    state, like data checks).  Hot frames also read each local of the running
+    procedure (``env``) once at the top, unless the code itself sets that local
+    (``pure`` frames never set any: expressions, option listings).  A local
+    that code only reads is defined before the code starts: the checker scopes
+    names by block, so its definition comes before, in an enclosing block that
+    has run up to here.
     """
 
     def __init__(self, hot: bool, pure: bool = False):
         self.hot = hot
         self.pure = pure and hot
         self.aliases: dict[str, str] = {}
+        self.read: set[str] = set()
+        self.written: set[str] = set()
 
     def local(self, ident: str) -> str:
-        """The text reading a procedure local: read once at the top if the code only reads ``env``."""
+        """The text reading a procedure local (an alias when the code only reads it)."""
         text = f"env[{ident!r}]"
-        if not self.pure:
+        if self.pure:
+            self.aliases.setdefault(f"E_{ident}", text)
+            return f"E_{ident}"
+        if not self.hot:
             return text
-        self.aliases.setdefault(f"E_{ident}", text)
-        return f"E_{ident}"
+        self.read.add(ident)
+        return f"\x00{ident}\x00"  # decided in finish(), once all writes are known
+
+    def write(self, ident: str) -> str:
+        """The text of a procedure local that the code sets."""
+        self.written.add(ident)
+        return f"env[{ident!r}]"
+
+    def finish(self, lines: list[str]) -> tuple[list[str], list[str]]:
+        """The prologue and the lines with every local read resolved; unused aliases dropped."""
+        resolved = []
+        for ident in sorted(self.read):
+            token = f"\x00{ident}\x00"
+            if ident in self.written:
+                resolved.append((token, f"env[{ident!r}]"))
+            else:
+                self.aliases.setdefault(f"E_{ident}", f"env[{ident!r}]")
+                resolved.append((token, f"E_{ident}"))
+        out = []
+        for line in lines:
+            for token, text in resolved:
+                line = line.replace(token, text)
+            out.append(line)
+        body = "\n".join(out)
+        used = [(a, t) for a, t in self.aliases.items() if re.search(rf"\b{a}\b", body)]
+        return [f"{alias} = {text}" for alias, text in used], out
 
     def ref(self, alias: str, text: str) -> str:
         """The text reaching a table: an alias in hot frames, else ``text``."""
@@ -227,10 +257,6 @@ class Frame:
             return text
         self.aliases.setdefault(alias, text)
         return alias
-
-    def prologue(self, indent: str) -> list[str]:
-        """Lines binding the aliases."""
-        return [f"{indent}{alias} = {text}" for alias, text in self.aliases.items()]
 
 
 Scope = Mapping[str, str]
@@ -275,18 +301,22 @@ class PyGen:
 
     def build(self, name: str, params: str, frame: Frame, lines: list[str]) -> Any:
         """Compile ``def name(params): lines`` (with the frame's aliases first)."""
-        src = "\n".join([f"def {name}({params}):", *frame.prologue("    "), *("    " + ln for ln in lines)])
+        return self._build(name, params, frame, lines)[0]
+
+    def _build(self, name: str, params: str, frame: Frame, lines: list[str]) -> tuple[Any, int]:
+        prologue, body = frame.finish(lines)
+        src = "\n".join([f"def {name}({params}):", *("    " + ln for ln in prologue), *("    " + ln for ln in body)])
         self.sources[name] = src
         code = compile(src, f"<rules:{self._tag}:{name}>", "exec")
         exec(code, self.ns)
-        return self.ns[name]
+        return self.ns[name], len(prologue)
 
     def build_located(self, name: str, params: str, frame: Frame,
                       lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]]) -> Any:
         """Like :meth:`build` for statements: remember the spec place of each generated line."""
-        fn = self.build(name, params, frame, [text for text, _, _ in lines])
+        fn, prologue = self._build(name, params, frame, [text for text, _, _ in lines])
         first = [(lines[0][1], lines[0][2])] if lines else []
-        places = first * (1 + len(frame.aliases)) + [(pos, cites) for _, pos, cites in lines]
+        places = first * (1 + prologue) + [(pos, cites) for _, pos, cites in lines]
         self._places[f"<rules:{self._tag}:{name}>"] = places
         return fn
 

@@ -447,7 +447,7 @@ class ProcedureCompiler:
             add(f"{ind}while env[{index!r}] < len(env[{items!r}]):")
             for g in guard:
                 add(g)
-            add(f"{ind}    env[{st.var!r}] = env[{items!r}][env[{index!r}]]")
+            add(f"{ind}    {fr.write(st.var)} = env[{items!r}][env[{index!r}]]")
             add(f"{ind}    env[{index!r}] += 1")
             if st.where is not None:
                 add(f"{ind}    if not {self.text(st.where, fr)}: continue", st.where)
@@ -473,7 +473,7 @@ class ProcedureCompiler:
             out.append((ind + text, at.pos, cites))
 
         if isinstance(st, A.Let):
-            add(f"env[{st.name!r}] = {self.text(st.value, fr)}")
+            add(f"{fr.write(st.name)} = {self.text(st.value, fr)}")
         elif isinstance(st, A.Assign):
             for text in self.assign(st, fr):
                 add(text)
@@ -494,7 +494,7 @@ class ProcedureCompiler:
         elif isinstance(st, A.For):
             item = self.gen.fresh(st.var)
             add(f"for {item} in list({self.text(st.domain, fr, iterating=True)}):")
-            add(f"    env[{st.var!r}] = {item}")
+            add(f"    {fr.write(st.var)} = {item}")
             if st.where is not None:
                 add(f"    if not {self.text(st.where, fr)}: continue", st.where)
             self.py_block(st.body.statements, fr, out, ind + "    ")
@@ -528,7 +528,7 @@ class ProcedureCompiler:
     def assign(self, st: A.Assign, fr: Frame) -> list[str]:
         name, op = st.name, st.op
         if self.x.symbols.states.get(name) is None or self._is_local(st):
-            return [f"env[{name!r}] {op} {self.text(st.value, fr)}"]
+            return [f"{fr.write(name)} {op} {self.text(st.value, fr)}"]
         table = self.gen.vals(name, fr)
         key = self.gen.keys(st.keys, {}, fr)
         if op == "=":
