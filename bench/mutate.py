@@ -281,6 +281,10 @@ def run_mutant(args: tuple[Mutant, str, list[str], float]) -> Outcome:
     return Outcome(mutant, status, detail, time.perf_counter() - began)
 
 
+def _line(texts: dict[str, str], m: Mutant) -> str:
+    return texts[m.file].split("\n")[m.line - 1].strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", "-j", type=int, default=2, help="mutants run in parallel (default 2)")
@@ -291,11 +295,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--golden", action="store_true", help="run the survivors against the golden files too")
     parser.add_argument("--report", type=Path, help="write every outcome as JSON here")
+    parser.add_argument("--rerun", type=Path, metavar="REPORT",
+                        help="run only the mutants that survived in this earlier report")
     args = parser.parse_args(argv)
 
     texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(SPEC.glob("*.rules"))}
     todo = [m for m in mutants(texts)
             if (not args.file or m.file in args.file) and (not args.kind or m.kind in args.kind)]
+    if args.rerun:
+        earlier = json.loads(args.rerun.read_text(encoding="utf-8"))
+        wanted = {(o["file"], o["line_text"], o["kind"], o["description"]) for o in earlier
+                  if o["status"] == "survived"}
+        todo = [m for m in todo if (m.file, _line(texts, m), m.kind, m.description) in wanted]
     if args.limit and len(todo) > args.limit:
         step = len(todo) / args.limit
         todo = [todo[int(i * step)] for i in range(args.limit)]
@@ -352,11 +363,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\nsurvivors:")
         for o in survivors:
             m = o.mutant
-            line = texts[m.file].split("\n")[m.line - 1].strip()
-            print(f"  {m.file}:{m.line} [{m.kind}] {m.description}\n      {line}" + (f"\n      {o.detail}"
+            print(f"  {m.file}:{m.line} [{m.kind}] {m.description}\n      {_line(texts, m)}" + (f"\n      {o.detail}"
                                                                                      if o.detail else ""))
     if args.report:
-        args.report.write_text(json.dumps([{**asdict(o.mutant), "status": o.status, "detail": o.detail,
+        args.report.write_text(json.dumps([{**asdict(o.mutant), "line_text": _line(texts, o.mutant),
+                                             "status": o.status, "detail": o.detail,
                                              "seconds": round(o.seconds, 2)} for o in outcomes],
                                           indent=1, ensure_ascii=False), encoding="utf-8")
     return 0

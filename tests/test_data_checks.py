@@ -52,8 +52,10 @@ def _extra_start(rows: Rows) -> None:
     _first(rows, start="no")["start"] = "yes"
 
 
-def _threshold_seven(rows: Rows) -> None:
-    _first(rows, threshold="4")["threshold"] = "7"  # the other counts stay right
+def _threshold_to_seven(threshold: str) -> Callable[[Rows], None]:
+    def change(rows: Rows) -> None:
+        _first(rows, threshold=threshold)["threshold"] = "7"  # 49 tokens still; only this count is wrong
+    return change
 
 
 def _unknown_symbol(rows: Rows) -> None:
@@ -72,12 +74,22 @@ def _eleventh_region_for_three(rows: Rows) -> None:
     _first(rows, first_used_with_players="4")["first_used_with_players"] = "3"
 
 
+def _region_for_five(rows: Rows) -> None:
+    # "Zu Viert werden alle Regionen verwendet."
+    _first(rows, first_used_with_players="4")["first_used_with_players"] = "5"
+
+
+def _thirteenth_region(rows: Rows) -> None:
+    rows.append({**rows[-1], "region": "Atlantis"})
+
+
 CORRUPTIONS = {
     "forty_nine_tokens": [_edit("rat_tokens.csv", _drop_token)],
     "twelve_start_tokens": [_edit("rat_tokens.csv", _extra_start)],
-    "threshold_counts": [_edit("rat_tokens.csv", _threshold_seven)],
+    "threshold_counts": [_edit("rat_tokens.csv", _threshold_to_seven(str(t))) for t in range(1, 7)],
     "token_symbols": [_edit("rat_tokens.csv", _unknown_symbol), _edit("rat_tokens.csv", _no_symbols)],
-    "twelve_regions": [_edit("regions.csv", _ninth_beige_region), _edit("regions.csv", _eleventh_region_for_three)],
+    "twelve_regions": [_edit("regions.csv", change) for change in
+                       (_ninth_beige_region, _eleventh_region_for_three, _region_for_five, _thirteenth_region)],
 }
 
 
@@ -101,6 +113,15 @@ def test_the_shipped_data_passes_every_check(tmp_path: Path) -> None:
     data = tmp_path / "data"
     shutil.copytree(spec_dir() / "data", data)
     load_spec(spec_dir(), data=data)
+
+
+def test_a_token_with_a_single_symbol_is_accepted(tmp_path: Path) -> None:
+    """ "Ein oder mehrere Symbole." """
+    data = tmp_path / "data"
+    shutil.copytree(spec_dir() / "data", data)
+    _edit("rat_tokens.csv", lambda rows: rows[0].update(symbols="M"))(data)
+    game = load_spec(spec_dir(), data=data)
+    assert game.tables["tokens"].rows[0]["symbols"] == ["M"]
 
 
 def _provenance(table: str) -> list[str]:
