@@ -227,3 +227,32 @@ def test_beyond_the_variant_limit_code_reads_the_settings(tmp_path: Path, monkey
     assert many.legal_action_texts() == ["take 1", "take 2", "take 3", "take 4"]
     assert game.new_state(2).legal_action_texts() == ["take 1", "take 2"]
     assert "settings" in "\n".join(game.generated_sources({"mode": "many"}).values())
+
+
+def test_an_error_after_a_decision_points_at_its_statement(tmp_path: Path) -> None:
+    (tmp_path / "things.csv").write_text("id\n1\n2\n", encoding="utf-8")
+    game = load(tmp_path, '''
+table things from "things.csv" { key id: int cite src "S" "x" }
+pieces thing from things in pile cite src "S" "x"
+zone pile of thing public
+var picked = none
+procedure play cite src "S" "x" {
+  loop {
+    choose by first_player {
+      "pick" i in 0 .. 2 {
+        rule picking cite src "Picking" "one of them" {
+          picked = piece(pile, i)
+        }
+      }
+    }
+  }
+}
+''')
+    state = game.new_state(2)
+    state.apply("pick 1")
+    with pytest.raises(RuleError) as info:
+        state.apply("pick 0")
+    lines = (tmp_path / "g.rules").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, start=1) if "picked = piece" in text)
+    assert f"g.rules:{line}:11: the rules cannot go on" in str(info.value)
+    assert info.value.citations and info.value.citations[0].section == "Picking"
