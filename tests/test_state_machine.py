@@ -14,7 +14,9 @@ After every step it checks:
 - a clone is independent of its original;
 - the JSON round trip gives an equal state, the same legal actions, and the
   same game when both go on with the same choices;
-- replaying ``state.history`` on a fresh game gives the same state;
+- replaying ``state.history`` on a fresh game gives the same state, and the
+  game's record (written along the way, omniscient or players-eye) is legal
+  and replays to the same end;
 - no player's observation shows a face they may not see: face-down tokens
   (board, supply, box) are hidden unless that player looked at that very token
   with the Witch, which this test tracks itself from the actions played;
@@ -49,6 +51,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, State
 from rattus_rules import interpretations, new_game, state_from_json
+from rattus_rules.records import OMNISCIENT, PLAYERS_EYE, Recorder, validate
 
 SWITCHES = {i.id: [o.value for o in i.options] for i in interpretations()}
 SETTINGS = st.fixed_dictionaries({ident: st.sampled_from(values) for ident, values in SWITCHES.items()})
@@ -91,6 +94,8 @@ class RattusGame(RuleBasedStateMachine):
         self.state = new_game(players, seed=seed, interpretations=chosen, check_invariants=True,
                               resolve_setup_chance=False)
         assert self.state.is_chance_node()  # setup starts with the start tokens
+        self.recorder = Recorder(self.state, OMNISCIENT if seed % 2 else PLAYERS_EYE, seed=seed,
+                                 viewer=None if seed % 2 else seed % players)
         self.play_many(seed % 2**32, warmup)
 
     # ----------------------------------------------------------------- steps
@@ -104,7 +109,8 @@ class RattusGame(RuleBasedStateMachine):
             region, position = action.args[-2], int(action.args[-1])
             self.looked.add((state.current_player, state.zones["rats"][region][position - 1]))
         before = snapshot(state)
-        state.apply(action)
+        self.recorder.apply(state, index)  # applies the action and writes the record's entries
+        assert state.history[-1] == action.text
         after = snapshot(state)
         self.check_transition(before, after, action.verb, action.text)
 
@@ -216,8 +222,22 @@ class RattusGame(RuleBasedStateMachine):
             assert fresh.random_chance_index() == self.state.clone().random_chance_index()
 
     def teardown(self) -> None:
-        if hasattr(self, "state"):  # how far the runs get (see --hypothesis-show-statistics)
-            event(f"{self.players} players, phase {self.state.vals['phase'][None]}")
+        if not hasattr(self, "state"):
+            return
+        # how far the runs get (see --hypothesis-show-statistics)
+        event(f"{self.players} players, phase {self.state.vals['phase'][None]}")
+        if self.state.is_terminal() and self.seed % 3 == 0:
+            self.record_replays()
+
+    def record_replays(self) -> None:
+        """The record written along the way is legal and replays to the same end."""
+        verdict = validate(self.recorder.record)
+        assert verdict.ok and verdict.finished, verdict.format()
+        assert verdict.entries == len(self.recorder.record["entries"])
+        assert list(verdict.scores) == self.state.scores() and list(verdict.winners) == self.state.winner()
+        assert verdict.state is not None and len(verdict.state.history) == len(self.state.history)
+        if self.recorder.kind == OMNISCIENT:  # (players-eye: unseen tokens may be others of the same face)
+            assert verdict.state.history == self.state.history
 
     # --------------------------------------------------------------- invariants
     @invariant()
