@@ -292,6 +292,13 @@ def check_format(record: Any, game: Game | None = None) -> Verdict | None:
                                            for p in e.absolute_path])
         best = best_match([first])
         return not_a_record(best.json_path, _schema_message(best))
+    for i, entry in enumerate(record.get("entries", [])):
+        for key in ("reveal", "look"):
+            if key in entry:  # the schema checks the shape of a face; its meaning is checked here
+                try:
+                    Face.parse(entry[key])
+                except ValueError as err:
+                    return not_a_record(f"$.entries[{i}].{key}", str(err))
     if game is not None:
         for ident, value in record.get("interpretations", {}).items():
             try:

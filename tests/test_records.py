@@ -229,6 +229,16 @@ def test_a_wrong_revealed_face_in_an_omniscient_record() -> None:
     assert f"shows {truth}" in verdict.reason and f"not {wrong}" in verdict.reason
 
 
+def test_a_face_that_cannot_exist_is_not_a_record() -> None:
+    # Found by the record fuzzer: the schema admits the shape, the face parser refuses the meaning.
+    record = record_game(4, seed=2)
+    index = next(i for i, e in enumerate(record["entries"]) if "reveal" in e)
+    record["entries"][index] = {"reveal": "3:M+M"}
+    verdict = validate(record)
+    assert verdict.status == NOT_A_RECORD
+    assert verdict.path == f"$.entries[{index}].reveal" and "appears twice" in verdict.reason
+
+
 def test_a_wrong_revealed_face_in_a_players_eye_record() -> None:
     game = load_rules()
     faces = [face_text(game, t) for t in range(len(game.piece_rows))]
