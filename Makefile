@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck pytest docs bench golden soak mutate clean
+.PHONY: setup demo test lint typecheck pytest docs bench golden soak mutate parser clean
 
 setup: $(STAMP)
 
@@ -50,6 +50,10 @@ mutate: setup
 ## golden: rewrite conformance/ (perft vectors, recorded games, golden playthroughs) after a deliberate rule change
 golden: setup
 	$(BIN)/python -m rattus_rules.conformance --write conformance
+
+## parser: rebuild the LALR parser shipped beside the grammar (after a grammar change)
+parser: setup
+	$(BIN)/python -c "from interpreter.parser import write_shipped_parser; print(write_shipped_parser())"
 
 clean:
 	rm -rf $(VENV) build dist docs/_build .pytest_cache .mypy_cache .ruff_cache

@@ -8,6 +8,7 @@ with a positioned error instead of exhausting memory or the Python stack.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from pathlib import Path
 from typing import Any, cast
@@ -54,11 +55,56 @@ _LARK_OPTIONS: dict[str, Any] = {
 }
 
 
+#: The parser built from the grammar, shipped beside it so that even the first
+#: load on a machine need not build the LALR tables (``make parser`` rewrites it).
+SHIPPED_PARSER_PATH = GRAMMAR_PATH.with_name("grammar.lalr")
+
+
+def _shipped_key(grammar: str) -> bytes:
+    """What the shipped parser was built from: grammar, options and Lark's version."""
+    made_from = "\n".join((grammar, repr(sorted(_LARK_OPTIONS.items())), lark.__version__))
+    return hashlib.sha256(made_from.encode("utf-8")).hexdigest().encode("ascii")
+
+
+def shipped_parser(grammar: str) -> lark.Lark | None:
+    """The shipped parser if it was built from this grammar with this Lark, else None."""
+    try:
+        with SHIPPED_PARSER_PATH.open("rb") as f:
+            if f.readline().split()[0] != _shipped_key(grammar):
+                return None
+            return lark.Lark.load(f)
+    except Exception:  # missing or damaged: build it instead
+        return None
+
+
+def shipped_parser_lark_version() -> str:
+    """The Lark version the shipped parser was built with ("" if there is none)."""
+    try:
+        with SHIPPED_PARSER_PATH.open("rb") as f:
+            return f.readline().split()[1].decode("ascii").removeprefix("lark-")
+    except Exception:
+        return ""
+
+
+def write_shipped_parser() -> Path:
+    """Build the parser from the grammar and store it beside the grammar."""
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    parser = lark.Lark(grammar, **_LARK_OPTIONS)
+    with SHIPPED_PARSER_PATH.open("wb") as f:
+        f.write(_shipped_key(grammar) + b" lark-" + lark.__version__.encode("ascii") + b"\n")
+        parser.save(f)
+    return SHIPPED_PARSER_PATH
+
+
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
-    # Building the LALR tables takes longer than parsing a whole spec: the built
-    # parser is kept in the user's cache folder (see interpreter.cache).
+    # Building the LALR tables takes longer than parsing a whole spec: use the
+    # parser shipped beside the grammar if it is current, else the one kept in
+    # the user's cache folder (see interpreter.cache), else build it.
     grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    shipped = shipped_parser(grammar)
+    if shipped is not None:
+        return shipped
     return cache.cached(
         "lark", cache.digest(grammar, repr(sorted(_LARK_OPTIONS.items())), lark.__version__),
         lambda: lark.Lark(grammar, **_LARK_OPTIONS),
