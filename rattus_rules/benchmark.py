@@ -5,7 +5,8 @@ Figures, not assertions: run ``make bench``, ``python bench/bench.py`` or
 (``state.apply_index(rng.randrange(state.num_legal_actions()))``) with chance
 drawn by ``state.apply_random_chance()``, on one core.  The spec load time is
 measured cold, each run in a fresh Python process: importing the interpreter,
-building the Lark parser, and parse + check + load data + compile.
+getting the Lark parser (the one shipped beside the grammar, else the cached or a
+newly built one), and parse + check + load data + compile.
 """
 
 from __future__ import annotations
@@ -196,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     print("  (actions = player decisions + chance outcomes; decisions = player decisions)")
     print()
     print(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
-    print(f"  {'':<11}{'spec load':>16}{'(Lark parser built?)':>22}{'Lark parser alone':>20}"
+    print(f"  {'':<11}{'spec load':>16}{'(parser needed?)':>22}{'getting the parser':>20}"
           f"{'import interpreter':>21}")
     with tempfile.TemporaryDirectory() as fresh:
         for label, cache in (("no cache", ""), ("cache warm", fresh)):
@@ -205,8 +206,9 @@ def run(args: argparse.Namespace) -> int:
             lf = measure_load(path, runs, cache)
             print(f"  {label:<11}{lf.load_cpu:8.1f} [{lf.load_wall:5.1f}]{'yes' if lf.lark_needed else 'no':>22}"
                   f"{lf.lark_cpu:12.1f} [{lf.lark_wall:5.1f}]{lf.import_cpu:13.1f} [{lf.import_wall:5.1f}]")
-    print("  spec load = parse + check + load data + compile, building the Lark parser if a file must be parsed;")
-    print(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps the built parser and each parsed file;")
+    print("  spec load = parse + check + load data + compile, getting the Lark parser if a file must be parsed")
+    print("  (the parser shipped beside the grammar; built anew only if it is stale: `make parser`);")
+    print(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file (and a built parser);")
     print("  'no cache' turns it off, 'cache warm' runs after one load filled it")
     return 0
 
