@@ -25,4 +25,4 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
     assert main(["bench", "--seconds", "0", "--runs", "1", "--players", "2", "--any-core"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "cores" in out and "Python 3." in out
-    assert "Lark parser alone" in out and "no cache" in out and "cache warm" in out
+    assert "getting the parser" in out and "no cache" in out and "cache warm" in out
