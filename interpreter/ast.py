@@ -529,3 +529,14 @@ class SpecFile:
 
     path: str
     declarations: tuple[Declaration, ...]
+
+
+def child_blocks(st: Stmt) -> list[Block]:
+    """The blocks directly inside a statement (for walkers of the tree)."""
+    if isinstance(st, If):
+        return [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
+    if isinstance(st, (While, Loop, For, Rule, Chance)):
+        return [st.body]
+    if isinstance(st, Choose):
+        return [o.body for o in st.options]
+    return []

@@ -185,7 +185,7 @@ def pauses(st: A.Stmt, leaves: Set[str]) -> bool:
         return True
     if isinstance(st, A.CallProc):
         return st.name not in leaves
-    return any(pauses(s, leaves) for b in _blocks(st) for s in b.statements)
+    return any(pauses(s, leaves) for b in A.child_blocks(st) for s in b.statements)
 
 
 def breaks_out(st: A.Stmt) -> bool:
@@ -193,20 +193,8 @@ def breaks_out(st: A.Stmt) -> bool:
     if isinstance(st, A.Break):
         return True
     if isinstance(st, (A.If, A.Rule)):
-        return any(breaks_out(s) for b in _blocks(st) for s in b.statements)
+        return any(breaks_out(s) for b in A.child_blocks(st) for s in b.statements)
     return False
-
-
-def _blocks(st: A.Stmt) -> list[A.Block]:
-    if isinstance(st, A.If):
-        return [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
-    if isinstance(st, (A.While, A.Loop, A.For, A.Rule)):
-        return [st.body]
-    if isinstance(st, A.Choose):
-        return [o.body for o in st.options]
-    if isinstance(st, A.Chance):
-        return [st.body]
-    return []
 
 
 def leaf_procedures(procedures: Mapping[str, A.ProcedureDecl]) -> set[str]:

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import attrs
 
 from . import ast as A
+from .ast import child_blocks
 from .checker import BUILTINS, SPECIAL_NAMES, Checked, element_type
 
 # ------------------------------------------------------------------ typesetting
@@ -878,7 +879,7 @@ class English:
                     found.append((self.option_anchor(st.verb), st, "chance"))
                     visit(st.body)
                 else:
-                    for child in _child_blocks(st):
+                    for child in child_blocks(st):
                         visit(child)
 
         visit(proc.body)
@@ -898,7 +899,7 @@ class English:
                         deciding.add(name)
                     if isinstance(st, A.CallProc):
                         calls.add(st.name)
-                    for child in _child_blocks(st):
+                    for child in child_blocks(st):
                         visit(child)
 
             visit(d.body)
@@ -1075,24 +1076,6 @@ def _lower_first(s: str) -> str:
     if len(s) > 1 and s[0].isupper() and s[1].islower():
         return s[0].lower() + s[1:]
     return s
-
-
-def _child_blocks(st: A.Stmt) -> list[A.Block]:
-    """The blocks directly inside a statement."""
-    if isinstance(st, A.If):
-        return [b for _, b in st.branches] + ([st.otherwise] if st.otherwise else [])
-    if isinstance(st, (A.While, A.Loop, A.For, A.Rule)):
-        return [st.body]
-    if isinstance(st, A.Choose):
-        return [o.body for o in st.options]
-    if isinstance(st, A.Chance):
-        return [st.body]
-    return []
-
-
-def child_blocks(st: A.Stmt) -> list[A.Block]:
-    """The blocks directly inside a statement (for walkers)."""
-    return _child_blocks(st)
 
 
 def _mentions(node: object, name: str) -> bool:
