@@ -57,6 +57,7 @@ FAST_TESTS = [
     "tests/test_reference_model.py",
     "tests/test_rulebook_examples.py",
     "tests/test_data_checks.py",
+    "tests/test_edge_cases.py",
     "tests/test_end_game.py",
     "tests/test_invariants.py",
     "tests/test_play.py",
