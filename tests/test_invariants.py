@@ -100,6 +100,11 @@ def _final_without_trigger(s: State) -> None:
     s.vals["ender"][None] = None
 
 
+def _over_without_trigger(s: State) -> None:
+    s.vals["phase"][None] = "over"
+    s.vals["ender"][None] = None
+
+
 def _over_before_devastation(s: State) -> None:
     r = region_with_tokens(s)
     s.vals["cubes"][(0, r)] += 1
@@ -108,7 +113,7 @@ def _over_before_devastation(s: State) -> None:
     s.vals["ender"][None] = 0
 
 
-CORRUPTIONS: dict[str, Callable[[State], None]] = {
+CORRUPTIONS: dict[str, Callable[[State], None] | list[Callable[[State], None]]] = {
     "max_three_rats": _four_rats,
     "cube_conservation": _extra_cube,
     "no_negative_cubes": _negative_cubes,
@@ -119,7 +124,7 @@ CORRUPTIONS: dict[str, Callable[[State], None]] = {
     "only_regions_in_play": _cube_off_board,
     "removed_tokens_not_start": _start_token_removed,
     "phase_known": _unknown_phase,
-    "end_needs_trigger": _final_without_trigger,
+    "end_needs_trigger": [_final_without_trigger, _over_without_trigger],
     "final_devastation_complete": _over_before_devastation,
 }
 
@@ -130,10 +135,14 @@ def test_every_declared_invariant_has_a_corruption(rules: Game) -> None:
         assert decl.citations, name
 
 
-@pytest.mark.parametrize("name", sorted(CORRUPTIONS))
-def test_each_invariant_catches_its_corruption(name: str) -> None:
+CASES = [(name, change) for name, changes in sorted(CORRUPTIONS.items())
+         for change in (changes if isinstance(changes, list) else [changes])]
+
+
+@pytest.mark.parametrize(("name", "change"), CASES, ids=[f"{n}-{c.__name__.strip('_')}" for n, c in CASES])
+def test_each_invariant_catches_its_corruption(name: str, change: Callable[[State], None]) -> None:
     state = mid_game()
-    CORRUPTIONS[name](state)
+    change(state)
     assert name in state.broken_invariants()
     with pytest.raises(InvariantViolation) as err:
         state.assert_invariants("test")
