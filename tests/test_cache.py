@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
+import lark
 import pytest
 
 from interpreter import ast as A
@@ -34,10 +35,25 @@ def _positions(node: object) -> list[A.Pos]:
     return []
 
 
+def test_a_built_parser_is_kept_when_the_shipped_one_cannot_be_used(
+        own_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parser, "SHIPPED_PARSER_PATH", tmp_path / "missing.lalr")
+    load_spec(spec_dir())
+    assert len(list(own_cache.glob("lark-*"))) == 1
+    parser._lark.cache_clear()
+    monkeypatch.setattr(lark.Lark, "__init__", _no_building)
+    assert parser._lark() is not None  # read back from the cache, not built
+
+
+def _no_building(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the parser was built again")
+
+
 def test_a_second_load_reads_the_parser_and_the_files_back(own_cache: Path) -> None:
     first = load_spec(spec_dir())
     kinds = sorted({p.name.split("-")[0] for p in own_cache.iterdir()})
-    assert kinds == ["ast", "lark"]
+    # The parser shipped beside the grammar is current, so no built parser is cached.
+    assert kinds == ["ast"]
     assert len(list(own_cache.glob("ast-*"))) == len(list(spec_dir().glob("*.rules")))
     parser._lark.cache_clear()
     second = load_spec(spec_dir())
