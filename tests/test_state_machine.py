@@ -43,6 +43,7 @@ profile (``HYPOTHESIS_PROFILE=ci``, see conftest.py) makes the runs repeatable.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, event, settings
@@ -51,6 +52,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, State
 from rattus_rules import interpretations, new_game, state_from_json
+from rattus_rules.faces import face_text
 from rattus_rules.records import OMNISCIENT, PLAYERS_EYE, Recorder, validate
 
 SWITCHES = {i.id: [o.value for o in i.options] for i in interpretations()}
@@ -85,6 +87,7 @@ class RattusGame(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.looked: set[tuple[int, int]] = set()  # (player, piece) looked at with the Witch
+        self.witch_pair: list[int] = []  # the tokens the Witch looked at in this use
 
     @initialize(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**64 - 1), chosen=SETTINGS,
                 warmup=st.integers(0, 300))
@@ -107,12 +110,58 @@ class RattusGame(RuleBasedStateMachine):
         action = actions[index]
         if action.verb in ("witch", "witch-look"):  # the Witch looks under one token
             region, position = action.args[-2], int(action.args[-1])
-            self.looked.add((state.current_player, state.zones["rats"][region][position - 1]))
+            piece = state.zones["rats"][region][position - 1]
+            self.looked.add((state.current_player, piece))
+            self.witch_pair = [piece] if action.verb == "witch" else [*self.witch_pair, piece]
         before = snapshot(state)
+        old = state.clone()
         self.recorder.apply(state, index)  # applies the action and writes the record's entries
         assert state.history[-1] == action.text
         after = snapshot(state)
         self.check_transition(before, after, action.verb, action.text)
+        self.check_effect(old, state, old.current_player, action.verb, action.args)
+
+    def check_effect(self, old: State, new: State, p: int, verb: str, args: tuple[str, ...]) -> None:
+        """What the German text says an action does, checked on the state before and after."""
+        cubes, rats, supply = old.vals["cubes"], old.zones["rats"], old.vals["supply"]
+        moved: dict[tuple[int, str], int] = {k: new.vals["cubes"][k] - v for k, v in cubes.items()
+                                             if new.vals["cubes"][k] != v}
+        if verb == "start":  # "setzt jeder Spieler ... zwei seiner Würfel in eine beliebige Region"
+            each = 2 if self.chosen["initial-placement"] == "both-in-one" else 1
+            assert moved == {(p, args[0]): each} and new.vals["supply"][p] == supply[p] - each
+        elif verb in ("place", "place-extra"):
+            # "Er platziert so viele Würfel wie Rattenplättchen in der gewählten Region vorhanden sind."
+            # Bauer: "einen Würfel mehr als üblich"
+            wanted = len(rats[args[0]]) + (verb == "place-extra")
+            placed = moved.get((p, args[0]), 0)
+            assert placed == min(wanted, supply[p]) > 0 and new.vals["supply"][p] == supply[p] - placed
+            assert list(moved) == [(p, args[0])]
+        elif verb == "king":  # "einen seiner Bevölkerungswürfel in die Burg ... aus einer Region ohne Rattenplättchen"
+            assert not rats[args[0]] and moved == {(p, args[0]): -1}
+            assert new.vals["castle"][p] == old.vals["castle"][p] + 1
+        elif verb == "merchant":  # "bis zu drei eigene Bevölkerungswürfel einer Region in eine benachbarte Region"
+            k = int(args[2])
+            assert 1 <= k <= 3 and moved == {(p, args[0]): -k, (p, args[1]): k}
+            assert args[1] in old.world.adjacent["board"][args[0]]
+        elif verb == "monk":  # "ein Rattenplättchen aus einer Region in eine benachbarte Region"
+            token = rats[args[0]][int(args[1]) - 1]
+            assert len(rats[args[2]]) < 3 and args[2] in old.world.adjacent["board"][args[0]]
+            assert new.zones["rats"][args[2]] == [*rats[args[2]], token]
+            assert new.zones["rats"][args[0]] == [t for t in rats[args[0]] if t != token] and not moved
+        elif verb == "take":
+            assert new.vals["holder"][args[0]] == p and not moved
+        elif verb == "witch-swap":  # "Zum Schluss darf er die beiden angeschauten Plättchen vertauschen"
+            first, second = self.witch_pair
+            assert new.loc[first] == old.loc[second] and new.loc[second] == old.loc[first]
+            assert new.zones["rats"][old.loc[first][1]].index(second) == rats[old.loc[first][1]].index(first)
+        elif verb in ("witch", "witch-look", "witch-keep", "witch-done"):
+            assert new.zones == old.zones and not moved
+        elif verb == "plague-start":  # "Die Pestfigur wird in einer beliebigen Region platziert."
+            assert (p == CHANCE_PLAYER) == (self.chosen["plague-start"] == "chance")
+            assert new.vals["plague"][None] == args[0]
+        if old.vals["phase"][None] == "setup" and new.vals["phase"][None] != "setup":
+            # after setup step 7 every player has placed four cubes: "zwei weitere Steine"
+            assert all(new.vals["supply"][q] == 16 and new.vals["castle"][q] == 0 for q in new.seats)
 
     def check_transition(self, before: dict[str, Any], after: dict[str, Any], verb: str, text: str) -> None:
         # a card changes hands only when the player to move takes it, and never goes back to the display
@@ -236,8 +285,15 @@ class RattusGame(RuleBasedStateMachine):
         assert verdict.entries == len(self.recorder.record["entries"])
         assert list(verdict.scores) == self.state.scores() and list(verdict.winners) == self.state.winner()
         assert verdict.state is not None and len(verdict.state.history) == len(self.state.history)
-        if self.recorder.kind == OMNISCIENT:  # (players-eye: unseen tokens may be others of the same face)
-            assert verdict.state.history == self.state.history
+        if self.recorder.kind == OMNISCIENT:
+            # records name tokens by their faces: the replay may use another token of the same face
+            game = self.state.game
+
+            def faces(history: list[str]) -> list[str]:
+                return [re.sub(r"#(\d+)", lambda m: face_text(game, game.piece_by_key[int(m.group(1))]), text)
+                        for text in history]
+
+            assert faces(verdict.state.history) == faces(self.state.history)
 
     # --------------------------------------------------------------- invariants
     @invariant()
@@ -282,6 +338,8 @@ class RattusGame(RuleBasedStateMachine):
                             assert face == state.face(piece)
                         else:
                             assert name in HIDDEN_ZONES and not state.can_see(piece, player)
+                            # and what the player looked at with the Witch, they do see
+                            assert not may_see, f"P{player} looked at token {piece} but does not see it"
             if obs["to_move"] != player:
                 assert obs["legal_actions"] == []
 
