@@ -39,7 +39,6 @@ VOCABULARY = Vocabulary(
     },
     functions={
         "total_cubes": "the total number of cubes in {0}",
-        "holds": Phrase("{0} holds the {1} card", "{0} does not hold the {1} card"),
         "population": "the population of {0}",
         "removed_count": "the number of tokens removed for this player count",
         "may_use": Phrase("{0} may use the {1} card", "{0} may not use the {1} card"),
