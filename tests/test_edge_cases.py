@@ -216,3 +216,71 @@ final P0
               + "P1 end\nexpect to-move nobody\nexpect cubes Gallia: P1 1\n")
     assert_ok(text.replace("final P0", "tokens Gallia: 3:A+king\nfinal P0")
               + "P1 end\nexpect to-move nobody\nexpect cubes Gallia: none\n")
+
+
+def test_the_final_round_starts_a_new_round_and_new_turns() -> None:
+    # "Anschließend folgt die letzte Runde, in der alle Spieler ... noch einmal die Sonderfähigkeiten ihrer
+    # Ständekarten nutzen können."  An ability spent in the last regular round is there again.
+    for once in ("per-turn", "per-round"):
+        assert_ok(f"""players 2
+interpretation ability-once={once}
+cards P0: king
+cubes Hispania: P0 2
+plague Anglia
+turn P1
+used king
+stock: none
+P1 plague Scandia
+expect to-move P0
+expect phase final
+expect legal P0 king Hispania
+""")
+
+
+def test_no_neutral_cubes_where_there_is_no_token() -> None:
+    # "bevor die Rattenplättchen umgedreht werden": without a token there is nothing to turn over
+    assert_ok("""players 2
+cards P0: knight
+cubes Gallia: P1 3
+plague Anglia
+P0 plague Gallia
+expect to-move P1
+""")
+
+
+def test_neutral_cubes_do_not_go_on_once_the_cubes_are_gone() -> None:
+    # "bis entweder alle Rattenplättchen aufgedeckt oder alle Bevölkerungswürfel entfernt wurden"
+    assert_ok(KNIGHT.replace("plague Anglia\n", "plague Anglia\ntokens Gallia: 3:A+king, 6:*\ncubes Gallia: P1 1\n")
+              + "P0 spread Hispania\nchance draw ?\nP0 neutral\nP0 reveal 1\nexpect cubes Gallia: none\n"
+                "expect tokens Gallia: 6:*\nexpect to-move P1\n")
+    # knight-neutral-empty=yes: declining the neutral cubes in an empty region leaves the tokens there
+    assert_ok("interpretation knight-neutral-empty=yes\n"
+              + KNIGHT.replace("plague Anglia\n", "plague Anglia\ntokens Gallia: 6:*\n")
+              + "P0 no-neutral\nexpect tokens Gallia: 1\n")
+
+
+def test_majority_needs_someone_with_cubes() -> None:
+    # knight-neutral-empty=yes and an M token in a region without cubes: nobody has a majority to lose
+    assert_ok("interpretation knight-neutral-empty=yes\n"
+              + KNIGHT.replace("plague Anglia\n", "plague Anglia\ntokens Gallia: 2:M+witch\n")
+              + "P0 neutral\nexpect cubes Gallia: none\nexpect tokens Gallia: 0\n")
+
+
+def test_a_failed_draw_does_not_change_who_ended_the_game() -> None:
+    # supply-empty=failed-draw, after-round: P0 ended the game by placing the last cube; P1's failed draw later
+    # in the round does not make P1 the one who ended it, so P1 (right of P0) plays the final turn.
+    assert_ok("""players 2
+interpretation game-end-timing=after-round
+interpretation supply-empty=failed-draw
+cubes Anglia: P0 19
+tokens Gallia: ?
+tokens Germania: ?
+plague Anglia
+stock: none
+P0 place Gallia
+expect supply P0 0
+P0 plague Scandia
+P1 plague Germania
+expect phase final
+expect to-move P1
+""")
