@@ -116,7 +116,12 @@ def load_table(
         raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {err}")]) from None
     problems: list[Diagnostic] = []
     reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    try:  # the csv module refuses some input (a field over its size limit, ...): positioned too
+        header = list(reader.fieldnames or [])
+        raw_rows = [(reader.line_num, raw) for raw in reader]
+    except csv.Error as err:
+        raise SpecError([Diagnostic(A.Pos(shown, max(reader.line_num, 1), 1),
+                                    f"table {decl.name}: not readable as CSV: {err}")]) from None
     wanted = ([decl.key] if decl.key else []) + list(decl.columns)
     if decl.provenance:
         wanted.append(A.Column(decl.provenance, "text", decl.pos))
@@ -129,7 +134,7 @@ def load_table(
         raise SpecError(problems)
     rows: list[dict[str, Any]] = []
     seen_keys: set[Any] = set()
-    for line_no, raw in enumerate(reader, start=2):
+    for line_no, raw in raw_rows:
         row: dict[str, Any] = {}
         for col in wanted:
             cell = (raw.get(col.name) or "").strip()

@@ -355,3 +355,59 @@ def test_python_words_are_ordinary_names(tmp_path: Path, name: str) -> None:
     assert state.vals["r"][None] == 1 + 2 + 3 + 4
     state.apply("a 2")
     assert state.vals["r"][None] == 2
+
+
+# ------------------------------------------------------ a user's data tables
+
+DATA_FILES = {f.name: f.read_text(encoding="utf-8") for f in sorted((spec_dir() / "data").glob("*.csv"))}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_a_mangled_data_table_yields_only_positioned_errors(tmp_path_factory: pytest.TempPathFactory,
+                                                            data: st.DataObject) -> None:
+    folder = tmp_path_factory.mktemp("data")
+    name = data.draw(st.sampled_from(sorted(DATA_FILES)))
+    lines = DATA_FILES[name].split("\n")
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        kind = data.draw(st.sampled_from(["delete", "double", "cell", "chars", "huge", "quote", "nul"]))
+        if kind == "delete":
+            del lines[i]
+        elif kind == "double":
+            lines.insert(i, lines[i])
+        elif kind == "cell":
+            cells = lines[i].split(",")
+            cells[data.draw(st.integers(0, len(cells) - 1))] = data.draw(st.text(max_size=8))
+            lines[i] = ",".join(cells)
+        elif kind == "chars":
+            lines[i] += data.draw(st.text(max_size=10))
+        elif kind == "huge":
+            lines[i] += "," + "9" * 200_000
+        elif kind == "quote":
+            lines[i] = '"' + lines[i]
+        else:
+            lines[i] = lines[i].replace(",", "\x00,", 1)
+    (folder / name).write_text("\n".join(lines), encoding="utf-8", errors="surrogatepass")
+    try:
+        game = load_spec(spec_dir(), data=folder)
+    except SpecError as err:
+        assert_positioned(err)
+        return
+    try:
+        state = game.new_state(2 + len(lines) % 3, seed=1, check_invariants=True)
+        for i in range(300):
+            if state.is_terminal():
+                break
+            state.apply_index(i % state.num_legal_actions())
+    except RulesError:
+        pass
+
+
+def test_a_field_over_the_csv_size_limit_is_a_positioned_error(tmp_path: Path) -> None:
+    (tmp_path / "regions.csv").write_text("region,first_used_with_players,provenance\nAnglia,2," + "x" * 200_000
+                                          + "\n", encoding="utf-8")
+    with pytest.raises(SpecError, match=r"regions\.csv:.*not readable as CSV: field larger than field limit") as err:
+        load_spec(spec_dir(), data=tmp_path)
+    assert_positioned(err.value)
