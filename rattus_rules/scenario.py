@@ -639,7 +639,10 @@ class _Runner:
         if handler is None:
             kinds = sorted(n[7:].replace("_", "-") for n in dir(self) if n.startswith("expect_"))
             raise self.builder.fail(f"unknown expectation {kind!r} (known: {', '.join(kinds)})")
-        handler(args)
+        try:
+            handler(args)
+        except IndexError:  # fewer words than the expectation needs (found by fuzzing)
+            raise self.builder.fail(f"`expect {kind}` is missing words (see docs/scenarios.md)") from None
 
     def expect_cubes(self, args: list[str]) -> None:
         """``expect cubes REGION: PLAYER N, ...`` — exactly these cubes (others have none)."""
