@@ -235,8 +235,9 @@ class Game:
             name = ident.replace("-", "_")
             decl = self.switches.get(name)
             if decl is None:
-                raise ValueError(f"unknown interpretation {ident!r}"
-                                 + suggest(ident, [d.ident for d in self.switches.values()]))
+                known = [d.ident for d in self.switches.values()]
+                raise ValueError(f"unknown interpretation {ident!r}{suggest(ident, known)} "
+                                 f"(known: {', '.join(known) or 'none'})")
             values = [o.value for o in decl.options]
             if value not in values:
                 raise ValueError(f"interpretation {decl.ident} has no option {value!r} "

@@ -10,9 +10,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from interpreter import RulesError
+from interpreter.checker import suggest
 
+from . import __version__
 from .commands.common import EXIT_RULES, EXIT_USAGE, UsageError
 
 COMMAND_MODULES = (
@@ -23,10 +26,23 @@ COMMAND_MODULES = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that suggests the nearest choice for a typo (subcommands, ``--chance``, ...)."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is not None and value not in choices:
+            names = [str(c) for c in choices]
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r}{suggest(str(value), names)} (choose from {', '.join(names)})")
+        super()._check_value(action, value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rattus", description="The rules of Rattus as data: check the spec, play, validate games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

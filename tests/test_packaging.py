@@ -33,6 +33,22 @@ def test_wheel_contains_spec_data_and_grammar(wheel: Path) -> None:
     assert "interpreter/grammar.lark" in names
     assert "interpreter/grammar.lalr" in names
     assert any(n.endswith("entry_points.txt") for n in names)
+    assert {"rattus_rules/py.typed", "interpreter/py.typed"} <= names
+
+
+def test_wheel_metadata_license_and_version(wheel: Path) -> None:
+    from rattus_rules import __version__
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
+    assert wheel.name.startswith(f"rattus_rules-{__version__}-")
+    (licence,) = [n for n in names if n.endswith("LICENSE") and ".dist-info/" in n]
+    assert archive.read(licence).decode() == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    (meta,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    metadata = archive.read(meta).decode()
+    assert f"Version: {__version__}" in metadata
+    assert "Classifier: License :: OSI Approved :: MIT License" in metadata
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8").splitlines()[0]
+    assert "Classifier: Typing :: Typed" in metadata
 
 
 def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from interpreter import RuleError, SpecError
 
@@ -40,3 +42,31 @@ def report_rules_error(err: SpecError | RuleError) -> int:
     """Print a spec or rule error to stderr; exit code 1."""
     print(str(err), file=sys.stderr)
     return EXIT_RULES
+
+
+def check_output(path: str | None, option: str) -> None:
+    """Refuse an output path before any work is done: its folder must exist and be writable, and it is no folder.
+
+    ``None`` and ``-`` (standard output) pass.
+    """
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: that is a folder, not a file")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"{option} {path}: not writable")
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Write ``text`` to ``path`` (standard output if None or ``-``); UsageError if that fails."""
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None

@@ -11,7 +11,7 @@ from interpreter import SpecError, load_spec
 from ..agents import RandomPlayer
 from ..api import interpretations, load_rules, new_game
 from ..paths import spec_dir
-from .common import EXIT_OK, EXIT_RULES, UsageError, add_rules_options, parse_interpretations
+from .common import EXIT_OK, EXIT_RULES, UsageError, add_rules_options, check_output, parse_interpretations
 from .records import recorder_for, write_record
 
 
@@ -55,6 +55,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_play(args: argparse.Namespace) -> int:
     """Play one game with random players; print the turn-by-turn log, scores and winner."""
     chosen = parse_interpretations(args.interpretation)
+    check_output(getattr(args, "record", None), "--record")
     try:
         state = new_game(args.players, seed=args.seed, interpretations=chosen, data=args.data,
                          log=not args.quiet, check_invariants=args.check_invariants,

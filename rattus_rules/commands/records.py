@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import attrs
+
+from interpreter import State
 
 from ..perft import CHANCE_RULES, divide, perft, start_position
 from ..records import (
@@ -16,6 +21,7 @@ from ..records import (
     OMNISCIENT,
     PLAYERS_EYE,
     Recorder,
+    Verdict,
     dumps,
     load_record_text,
     replay,
@@ -23,9 +29,19 @@ from ..records import (
     validate,
     which_interpretations,
 )
+from ..render import state_svg
 from ..scenario import ScenarioError, load_scenario, run_scenario
 from ..textview import render_text
-from .common import EXIT_OK, EXIT_RULES, EXIT_USAGE, UsageError, add_rules_options, parse_interpretations
+from .common import (
+    EXIT_OK,
+    EXIT_RULES,
+    EXIT_USAGE,
+    UsageError,
+    add_rules_options,
+    check_output,
+    parse_interpretations,
+    write_output,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -93,6 +109,7 @@ def _load(path: str) -> tuple[Any, int | None]:
 def run_validate(args: argparse.Namespace) -> int:
     """Validate a record; exit 0 legal, 1 illegal, 2 not a record."""
     chosen = parse_interpretations(args.interpretation)
+    check_output(args.svg, "--svg")
     record, code = _load(args.file)
     if code is not None:
         return code
@@ -112,36 +129,47 @@ def run_validate(args: argparse.Namespace) -> int:
     else:
         print(verdict.format(seats_of(record)), file=sys.stderr if verdict.status == NOT_A_RECORD else sys.stdout)
     if args.svg and verdict.state is not None:
-        _write_svg(args.svg, verdict.state)
+        write_output(state_svg(verdict.state), args.svg)
     return verdict.exit_code
 
 
-def _write_svg(path: str, state: Any) -> None:
+@attrs.frozen
+class Position:
+    """A record's position after its first ``at`` of ``total`` entries (see :func:`record_position`)."""
+
+    state: State
+    verdict: Verdict
+    shown: Callable[[int], bool]
+    at: int
+    total: int
+
+
+def record_position(record: Any, at: int | None, args: argparse.Namespace, path: str) -> Position:
+    """Replay the first ``at`` entries (all if None) of a record (parsed JSON) read from ``path``.
+
+    UsageError if it is not a record or ``at`` lies outside it.
+    """
+    chosen = parse_interpretations(args.interpretation)
+    if at is not None and at < 0:
+        raise UsageError("--at counts entries: 0 or more")
+    entries = record.get("entries") if isinstance(record, dict) else None
+    if at is not None and isinstance(entries, list) and at > len(entries):
+        raise UsageError(f"--at {at}: {path} has only {len(entries)} entries (--at 0..{len(entries)})")
     try:
-        from ..render import state_svg
-    except ImportError:
-        raise UsageError("drawing positions needs rattus_rules.render, which is not available") from None
-    try:
-        Path(path).write_text(state_svg(state), encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err}") from None
+        state, verdict, shown = replay(record, at, chosen, data=args.data)
+    except ValueError as err:
+        raise UsageError(f"{path}: {err}") from None
+    total = len(record["entries"])
+    return Position(state, verdict, shown, total if at is None else at, total)
 
 
 def run_replay(args: argparse.Namespace) -> int:
     """Print the position after the first N entries of a record."""
-    chosen = parse_interpretations(args.interpretation)
     record, code = _load(args.file)
     if code is not None:
         return code
-    if args.at is not None and args.at < 0:
-        raise UsageError("--at counts entries: 0 or more")
-    try:
-        state, verdict, shown = replay(record, args.at, chosen, data=args.data)
-    except ValueError as err:
-        print(str(err), file=sys.stderr)
-        return EXIT_USAGE
-    total = len(record["entries"])
-    at = total if args.at is None else min(args.at, total)
+    position = record_position(record, args.at, args, args.file)
+    state, verdict, at, total = position.state, position.verdict, position.at, position.total
     if verdict.status == ILLEGAL:
         print(f"the record is illegal before entry {at}:")
         print(verdict.format(seats_of(record)))
@@ -150,7 +178,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         print(f"after {at} of {total} entries" + (f"; next entry: {json.dumps(record['entries'][at])}"
                                                  if at < total else ""))
-    print(render_text(state, shown, seats_of(record)))
+    print(render_text(state, position.shown, seats_of(record)))
     return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
 
 
@@ -216,7 +244,4 @@ def recorder_for(args: argparse.Namespace, state: Any) -> Recorder | None:
 
 def write_record(args: argparse.Namespace, recorder: Recorder) -> None:
     """Write the record of `rattus play --record FILE`."""
-    try:
-        Path(args.record).write_text(dumps(recorder.record), encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write {args.record}: {err}") from None
+    write_output(dumps(recorder.record), args.record)

@@ -2,8 +2,10 @@
 
 ``rattus render board [-o FILE]`` draws the board from the component data;
 ``rattus render state --players N --seed S [--moves K]`` draws the state of a
-game after K random decisions (chance from the game's own generator), and
-``rattus render state --from STATE.json`` a stored state.
+game after K random decisions (chance from the game's own generator),
+``rattus render state --from STATE.json`` a stored state, and
+``rattus render state --from GAME.json --at N`` the position of a game record
+after its first N entries (default: all).
 """
 
 from __future__ import annotations
@@ -12,13 +14,24 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from interpreter import State
 
 from ..agents import RandomPlayer
 from ..api import load_rules, new_game, state_from_json
+from ..records import FORMAT, ILLEGAL, seats_of
 from ..render import board_svg, state_svg
-from .common import EXIT_OK, UsageError, add_rules_options, parse_interpretations
+from .common import (
+    EXIT_OK,
+    EXIT_RULES,
+    UsageError,
+    add_rules_options,
+    check_output,
+    parse_interpretations,
+    write_output,
+)
+from .records import record_position
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -36,8 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s.add_argument("--seed", "-s", type=int, default=0, help="seed of the game and the random players")
     s.add_argument("--moves", "-k", type=int, default=0,
                    help="random decisions to play after setup (default 0: the first placement)")
-    s.add_argument("--from", dest="stored", metavar="STATE.json",
-                   help="draw a state stored with state.to_json() instead")
+    s.add_argument("--from", dest="stored", metavar="FILE.json",
+                   help="draw a state stored with state.to_json(), or the position of a game record, instead")
+    s.add_argument("--at", type=int, default=None, metavar="N",
+                   help="with --from a game record: the position after its first N entries (default: all)")
     s.add_argument("--output", "-o", metavar="FILE", help="write the SVG here (default: standard output)")
     add_rules_options(s)
     s.set_defaults(run=run_state)
@@ -60,33 +75,37 @@ def random_state(players: int, seed: int, moves: int, interpretations: dict[str,
     return state
 
 
-def _write(svg: str, output: str | None) -> None:
-    if output is None:
-        sys.stdout.write(svg)
-        return
-    try:
-        Path(output).write_text(svg, encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write {output}: {err.strerror}") from None
-
-
 def run_board(args: argparse.Namespace) -> int:
     """Write the board picture."""
-    _write(board_svg(load_rules(args.data)), args.output)
+    check_output(args.output, "--output")
+    write_output(board_svg(load_rules(args.data)), args.output)
     return EXIT_OK
 
 
+def _read_json(path: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise UsageError(f"cannot read {path}: {err}") from None
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{path} is not JSON: line {err.lineno}: {err.msg}") from None
+    except (RecursionError, ValueError) as err:
+        raise UsageError(f"{path} is not JSON: {err}") from None
+
+
 def run_state(args: argparse.Namespace) -> int:
-    """Write the picture of a random game's state, or of a stored one."""
+    """Write the picture of a random game's state, of a stored one, or of a record's position."""
+    check_output(args.output, "--output")
+    if args.at is not None and not args.stored:
+        raise UsageError("--at N goes with --from GAME.json (a game record)")
     if args.stored:
-        try:
-            stored = json.loads(Path(args.stored).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as err:
-            raise UsageError(f"cannot read {args.stored}: {err}") from None
-        except json.JSONDecodeError as err:
-            raise UsageError(f"{args.stored} is not JSON: line {err.lineno}: {err.msg}") from None
+        stored = _read_json(args.stored)
         if not isinstance(stored, dict):
-            raise UsageError(f"{args.stored} does not hold a stored state")
+            raise UsageError(f"{args.stored} holds neither a stored state nor a game record")
+        if stored.get("format") == FORMAT:
+            return _draw_record_position(stored, args)
+        if args.at is not None:
+            raise UsageError(f"--at N needs a game record; {args.stored} holds a stored state")
         try:
             state = state_from_json(stored, data=args.data)
         except ValueError as err:
@@ -99,5 +118,16 @@ def run_state(args: argparse.Namespace) -> int:
                                  parse_interpretations(args.interpretation), args.data)
         except ValueError as err:
             raise UsageError(str(err)) from None
-    _write(state_svg(state), args.output)
+    write_output(state_svg(state), args.output)
     return EXIT_OK
+
+
+def _draw_record_position(record: dict[str, Any], args: argparse.Namespace) -> int:
+    """Draw a record's position after ``--at`` entries; if an earlier entry is illegal, where it was refused."""
+    position = record_position(record, args.at, args, args.stored)
+    if position.verdict.status == ILLEGAL:
+        print(f"the record is illegal before entry {position.at}; drawing the position where entry "
+              f"{position.verdict.index} was refused:", file=sys.stderr)
+        print(position.verdict.format(seats_of(record)), file=sys.stderr)
+    write_output(state_svg(position.state), args.output)
+    return EXIT_RULES if position.verdict.status == ILLEGAL else EXIT_OK
