@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
@@ -70,6 +71,10 @@ REBIND_LIMIT = 200
 #: The most tokens one rebinding may move round, and how many moves it may try.
 CYCLE_LIMIT = 4
 SEARCH_BUDGET = 4000
+#: The longest record text read, in characters (a whole game is some 10,000).
+MAX_RECORD_CHARS = 4_000_000
+#: How many schema errors are looked at; the one nearest the start of the record is reported.
+MAX_SCHEMA_ERRORS = 50
 
 Option = tuple[int, tuple[Any, ...]]
 
@@ -86,6 +91,10 @@ def schema() -> dict[str, Any]:
 @functools.cache
 def _schema_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema())
+
+
+#: The most entries a record may have (the schema's ``maxItems``; a game has a few hundred).
+MAX_ENTRIES: int = schema()["properties"]["entries"]["maxItems"]
 
 
 def components_digest(game: Game) -> str:
@@ -282,9 +291,18 @@ def not_a_record(path: str, reason: str) -> Verdict:
 
 # ------------------------------------------------------------------ checking
 def check_format(record: Any, game: Game | None = None) -> Verdict | None:
-    """None if ``record`` is a record by the schema (and its switches exist), else a not-a-record verdict."""
+    """None if ``record`` is a record by the schema (and its switches exist), else a not-a-record verdict.
+
+    Work and memory are bounded: a record of more than :data:`MAX_ENTRIES`
+    entries is refused before anything else, and at most
+    :data:`MAX_SCHEMA_ERRORS` schema errors are collected.
+    """
+    entries = record.get("entries") if isinstance(record, dict) else None
+    if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
+        return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
+                                         "(a whole game has a few hundred)")
     try:
-        errors = list(_schema_validator().iter_errors(record))
+        errors = list(itertools.islice(_schema_validator().iter_errors(record), MAX_SCHEMA_ERRORS))
     except Exception as err:  # values JSON cannot hold (sets, objects...)
         return not_a_record("$", f"not JSON data: {type(err).__name__}: {err}")
     if errors:
@@ -315,7 +333,13 @@ def _schema_message(err: ValidationError) -> str:
 
 
 def load_record_text(text: str) -> tuple[Any, Verdict | None]:
-    """Parse JSON text; on a syntax error the not-a-record verdict says where."""
+    """Parse JSON text; on a syntax error the not-a-record verdict says where.
+
+    A text longer than :data:`MAX_RECORD_CHARS` is refused unread.
+    """
+    if len(text) > MAX_RECORD_CHARS:
+        return None, not_a_record("$", f"more than {MAX_RECORD_CHARS:,} characters: a record is at most that "
+                                       "long (a whole game is some 10,000)")
     try:
         return json.loads(text), None
     except json.JSONDecodeError as err:
@@ -332,8 +356,20 @@ def validate(record: Any, interpretations: Mapping[str, str] | None = None, data
     try:
         game = load_rules(data)
         bad = check_format(record, game)
-        if bad is not None:
-            return bad
+    except Exception as err:  # never raise: a bug here must still be an answer
+        return _internal_error(err)
+    return bad if bad is not None else _validate_checked(game, record, interpretations)
+
+
+def _internal_error(err: Exception) -> Verdict:
+    if isinstance(err, RecursionError):
+        return not_a_record("$", "nested too deeply")
+    return not_a_record("$", f"internal error while validating: {type(err).__name__}: {err}")
+
+
+def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str] | None) -> Verdict:
+    """:func:`validate` for a record that passed :func:`check_format`."""
+    try:
         chosen = dict(record.get("interpretations", {}))
         chosen.update(interpretations or {})
         try:
@@ -341,10 +377,8 @@ def validate(record: Any, interpretations: Mapping[str, str] | None = None, data
         except ValueError as err:
             return not_a_record("$.interpretations", str(err))
         return _Validation(game, record, settings).run()
-    except RecursionError:
-        return not_a_record("$", "nested too deeply")
     except Exception as err:  # never raise: a bug here must still be an answer
-        return not_a_record("$", f"internal error while validating: {type(err).__name__}: {err}")
+        return _internal_error(err)
 
 
 def _prepare(record: Any, interpretations: Mapping[str, str] | None,
@@ -913,7 +947,7 @@ def which_interpretations(record: Any, data: str | None = None, rounds: int = 4)
     def attempt(changes: dict[str, str]) -> Verdict:
         key = tuple(sorted(changes.items()))
         if key not in tried:
-            tried[key] = validate(record, changes, data)
+            tried[key] = _validate_checked(game, record, changes)
         return tried[key]
 
     base: dict[str, str] = {}

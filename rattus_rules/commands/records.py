@@ -17,6 +17,7 @@ from ..perft import CHANCE_RULES, divide, perft, start_position
 from ..records import (
     ILLEGAL,
     KINDS,
+    MAX_RECORD_CHARS,
     NOT_A_RECORD,
     OMNISCIENT,
     PLAYERS_EYE,
@@ -89,10 +90,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _read(path: str) -> str:
+    """A record's text, read no further than one character past the longest record (so that it is refused)."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
+            return sys.stdin.read(MAX_RECORD_CHARS + 1)
+        with open(path, encoding="utf-8") as f:
+            return f.read(MAX_RECORD_CHARS + 1)
     except (OSError, UnicodeDecodeError) as err:
         raise UsageError(f"cannot read {path}: {err}") from None
 
