@@ -463,6 +463,8 @@ class _Validation:
         self.snapshots: list[_Snapshot] = []
         self.ended_at: int | None = None
         self.warnings: list[str] = []
+        #: whether the chance entries so far are what the header's seed gives (then it is followed on)
+        self.follow_seed = "seed" in record
         digest = record.get("components", {}).get("sha256")
         if digest is not None and digest != components_digest(game):
             self.warnings.append("the record was made with other component data (its sha256 differs from the "
@@ -547,10 +549,15 @@ class _Validation:
         """The option a chance entry names; ``True`` with it if a token is written ``?``."""
         st = self.state
         words = text.split()
+        seeded = self.seeded_option()
         candidates, unknown, near = self.chance_candidates(words)
         if unknown and self.kind == OMNISCIENT:
             raise self.illegal(i, "an omniscient record writes the face of every token that enters play "
                                f"(or make the record {PLAYERS_EYE})")
+        if self.kind == PLAYERS_EYE and self.states_a_face(candidates or [o for o, _, _ in near], words):
+            raise self.illegal(i, f"a {PLAYERS_EYE} record writes every token a chance outcome brings into play "
+                               "as ? (nobody sees its face then; reveal and look entries state faces); "
+                               f"a face here is what an {OMNISCIENT} record writes")
         if not candidates:  # a stated face no token here shows: perhaps an unstated token can trade places
             for option, piece, face in near:
                 if piece in self.observed:
@@ -581,10 +588,37 @@ class _Validation:
                         break
                     hint = f": no token {word} can come out of this chance event"
             raise self.illegal(i, f"{text!r} is not a possible outcome of chance event `{st.decision_rule()}`{hint}")
+        if seeded is not None:
+            if seeded in candidates:  # the token the seed draws (if it is hidden, the one it will show)
+                return seeded, unknown
+            words_seeded = _option_words(st, seeded, lambda t: face_text(self.game, t))
+            self.seed_differs(f"its generator gives {' '.join(words_seeded)!r} at entry {i}")
         if unknown:  # any token the rules allow: prefer one the record has not identified
             fresh = [o for o in candidates if not any(v in self.observed for v in self.option_pieces(o))]
             return (fresh or candidates)[0], True
         return candidates[0], False
+
+    def states_a_face(self, options: list[Option], words: list[str]) -> bool:
+        """Whether the words write a face (not ?) where these options have a token."""
+        st = self.state
+        assert st.pending is not None
+        for option in options[:1]:
+            branch = st.pending.decision.branches[option[0]]
+            return any(b.type.startswith("piece:") and w != UNKNOWN for b, w in zip(branch.bindings, words[1:]))
+        return False
+
+    def seeded_option(self) -> Option | None:
+        """While the record follows its header's seed: the chance outcome the seed's generator gives here."""
+        st = self.state
+        if not self.follow_seed or st.pending is None:
+            return None
+        return st.pending.options[st.random_chance_index()]
+
+    def seed_differs(self, how: str) -> None:
+        """Warn (once) that the chance entries are not those of the header's seed, and stop following it."""
+        self.follow_seed = False
+        self.warnings.append(f"the header's seed {self.record['seed']} did not play this game: {how} (the seed "
+                             "is not needed to validate; the entries are checked as they are)")
 
     def chance_candidates(self, words: list[str]) -> tuple[list[Option], bool, list[tuple[Option, int, Face]]]:
         """Options matching the words; whether a token is written ``?``; and the options that differ
@@ -661,6 +695,9 @@ class _Validation:
             if mismatch is None:
                 break
             index, piece, face, busy = mismatch
+            if self.follow_seed:
+                self.seed_differs(f"the token it draws shows {face_text(self.game, piece)}, entry {index} "
+                                  f"states {face}")
             swaps = self.partner(index, piece, face, busy | (set() if unknown else chosen))
             self.exchange(swaps)
             option = (option[0], tuple(_permute(v, swaps) if self.is_piece_arg(option, k) else v

@@ -309,8 +309,33 @@ def test_an_unknown_face_in_an_omniscient_record() -> None:
     record["entries"][0] = {"by": "chance", "action": "start-token ?"}
     verdict = validate(record)
     assert verdict.status == ILLEGAL and verdict.index == 0 and "omniscient" in verdict.reason
+    record["kind"] = PLAYERS_EYE  # but the other chance entries state faces: relabelled, not players-eye
+    verdict = validate(record)
+    assert verdict.status == ILLEGAL and verdict.index == 1 and "players-eye record writes" in verdict.reason
+
+
+def test_an_omniscient_record_relabelled_players_eye() -> None:
+    record = record_game(3, seed=2)
     record["kind"] = PLAYERS_EYE
-    assert validate(record).finished
+    verdict = validate(record)
+    assert verdict.status == ILLEGAL and verdict.index == 0 and "as ?" in verdict.reason
+    eye = record_game(3, seed=2, kind=PLAYERS_EYE)
+    assert validate(eye).finished
+
+
+@pytest.mark.parametrize("kind", ["omniscient", PLAYERS_EYE])
+def test_the_seed_is_checked_against_the_chance_entries(kind: str) -> None:
+    record = record_game(3, seed=5, kind=kind)
+    verdict = validate(record)
+    assert verdict.finished and verdict.warnings == ()
+    for seed in (6, 2**64 - 1):
+        other = {**record, "seed": seed}
+        verdict = validate(other)
+        assert verdict.finished and verdict.scores == validate(record).scores  # the entries decide
+        assert len(verdict.warnings) == 1 and f"seed {seed} did not play this game" in verdict.warnings[0]
+        assert "entry " in verdict.warnings[0]
+    unseeded = {k: v for k, v in record.items() if k != "seed"}
+    assert validate(unseeded).warnings == ()
 
 
 def test_a_record_that_goes_on_after_the_game_ended() -> None:
