@@ -49,6 +49,7 @@ GOLDEN_CASES: tuple[tuple[str, int, int, dict[str, str]], ...] = (
     ("3p-seed2", 3, 2, {}),
     ("4p-seed3", 4, 3, {}),
     ("4p-seed4-placed-per-round", 4, 4, {"reveal-order": "placed", "ability-once": "per-round"}),
+    ("3p-seed5-chosen-by-last-end-of-turn", 3, 5, {"final-reveal-order": "chosen-by-last", "cubes-end": "end-of-turn"}),
 )
 
 

@@ -186,6 +186,9 @@ class Rattus:
             # Spielende: "der Vorrat der Rattenplättchen aufgebraucht ist"
             if self.ender is None and self.s["supply-empty"] == "when-empty" and not self.stock:
                 self.ender = p
+            # cubes-end=end-of-turn: "alle seine Bevölkerungswürfel ... eingesetzt" read when the turn ends
+            if self.ender is None and self.s["cubes-end"] == "end-of-turn" and self.supply[p] == 0:
+                self.ender = p
             if self.ender is not None and (self.s["game-end-timing"] == "after-turn" or (p + 1) % self.n == 0):
                 return
             p = (p + 1) % self.n
@@ -252,7 +255,7 @@ class Rattus:
                 self.place(p, args[0], len(self.rats[args[0]]) + (verb == "place-extra"))
                 placed = True
                 # Spielende: "ein Spieler alle seine Bevölkerungswürfel auf den Spielplan eingesetzt hat"
-                if self.ender is None and self.supply[p] == 0:
+                if self.ender is None and self.s["cubes-end"] == "placement" and self.supply[p] == 0:
                     self.ender = p
             elif verb == "peasant":
                 self.used.add("peasant")
@@ -379,11 +382,15 @@ class Rattus:
             if r == self.plague and (mode == "always" or (mode == "held" and self.holder["knight"] is not None)
                                      or (mode == "moved" and self.knight_moved_in_final)):
                 neutral = 2
+            # "Dazu werden nacheinander die Rattenplättchen umgedreht und ausgewertet." No one is named:
+            # chance picks, or the ender, or the last player of the final round (left of the ender).
+            assert self.ender is not None
+            who = {"random": CHANCE, "chosen-by-trigger": self.ender,
+                   "chosen-by-last": (self.ender + 1) % self.n}.get(self.s["final-reveal-order"])
             while self.rats[r] and self.total(r) > 0:
                 position = 1
-                if self.s["final-reveal-order"] == "random" and len(self.rats[r]) > 1:
-                    choice = yield from self.ask(CHANCE, [f"final-reveal {i}"
-                                                          for i in range(1, len(self.rats[r]) + 1)])
+                if who is not None and len(self.rats[r]) > 1:
+                    choice = yield from self.ask(who, [f"final-reveal {i}" for i in range(1, len(self.rats[r]) + 1)])
                     position = int(choice.split()[1])
                 self.evaluate(self.rats[r][position - 1], r, neutral)
 

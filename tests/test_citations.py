@@ -95,7 +95,7 @@ def test_interpretations_of_the_shared_list_are_switches(rules: Game) -> None:
         pytest.skip("INTERPRETATIONS.md not found")
     rows = re.findall(r"^\| ([a-z][a-z0-9-]+) \|", listed.read_text(encoding="utf-8"), flags=re.M)
     ids = [i for i in rows if i != "id"]
-    assert len(ids) >= 17
+    assert len(ids) >= 19
     switches = {d.ident: d for d in rules.switches.values()}
     for ident in ids:
         assert ident in switches, f"INTERPRETATIONS.md point {ident} has no switch"
@@ -110,6 +110,7 @@ def test_defaults_match_the_shared_list(rules: Game) -> None:
         "game-end-timing": "after-turn", "supply-empty": "when-empty", "final-knight-neutral": "moved",
         "peasant-extra": "optional", "knight-neutral-empty": "no", "final-peasant": "one-cube-anywhere",
         "tie-break": "next-to-move", "removed-tokens": "before-start-tokens",
+        "cubes-end": "placement", "final-reveal-order": "random",
     }
     defaults = {d.ident: rules.defaults[name] for name, d in rules.switches.items()}
     for ident, value in expected.items():

@@ -420,13 +420,15 @@ castle P0 1
 plague Hispania
 final P0
 P1 end
+# final-reveal-order=random (default): chance turns Gallia's tokens, here in placement order
+chance final-reveal 1
 expect phase over
 """
 
 
 def test_the_plague_devastates_every_region_at_the_end() -> None:
     # "Zum Schluss verwüstet die Pest alle zwölf Region. Dazu werden nacheinander die Rattenplättchen
-    #  umgedreht und ausgewertet."  Regions in board order; in each, tokens in placement order.
+    #  umgedreht und ausgewertet."  Regions in board order; in each, tokens in the order chance gives.
     result = assert_ok(FINAL_DEVASTATION + """
 expect revealed: 6:*, 1:merchant+monk, 2:M+merchant+monk
 # Anglia: 3 cubes < 6.  Gallia: 3 >= 1, the merchant's holder P0 loses one; 2 >= 2, M: P0 and P1 tie.
@@ -457,19 +459,41 @@ P2 end
 """
 
 
+# "Dazu werden nacheinander die Rattenplättchen umgedreht und ausgewertet."  Gallia's A token first:
+# 3 >= 3, A: P0 loses one; then 2 >= 1, the merchant: one more (P0 keeps 1).  The merchant token first:
+# 3 >= 1, P0 loses one; then 2 < 3, the A token does nothing (P0 keeps 2).
+A_FIRST = "expect revealed: 3:A+king, 1:merchant+monk\nexpect cubes Gallia: P0 1\n"
+MERCHANT_FIRST = "expect revealed: 1:merchant+monk, 3:A+king\nexpect cubes Gallia: P0 2\n"
+
+
+def order_matters(option: str) -> str:
+    return ORDER_MATTERS.replace("players 4", f"players 4\ninterpretation final-reveal-order={option}")
+
+
 def test_final_devastation_in_placement_order() -> None:
-    # final-reveal-order=placed (default): 3 >= 3, A: P0 loses one; then 2 >= 1, the merchant: one more.
-    assert_ok(ORDER_MATTERS + "expect phase over\nexpect revealed: 3:A+king, 1:merchant+monk\n"
-              "expect cubes Gallia: P0 1\n")
+    # final-reveal-order=placed: the A token was placed first; nobody is asked.
+    assert_ok(order_matters("placed") + "expect phase over\n" + A_FIRST)
 
 
 def test_final_devastation_in_random_order() -> None:
-    # final-reveal-order=random: chance picks which token of a region is turned next.
-    text = ORDER_MATTERS.replace("players 4", "players 4\ninterpretation final-reveal-order=random")
-    assert_ok(text + "expect to-move chance\nexpect actions: final-reveal 1, final-reveal 2\n"
-              "chance final-reveal 2\nexpect phase over\nexpect revealed: 1:merchant+monk, 3:A+king\n"
-              "expect cubes Gallia: P0 2\n")
-    assert_ok(text + "chance final-reveal 1\nexpect revealed: 3:A+king, 1:merchant+monk\nexpect cubes Gallia: P0 1\n")
+    # final-reveal-order=random (the default): chance picks which token of a region is turned next,
+    # uniformly over the tokens left there; the last one needs no chance event.
+    for text in (ORDER_MATTERS, order_matters("random")):
+        assert_ok(text + "expect to-move chance\nexpect actions: final-reveal 1, final-reveal 2\n"
+                  "chance final-reveal 2\nexpect phase over\n" + MERCHANT_FIRST)
+        assert_ok(text + "chance final-reveal 1\nexpect phase over\n" + A_FIRST)
+
+
+@pytest.mark.parametrize(("option", "chooser", "other"), [("chosen-by-trigger", "P1", "P2"),
+                                                          ("chosen-by-last", "P2", "P1")])
+def test_final_devastation_order_chosen_by_a_player(option: str, chooser: str, other: str) -> None:
+    # P1 triggered the end; the final round ran P0, P3, P2 (counterclockwise from P1's right), so P2
+    # played last.  The chooser may turn either token first, and the result differs.
+    text = order_matters(option)
+    assert_ok(text + f"expect to-move {chooser}\nexpect actions: final-reveal 1, final-reveal 2\n"
+              f"{chooser} final-reveal 2\nexpect phase over\n" + MERCHANT_FIRST)
+    assert_ok(text + f"{chooser} final-reveal 1\nexpect phase over\n" + A_FIRST)
+    assert_fails(text + f"{other} final-reveal 1\n", f"it is not {other}'s decision but {chooser}'s")
 
 
 # -------------------------------------------------------------- the winner

@@ -104,12 +104,48 @@ def test_a_players_eye_record_is_legal(players: int, seed: int) -> None:
 
 
 def test_players_eye_records_under_other_readings() -> None:
-    for settings in ({"removed-tokens": "after-start-tokens"}, {"final-reveal-order": "random"},
+    for settings in ({"removed-tokens": "after-start-tokens"}, {"final-reveal-order": "placed"},
+                     {"final-reveal-order": "chosen-by-last"}, {"cubes-end": "end-of-turn"},
                      {"reveal-order": "placed"}):
         for players in (2, 3):
             record = record_game(players, seed=7, interpretations=settings, kind=PLAYERS_EYE)
             assert record["interpretations"] == settings
             assert validate(record).finished, (settings, players)
+
+
+def record_final_picks(players: int, seed: int, kind: str, last: bool) -> dict[str, Any]:
+    """A random game's record in which every final-reveal chance event turns the first or the last token left."""
+    state = load_rules().new_state(players, seed=seed)
+    recorder = Recorder(state, kind, seed=seed, viewer=0) if kind == PLAYERS_EYE else Recorder(state, kind, seed=seed)
+    player = RandomPlayer(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            texts = state.legal_action_texts()
+            final = texts[0].startswith("final-reveal ")
+            index = (len(texts) - 1 if last else 0) if final else state.random_chance_index()
+        else:
+            index = player.choose(state)
+        recorder.apply(state, index)
+    return recorder.record
+
+
+@pytest.mark.parametrize("kind", ["omniscient", PLAYERS_EYE])
+def test_any_final_reveal_order_validates_under_the_default(kind: str) -> None:
+    # final-reveal-order=random (default): "Dazu werden nacheinander die Rattenplättchen umgedreht und
+    # ausgewertet" names no one, so each next token is a chance entry and any real-table order is legal.
+    for seed in range(20):
+        first, last = (record_final_picks(4, seed, kind, pick) for pick in (False, True))
+        finals = [e["action"] for e in last["entries"] if e.get("action", "").startswith("final-reveal ")]
+        if any(a != "final-reveal 1" for a in finals):
+            break
+    else:
+        raise AssertionError("no game with a final devastation of two tokens in one region")
+    assert all(e["by"] == "chance" for e in last["entries"] if e.get("action", "").startswith("final-reveal"))
+    for record in (first, last):
+        verdict = validate(record)
+        assert verdict.status == LEGAL and verdict.finished, verdict.format()
+    # Under the old default only placement order is legal: the chance entries have no place there.
+    assert validate(last, {"final-reveal-order": "placed"}).status == ILLEGAL
 
 
 def test_legal_so_far_names_who_is_next() -> None:
