@@ -160,6 +160,38 @@ expect to-move P3
 """)
 
 
+PLAGUE_TAKES_ONE_BACK = """
+P0 plague Gallia
+P0 spread Hispania
+chance draw ?
+P0 spread Hispania
+chance draw ?
+P0 reveal 1
+P0 reveal 1
+expect cubes Gallia: P0 2
+expect supply P0 1
+"""
+
+
+@pytest.mark.parametrize(("option", "ends"), [("placement", True), ("end-of-turn", False)])
+def test_cubes_end_when_the_plague_takes_a_cube_back(option: str, ends: bool) -> None:
+    # cubes-end: "ein Spieler alle seine Bevölkerungswürfel auf den Spielplan eingesetzt hat (selten)".
+    # placement (default): placing the last cube triggers the end at once.  end-of-turn: only a supply
+    # still empty when the turn ends does; the M token gave P0 a cube back, so the game goes on.
+    text = PLACES_THE_LAST_CUBES.replace("players 4", f"players 4\ninterpretation cubes-end={option}")
+    at_once = "expect trigger P0\n" if option == "placement" else "expect trigger none\n"
+    after = ("expect trigger P0\nexpect phase final\nexpect to-move P3\n" if ends
+             else "expect trigger none\nexpect phase regular\nexpect to-move P1\n")
+    assert_ok(text + at_once + PLAGUE_TAKES_ONE_BACK + after)
+
+
+@pytest.mark.parametrize("option", ["placement", "end-of-turn"])
+def test_cubes_end_when_the_supply_stays_empty(option: str) -> None:
+    # Under both readings a supply still empty at the end of the turn ends the game.
+    text = PLACES_THE_LAST_CUBES.replace("players 4", f"players 4\ninterpretation cubes-end={option}")
+    assert_ok(text + "P0 plague Italia\nexpect trigger P0\nexpect phase final\nexpect to-move P3\n")
+
+
 def test_the_last_cubes_placed_with_a_short_supply_or_the_peasant_end_the_game() -> None:
     # short-supply=place-all (default): 2 cubes left, 3 tokens: both are placed, the supply is empty.
     assert_ok(PLACES_THE_LAST_CUBES.replace("P0 17", "P0 18").replace("expect supply P0 0", "")

@@ -3,7 +3,7 @@
 The rulebook examples (tests/test_rulebook_examples.py) already cover
 reveal-order=placed, knight-return=yes, knight-neutral-majority=yes and
 peasant-extra=always; the end of the game (tests/test_end_game.py) covers
-game-end-timing, supply-empty, final-knight-neutral, final-reveal-order and
+game-end-timing, supply-empty, final-knight-neutral, final-reveal-order, cubes-end and
 tie-break.  The rest are here: the setup switches with the Python API (a
 scenario starts after setup), the turn switches as scenarios.
 """
