@@ -11,7 +11,7 @@ identified yet (:func:`exchange_identities`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import RuleError
@@ -138,7 +138,13 @@ def newly_revealed(before: State, after: State) -> list[int]:
     A piece that is turned face up is usually moved to the end of some zone
     at the same time, so zone order is the order in which they were revealed.
     """
-    fresh = {p for p, up in enumerate(after.face_up) if up and not before.face_up[p]}
+    return turned_face_up(before.face_up, after)
+
+
+def turned_face_up(was_up: Sequence[bool], after: State) -> list[int]:
+    """Pieces face up in ``after`` that were not in ``was_up`` (a copy of an earlier
+    ``state.face_up``), in zone order: the cheap form of :func:`newly_revealed`."""
+    fresh = {p for p, up in enumerate(after.face_up) if up and not was_up[p]}
     if not fresh:
         return []
     return [p for table in after.zones.values() for lst in table.values() for p in lst if p in fresh]
@@ -197,4 +203,5 @@ __all__ = [
     "run_until",
     "set_local",
     "set_value",
+    "turned_face_up",
 ]

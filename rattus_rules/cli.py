@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "rattus_rules.commands.bench",
     "rattus_rules.commands.render",
     "rattus_rules.commands.records",
+    "rattus_rules.commands.serve",
 )
 
 

@@ -492,7 +492,7 @@ class _Validation:
         if st.is_terminal():
             return self.verdict(LEGAL, entries=i, finished=True, scores=tuple(st.scores()),
                                 winners=tuple(st.winner() or ()), state=st)
-        return self.verdict(LEGAL, entries=i, next=self.to_move(), state=st)
+        return self.verdict(LEGAL, entries=i, next=self.to_move(), legal=tuple(self.legal_texts()), state=st)
 
     def waiting(self) -> str:
         st = self.state

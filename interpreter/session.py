@@ -1,0 +1,455 @@
+"""A referee session: many games driven by JSON requests, one line each (the wire of ``serve``).
+
+Nothing here knows a particular game.  A :class:`Host` says how a game is
+started or restored, how the pieces an action names are written, and may add
+commands of its own; :class:`Session` keeps the games by id and answers
+requests; :func:`serve` reads request lines from a byte stream and writes one
+response line for each.  Every request is a JSON object with a ``cmd`` and an
+optional ``id`` (echoed); every answer has ``ok``, and on failure an
+``error`` object with a ``code`` and a ``message`` (an illegal action also
+names the rule and its citations).  A malformed or oversized line gets an
+error answer and the session goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from typing import IO, Any
+
+from .ast import Citation
+from .compiler import CHANCE_PLAYER
+from .edit import turned_face_up
+from .errors import RulesError, SpecError
+from .runtime import State
+
+#: The version of the wire protocol; a client may ask for it in ``hello``.
+PROTOCOL_VERSION = 1
+#: The longest request line read, in bytes (a longer one is answered with ``too-long``).
+MAX_LINE = 4 << 20
+#: How many games one session keeps at a time.
+MAX_GAMES = 10_000
+#: Chance modes of a game: the client resolves chance events, or the state's own generator does.
+CHANCE_MODES = ("client", "seed")
+
+Request = Mapping[str, Any]
+Reply = dict[str, Any]
+
+
+class ProtocolError(Exception):
+    """A request that cannot be answered: becomes an error object with ``code`` and ``message``."""
+
+    def __init__(self, code: str, message: str, **extra: Any):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def to_json(self) -> dict[str, Any]:
+        """The error object of the answer."""
+        return {"code": self.code, "message": self.message, **self.extra}
+
+
+def citation_json(c: Citation) -> dict[str, str]:
+    """A citation as JSON: source, section and the quoted sentence."""
+    return {"source": c.source, "section": c.section, "quote": c.quote}
+
+
+def citations_json(cites: Iterable[Citation]) -> list[dict[str, str]]:
+    """Several citations as JSON, without repeats."""
+    out: list[dict[str, str]] = []
+    for c in cites:
+        item = citation_json(c)
+        if item not in out:
+            out.append(item)
+    return out
+
+
+class Host:
+    """What a game adds to a session; override the methods.  The defaults write engine texts."""
+
+    #: The protocol's name given in ``hello``.
+    name = "rules-referee"
+
+    def hello(self) -> dict[str, Any]:
+        """Extra fields of the ``hello`` answer (the game's name, its switches...)."""
+        return {}
+
+    def new_state(self, request: Request) -> State:
+        """A new game from a ``new`` request (players, seed, switches, data); ValueError if bad."""
+        raise ProtocolError("unsupported", "this referee cannot start games")
+
+    def load_state(self, stored: Mapping[str, Any], request: Request) -> State:
+        """A state from saved JSON (``load``); ValueError if it is not one."""
+        raise ProtocolError("unsupported", "this referee cannot load states")
+
+    def piece_word(self, state: State) -> Callable[[int], str]:
+        """How actions and chance outcomes write a piece."""
+        keys = state.game.piece_keys
+        return lambda p: f"#{keys[p]}"
+
+    def commands(self) -> dict[str, Callable[[Session, Request], Reply]]:
+        """Commands of the game's own, by name."""
+        return {}
+
+
+class _Game:
+    """A game of the session: its state, chance mode, and the texts of the pending decision."""
+
+    __slots__ = ("by_text", "chance", "pending", "state", "texts", "word")
+
+    def __init__(self, state: State, chance: str, word: Callable[[int], str]):
+        self.state = state
+        self.chance = chance
+        self.word = word
+        self.pending: object = None
+        self.texts: list[str] = []
+        self.by_text: dict[str, int] = {}
+
+    def refresh(self) -> None:
+        """Make the texts of the pending decision's options (once per decision)."""
+        st = self.state
+        p = st.pending
+        if p is self.pending:
+            return
+        self.pending = p
+        self.texts = [] if p is None else [option_text(st, o, self.word) for o in p.options]
+        by_text: dict[str, int] = {}
+        for i, t in enumerate(self.texts):
+            by_text.setdefault(t, i)
+        self.by_text = by_text
+
+
+def option_text(state: State, option: tuple[int, tuple[Any, ...]], word: Callable[[int], str]) -> str:
+    """An option of the pending decision as text, pieces written by ``word``."""
+    from .compiler import render_value
+
+    decision = state.pending.decision  # type: ignore[union-attr]
+    branch = decision.branches[option[0]]
+    if not option[1]:
+        return branch.verb
+    parts = [branch.verb]
+    for v, b in zip(option[1], branch.bindings):
+        parts.append(word(v) if b.type.startswith("piece:") else render_value(v, b.type, state.game.piece_keys))
+    return " ".join(parts)
+
+
+def to_move(state: State) -> int | str | None:
+    """Who the game waits for: a seat, ``"chance"``, or None once it is over."""
+    p = state.pending
+    if p is None:
+        return None
+    return "chance" if p.player == CHANCE_PLAYER else p.player
+
+
+class Session:
+    """The games of one client, and the answers to its requests."""
+
+    def __init__(self, host: Host):
+        self.host = host
+        self.games: dict[str, _Game] = {}
+        self.counter = 0
+        self.closed = False
+        self.handlers: dict[str, Callable[[Request], Reply]] = {
+            "hello": self.hello, "new": self.new, "load": self.load, "drop": self.drop, "games": self.list_games,
+            "legal": self.legal, "apply": self.apply, "chance": self.chance, "state": self.state,
+            "save": self.save, "explain": self.explain, "quit": self.quit,
+        }
+        for name, fn in host.commands().items():
+            self.handlers[name] = lambda req, fn=fn: fn(self, req)  # type: ignore[misc]
+
+    # ------------------------------------------------------------- the wire
+    def answer_line(self, line: bytes | str) -> str:
+        """The answer (one JSON line, no newline) to one request line; never raises."""
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            return _dump({"id": None, "ok": False, "error": {"code": "malformed",
+                                                             "message": f"not a JSON line: {err}"}})
+        return _dump(self.answer(request))
+
+    def answer(self, request: Any) -> Reply:
+        """The answer to one request (parsed JSON); never raises."""
+        rid = request.get("id") if isinstance(request, dict) else None
+        if not isinstance(rid, str | int | float | type(None)) or isinstance(rid, bool):
+            rid = None
+        try:
+            if not isinstance(request, dict):
+                raise ProtocolError("malformed", "a request is a JSON object with a `cmd`")
+            cmd = request.get("cmd")
+            handler = self.handlers.get(cmd) if isinstance(cmd, str) else None
+            if handler is None:
+                raise ProtocolError("unknown-command", f"unknown command {cmd!r}", commands=sorted(self.handlers))
+            reply = handler(request)
+        except ProtocolError as err:
+            return {"id": rid, "ok": False, "error": err.to_json()}
+        except SpecError as err:
+            return {"id": rid, "ok": False, "error": {"code": "spec-error", "message": str(err)}}
+        except RulesError as err:
+            return {"id": rid, "ok": False, "error": {"code": "rules-error", "message": str(err),
+                                                      "citations": citations_json(getattr(err, "citations", ()))}}
+        except ValueError as err:
+            return {"id": rid, "ok": False, "error": {"code": "bad-request", "message": str(err)}}
+        except RecursionError:
+            return {"id": rid, "ok": False, "error": {"code": "bad-request", "message": "nested too deeply"}}
+        except Exception as err:  # a bug must still be an answer, never the end of the session
+            return {"id": rid, "ok": False, "error": {"code": "internal",
+                                                      "message": f"{type(err).__name__}: {err}"}}
+        reply["id"] = rid
+        reply["ok"] = True
+        return reply
+
+    # ------------------------------------------------------------- helpers
+    def game(self, request: Request) -> _Game:
+        """The game a request names."""
+        gid = request.get("game")
+        found = self.games.get(gid) if isinstance(gid, str) else None
+        if found is None:
+            raise ProtocolError("unknown-game", f"no game {gid!r}", games=sorted(self.games)[:50])
+        return found
+
+    def add(self, state: State, request: Request) -> Reply:
+        """Keep a new game under the request's ``game`` id (or a fresh one)."""
+        chance = request.get("chance", "client")
+        if chance not in CHANCE_MODES:
+            raise ProtocolError("bad-request", f"chance is one of {', '.join(CHANCE_MODES)}, not {chance!r}")
+        gid = request.get("game")
+        if gid is None:
+            self.counter += 1
+            gid = f"g{self.counter}"
+            while gid in self.games:
+                self.counter += 1
+                gid = f"g{self.counter}"
+        elif not isinstance(gid, str) or not 0 < len(gid) <= 100:
+            raise ProtocolError("bad-request", "a game id is a string of 1 to 100 characters")
+        if gid not in self.games and len(self.games) >= MAX_GAMES:
+            raise ProtocolError("too-many-games", f"a session keeps at most {MAX_GAMES} games; drop some")
+        g = _Game(state, chance, self.host.piece_word(state))
+        outcomes = self._auto(g)
+        self.games[gid] = g
+        reply = {"game": gid, **self.status(g)}
+        if outcomes:
+            reply["outcomes"] = outcomes
+        return reply
+
+    def status(self, g: _Game) -> Reply:
+        """Who is to move and in which decision; scores and winners once the game is over."""
+        st = g.state
+        out: Reply = {"to_move": to_move(st), "rule": st.decision_rule()}
+        if st.pending is None:
+            out["scores"] = st.scores()
+            out["winners"] = st.winner()
+        return out
+
+    def _auto(self, g: _Game) -> list[dict[str, Any]]:
+        """In chance mode ``seed``: resolve chance events with the state's generator; what was drawn."""
+        out: list[dict[str, Any]] = []
+        st = g.state
+        while g.chance == "seed" and st.is_chance_node():
+            g.refresh()
+            index = st.random_chance_index()
+            out.append(self._apply(g, index))
+        return out
+
+    def _apply(self, g: _Game, index: int) -> dict[str, Any]:
+        """Apply an option; its text and the pieces it turned face up."""
+        st = g.state
+        text = g.texts[index]
+        was_up = st.face_up.copy()
+        st.apply_index(index)
+        turned = turned_face_up(was_up, st)
+        return {"action": text, "revealed": [g.word(p) for p in turned]}
+
+    def _find(self, g: _Game, request: Request) -> int:
+        """The option a request's ``action`` (text) or ``index`` names; an illegal-action error if none."""
+        g.refresh()
+        if "index" in request:
+            index = request["index"]
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(g.texts):
+                raise ProtocolError("illegal-action", f"there are {len(g.texts)} legal actions, no index {index!r}",
+                                    rule=g.state.decision_rule(),
+                                    citations=citations_json(g.state.decision_citations()))
+            return index
+        text = request.get("action")
+        if not isinstance(text, str):
+            raise ProtocolError("bad-request", "give the `action` as text (or its `index` among the legal ones)")
+        text = " ".join(text.split())
+        index = g.by_text.get(text)
+        if index is None:
+            raise self.illegal(g, text)
+        return index
+
+    def illegal(self, g: _Game, text: str) -> ProtocolError:
+        """The error object for an action that is not legal: why, the rule and its text, what is legal."""
+        st = g.state
+        if st.pending is None:
+            return ProtocolError("illegal-action", f"illegal action {text!r}: the game is over", action=text,
+                                 reason="the game is over", rule="", citations=[], legal=[])
+        reason, cites = st.game.explain(st, text)
+        return ProtocolError("illegal-action", f"illegal action {text!r}: {reason}", action=text, reason=reason,
+                             rule=st.decision_rule(), citations=citations_json(cites),
+                             legal=list(dict.fromkeys(g.texts)))
+
+    def action_detail(self, g: _Game, index: int) -> dict[str, Any]:
+        """One legal action with its structured fields and the citations of the rule offering it."""
+        from .compiler import render_value
+
+        st = g.state
+        decision = st.pending.decision  # type: ignore[union-attr]
+        branch_index, values = st.pending.options[index]  # type: ignore[union-attr]
+        branch = decision.branches[branch_index]
+        args = [{"name": b.var, "type": b.type,
+                 "value": g.word(v) if b.type.startswith("piece:") else render_value(v, b.type, st.game.piece_keys)}
+                for v, b in zip(values, branch.bindings)]
+        return {"text": g.texts[index], "verb": branch.verb, "args": args, "rule": decision.rule,
+                "citations": citations_json(branch.citations + decision.citations)}
+
+    # ------------------------------------------------------------ commands
+    def hello(self, request: Request) -> Reply:
+        """The handshake: protocol name and version, commands, and what the game adds."""
+        wanted = request.get("version", PROTOCOL_VERSION)
+        if wanted != PROTOCOL_VERSION:
+            raise ProtocolError("version", f"this referee speaks protocol version {PROTOCOL_VERSION}, not {wanted!r}",
+                                version=PROTOCOL_VERSION)
+        return {"protocol": self.host.name, "version": PROTOCOL_VERSION, "max_line": MAX_LINE,
+                "commands": sorted(self.handlers), **self.host.hello()}
+
+    def new(self, request: Request) -> Reply:
+        """Start a game."""
+        return self.add(self.host.new_state(request), request)
+
+    def load(self, request: Request) -> Reply:
+        """Restore a saved state as a game."""
+        stored = request.get("state")
+        if not isinstance(stored, dict):
+            raise ProtocolError("bad-request", "`state` is a saved state (the object `save` answers)")
+        return self.add(self.host.load_state(stored, request), request)
+
+    def drop(self, request: Request) -> Reply:
+        """Forget a game."""
+        self.game(request)
+        del self.games[request["game"]]
+        return {}
+
+    def list_games(self, request: Request) -> Reply:
+        """The ids of the games kept."""
+        return {"games": list(self.games)}
+
+    def legal(self, request: Request) -> Reply:
+        """The legal actions (or chance outcomes) as texts, or with ``detail`` as objects."""
+        g = self.game(request)
+        g.refresh()
+        reply = self.status(g)
+        if request.get("detail"):
+            seen: set[str] = set()
+            actions = []
+            for i, t in enumerate(g.texts):
+                if t not in seen:
+                    seen.add(t)
+                    actions.append(self.action_detail(g, i))
+            reply["actions"] = actions
+        else:
+            reply["actions"] = list(g.by_text)
+        return reply
+
+    def apply(self, request: Request) -> Reply:
+        """Apply an action (or force a chance outcome) by text or index; an illegal one changes nothing."""
+        g = self.game(request)
+        index = self._find(g, request)
+        done = self._apply(g, index)
+        outcomes = self._auto(g)
+        reply = {**done, **self.status(g)}
+        if outcomes:
+            reply["outcomes"] = outcomes
+        return reply
+
+    def chance(self, request: Request) -> Reply:
+        """The chance outcomes with their probabilities; or force one (``force``), or draw one (``draw``)."""
+        g = self.game(request)
+        st = g.state
+        if not st.is_chance_node():
+            raise ProtocolError("not-chance", "the game does not wait for a chance event", **self.status(g))
+        g.refresh()
+        if "force" in request:
+            return self.apply({"game": request["game"], "action": request["force"]})
+        if request.get("draw"):
+            index = st.random_chance_index()
+            done = self._apply(g, index)
+            return {**done, **self.status(g)}
+        n = len(g.texts)
+        counts: dict[str, int] = {}
+        for t in g.texts:
+            counts[t] = counts.get(t, 0) + 1
+        return {**self.status(g), "outcomes": [{"action": t, "count": c, "probability": c / n}
+                                               for t, c in counts.items()]}
+
+    def state(self, request: Request) -> Reply:
+        """The omniscient state, or with ``player`` what that player may see."""
+        g = self.game(request)
+        st = g.state
+        player = request.get("player")
+        if player is None:
+            return {**self.status(g), "state": st.to_json()}
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise ProtocolError("bad-request", "`player` is a seat number")
+        seen = st.observation(player)
+        if seen["legal_actions"]:
+            g.refresh()
+            seen["legal_actions"] = list(g.by_text)
+        return {**self.status(g), "observation": seen}
+
+    def save(self, request: Request) -> Reply:
+        """The state as JSON, to be given back to ``load``."""
+        g = self.game(request)
+        return {"state": g.state.to_json()}
+
+    def explain(self, request: Request) -> Reply:
+        """Whether an action is legal here; the rule offering it, or why not and the rule concerned."""
+        g = self.game(request)
+        try:
+            index = self._find(g, request)
+        except ProtocolError as err:
+            if err.code != "illegal-action":
+                raise
+            return {"legal": False, **{k: v for k, v in err.extra.items() if k != "legal"}}
+        return {"legal": True, "action": g.texts[index], "reason": "it is among the legal actions",
+                **self.action_detail(g, index)}
+
+    def quit(self, request: Request) -> Reply:
+        """End the session after this answer."""
+        self.closed = True
+        return {}
+
+
+def _dump(reply: Reply) -> str:
+    try:
+        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as err:
+        return json.dumps({"id": None, "ok": False,
+                           "error": {"code": "internal", "message": f"answer not JSON: {err}"}})
+
+
+def serve(session: Session, stdin: IO[bytes], stdout: IO[bytes], max_line: int = MAX_LINE) -> None:
+    """Answer request lines from ``stdin`` on ``stdout`` until end of input or ``quit``.
+
+    Blank lines are skipped; a line longer than ``max_line`` bytes is skipped to
+    its end and answered with a ``too-long`` error.
+    """
+    while not session.closed:
+        line = stdin.readline(max_line + 1)
+        if not line:
+            return
+        if len(line) > max_line and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = stdin.readline(1 << 16)
+            out = _dump({"id": None, "ok": False,
+                         "error": {"code": "too-long", "message": f"a request line has at most {max_line} bytes"}})
+        elif not line.strip():
+            continue
+        else:
+            out = session.answer_line(line)
+        stdout.write(out.encode("utf-8") + b"\n")
+        stdout.flush()
+
+
+__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Host", "ProtocolError", "Session", "citation_json", "serve"]

@@ -1,0 +1,25 @@
+"""`rattus serve`: the referee protocol, JSON lines over standard input and output (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the `serve` subcommand."""
+    p = sub.add_parser("serve", help="referee protocol: JSON requests on stdin, one answer a line on stdout",
+                       description="Answer JSON-lines requests (hello, new, legal, apply, chance, state, save, "
+                                   "load, validate, explain, ...) until end of input or `quit`; see "
+                                   "docs/protocol.md.")
+    p.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve until end of input."""
+    from ..referee import run
+
+    run(sys.stdin.buffer, sys.stdout.buffer)
+    return EXIT_OK

@@ -1,0 +1,225 @@
+"""`rattus serve`: the referee protocol — every command, its schema, errors, and malformed input."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreter.session import MAX_LINE, serve
+from rattus_rules import new_game
+from rattus_rules.records import record_game, validate
+from rattus_rules.referee import referee_session
+from rattus_rules.schemas import validator
+
+Reply = dict[str, Any]
+
+
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return validator("protocol", name)
+
+
+class Client:
+    """A session driven as a client would: every request and answer checked against the schemas."""
+
+    def __init__(self) -> None:
+        self.session = referee_session()
+
+    def __call__(self, cmd: str, *, schema_valid: bool = True, **fields: Any) -> Reply:
+        request = {"cmd": cmd, "id": 7, **fields}
+        if schema_valid:
+            _validator(f"request-{cmd}").validate(request)
+        line = json.dumps(request)
+        reply: Reply = json.loads(self.session.answer_line(line))
+        assert reply["id"] == 7
+        _validator(f"reply-{cmd}" if reply["ok"] else "error").validate(reply)
+        return reply
+
+
+@pytest.fixture
+def client() -> Client:
+    return Client()
+
+
+def test_hello_names_the_protocol_and_its_version(client: Client) -> None:
+    reply = client("hello", version=1)
+    assert reply["protocol"] == "rattus-referee" and reply["version"] == 1
+    assert {"new", "legal", "apply", "chance", "state", "save", "load", "validate", "explain"} <= set(reply["commands"])
+    assert reply["switches"]["reveal-order"]["default"] in reply["switches"]["reveal-order"]["options"]
+    assert client("hello", version=99)["error"]["code"] == "version"
+
+
+def test_a_game_played_through_the_protocol_matches_the_api(client: Client) -> None:
+    reply = client("new", players=3, seed=5, chance="seed")
+    gid = reply["game"]
+    state = new_game(3, seed=5)
+    rng = random.Random(1)
+    while reply["to_move"] is not None:
+        legal = client("legal", game=gid)
+        assert legal["to_move"] == state.current_player
+        assert len(legal["actions"]) == len(set(legal["actions"]))
+        index = rng.randrange(state.num_legal_actions())
+        text = state.legal_action_texts()[index]
+        assert text in legal["actions"]  # player actions never name a token
+        reply = client("apply", game=gid, action=text)
+        state.apply_index(index)
+        state.advance_chance()
+        assert [o["action"].split()[0] for o in reply.get("outcomes", [])] == \
+            [h.split()[0] for h in state.history[len(state.history) - len(reply.get("outcomes", [])):]]
+    assert reply["scores"] == state.scores() and reply["winners"] == state.winner()
+    assert client("state", game=gid)["state"] == state.to_json()
+
+
+def test_an_illegal_action_is_an_error_with_the_rule_and_leaves_the_state(client: Client) -> None:
+    gid = client("new", players=4, seed=2, chance="seed")["game"]
+    before = client("save", game=gid)["state"]
+    error = client("apply", game=gid, action="start Atlantis")["error"]
+    assert error["code"] == "illegal-action" and error["rule"] == "initial_placement"
+    assert "Atlantis" in error["reason"] and error["legal"] == client("legal", game=gid)["actions"]
+    assert any("Region" in c["quote"] for c in error["citations"])
+    assert client("save", game=gid)["state"] == before
+    assert client("apply", game=gid, index=10_000)["error"]["code"] == "illegal-action"
+
+
+def test_legal_details_carry_fields_and_citations(client: Client) -> None:
+    gid = client("new", players=2, seed=1, chance="seed")["game"]
+    actions = client("legal", game=gid, detail=True)["actions"]
+    first = actions[0]
+    assert first["verb"] == "start" and first["args"][0]["value"] == first["text"].split()[1]
+    assert first["citations"] and all(c["source"] == "rulebook" for c in first["citations"])
+
+
+def test_chance_outcomes_forced_and_drawn(client: Client) -> None:
+    gid = client("new", players=2, seed=1)["game"]
+    chance = client("chance", game=gid)
+    outcomes = chance["outcomes"]
+    assert chance["to_move"] == "chance" and abs(sum(o["probability"] for o in outcomes) - 1) < 1e-9
+    forced = client("chance", game=gid, force=outcomes[-1]["action"])
+    assert forced["action"] == outcomes[-1]["action"]
+    assert client("chance", game=gid, force="start-token 9:M")["error"]["code"] == "illegal-action"
+    drawn = client("chance", game=gid, draw=True)
+    assert drawn["action"].startswith("start-token ")
+    other = client("new", players=2, seed=1, chance="seed")["game"]
+    assert client("chance", game=other)["error"]["code"] == "not-chance"
+
+
+def test_observation_hides_faces_and_save_load_round_trips(client: Client) -> None:
+    gid = client("new", players=2, seed=3, chance="seed")["game"]
+    seen = client("state", game=gid, player=1)["observation"]
+    assert seen["player"] == 1 and seen["legal_actions"] == []
+    assert all(face is None for _, faces in seen["zones"]["stock"] for face in faces)
+    assert client("state", game=gid, player=0)["observation"]["legal_actions"] == client("legal", game=gid)["actions"]
+    saved = client("save", game=gid)["state"]
+    loaded = client("load", state=saved, game="copy", chance="seed")
+    assert loaded["game"] == "copy" and client("save", game="copy")["state"] == saved
+    assert client("load", state={"format": 1}, schema_valid=False)["error"]["code"] == "bad-request"
+    assert client("games")["games"] == [gid, "copy"]
+    client("drop", game="copy")
+    assert client("legal", game="copy")["error"]["code"] == "unknown-game"
+
+
+def test_explain_says_which_rule_offers_or_refuses(client: Client) -> None:
+    gid = client("new", players=2, seed=3, chance="seed")["game"]
+    yes = client("explain", game=gid, action="start Gallia")
+    assert yes["legal"] and yes["rule"] == "initial_placement" and yes["citations"]
+    no = client("explain", game=gid, action="take king")
+    assert not no["legal"] and "initial_placement" in no["reason"] and no["citations"]
+
+
+def test_validate_a_prefix_gives_the_next_player_and_their_legal_actions(client: Client) -> None:
+    record = record_game(3, seed=4)
+    record["entries"] = record["entries"][:30]
+    while "reveal" in record["entries"][-1]:
+        record["entries"].pop()
+    verdict = client("validate", record=record)["verdict"]
+    direct = validate(record)
+    assert verdict["status"] == "legal" and not verdict["finished"]
+    assert direct.state is not None and verdict["to_move"] in (direct.state.current_player, "chance")
+    assert verdict["legal"] and set(verdict["legal"]) == set(direct.legal)
+    if verdict["to_move"] != "chance":
+        assert set(verdict["legal"]) == set(direct.state.legal_action_texts())
+    assert client("validate", record="{")["error"]["code"] == "bad-request"
+    assert client("validate", record={"format": "x"})["verdict"]["status"] == "not-a-record"
+
+
+def test_bad_requests_get_error_answers(client: Client) -> None:
+    assert client("new", players=9, schema_valid=False)["error"]["code"] == "bad-request"
+    assert client("new", players=2, seed=-1, schema_valid=False)["error"]["code"] == "bad-request"
+    assert client("new", players=2, switches={"no-such": "x"})["error"]["code"] == "bad-request"
+    assert client("new", players=2, chance="sometimes", schema_valid=False)["error"]["code"] == "bad-request"
+    assert client("new", players=2, data="/no/such/folder")["error"]["code"] == "spec-error"
+    assert client("legal", game="nope")["error"]["code"] == "unknown-game"
+    session = referee_session()
+    assert json.loads(session.answer_line('{"cmd": "fly", "id": "x"}'))["error"]["code"] == "unknown-command"
+    assert json.loads(session.answer_line("[1, 2]"))["error"]["code"] == "malformed"
+
+
+def _serve(data: bytes, max_line: int = MAX_LINE) -> list[Reply]:
+    out = io.BytesIO()
+    serve(referee_session(), io.BytesIO(data), out, max_line)
+    return [json.loads(line) for line in out.getvalue().decode("utf-8").splitlines()]
+
+
+def test_a_line_over_the_limit_is_refused_and_the_session_goes_on() -> None:
+    replies = _serve(b'{"cmd": "hello"}\n' + b"x" * 5000 + b'\n\n{"cmd": "games"}\n{"cmd": "quit"}\n{"cmd": "hello"}\n',
+                     max_line=1000)
+    assert [r["ok"] for r in replies] == [True, False, True, True]
+    assert replies[1]["error"]["code"] == "too-long"
+
+
+_MALFORMED = st.one_of(
+    st.binary(max_size=200),
+    st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                 lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                 max_leaves=12).map(lambda v: json.dumps(v).encode()),
+    st.fixed_dictionaries({"cmd": st.sampled_from(["new", "legal", "apply", "chance", "state", "load", "validate",
+                                                   "explain", "drop", "hello"])},
+                          optional={"game": st.one_of(st.just("g1"), st.integers(), st.text(max_size=5)),
+                                    "players": st.one_of(st.integers(-3, 6), st.text(max_size=3), st.none()),
+                                    "seed": st.one_of(st.integers(), st.floats(), st.booleans()),
+                                    "action": st.one_of(st.text(max_size=30), st.integers()),
+                                    "index": st.one_of(st.integers(), st.text(max_size=3)),
+                                    "force": st.text(max_size=30), "player": st.integers(-2, 5),
+                                    "state": st.dictionaries(st.text(max_size=8), st.integers(), max_size=3),
+                                    "record": st.one_of(st.text(max_size=30), st.dictionaries(st.text(max_size=8),
+                                                                                              st.integers())),
+                                    "switches": st.one_of(st.text(max_size=3), st.dictionaries(
+                                        st.text(max_size=8), st.text(max_size=8), max_size=2))}).map(
+        lambda d: json.dumps(d).encode()),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_MALFORMED, min_size=1, max_size=6))
+def test_fuzz_malformed_lines_never_kill_the_server(lines: list[bytes]) -> None:
+    start = b'{"cmd": "new", "players": 2, "seed": 1}\n'
+    body = b"\n".join(line.replace(b"\n", b" ").replace(b"\r", b" ") for line in lines)
+    replies = _serve(start + body + b'\n{"cmd": "hello", "id": "last"}\n')
+    assert replies[-1]["id"] == "last" and replies[-1]["ok"]
+    error = _validator("error")
+    for reply in replies:
+        assert isinstance(reply["ok"], bool)
+        if not reply["ok"]:
+            error.validate(reply)
+            assert reply["error"]["code"] != "internal", reply
+
+
+def test_rattus_serve_over_a_pipe() -> None:
+    requests = [{"cmd": "hello", "id": 1}, {"cmd": "new", "players": 2, "seed": 1, "chance": "seed", "id": 2},
+                {"cmd": "legal", "game": "g1", "id": 3}]
+    text = "".join(json.dumps(r) + "\n" for r in requests) + "not json\n"
+    done = subprocess.run([sys.executable, "-m", "rattus_rules", "serve"], input=text.encode(), capture_output=True,
+                          timeout=120, check=True)
+    replies = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [r["id"] for r in replies] == [1, 2, 3, None]
+    assert replies[2]["actions"][0].startswith("start ") and replies[3]["error"]["code"] == "malformed"
+    assert done.stderr == b""
