@@ -1,29 +1,36 @@
 """A small on-disk cache for work that only depends on its inputs (like Python's .pyc files).
 
-Loading a spec cold spends most of its time building the Lark parser.  That
-work depends only on the grammar and the library versions, so its result is
-kept in the user's cache folder, under a name made from a digest of all the
-inputs: a changed grammar simply gets a new entry.
+Parsing the spec files takes most of a cold load, and that work depends only
+on the text and the parser, so its result is kept in the user's cache folder,
+under a name made from a digest of all the inputs: a changed file simply gets
+a new entry.
 
 - The folder is ``$RULES_CACHE_DIR`` if set (an empty value turns the cache
   off), else ``$XDG_CACHE_HOME/rules-language``, else ``~/.cache/rules-language``.
-- Entries are written to a temporary file and renamed, so a reader never sees
-  half an entry; a folder that cannot be written (a read-only home) only means
-  no caching.  A damaged or unreadable entry is ignored and made again.
-- Entries are pickles: only the user's own cache folder is read, never a
-  shared temporary folder.  At most :data:`MAX_ENTRIES` of each kind are kept.
+- Entries are strict JSON, never pickles: nothing in an entry runs when it is
+  read.  The caller's ``decode`` checks every part of it and raises on anything
+  unexpected.
+- Entries are read with care, since anyone able to write the folder may have
+  put them there: only a regular file (no link, FIFO or device), owned by the
+  current user, of at most :data:`MAX_ENTRY_BYTES`, holding the key it is filed
+  under.  Anything else (also a missing, damaged or unreadable entry) is
+  ignored and made again.
+- Entries are written to a private temporary file and renamed, so a reader
+  never sees half an entry; a folder that cannot be written (a read-only home)
+  only means no caching.  At most :data:`MAX_ENTRIES` of each kind are kept.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -32,6 +39,11 @@ CACHE_ENV = "RULES_CACHE_DIR"
 CACHE_NAME = "rules-language"
 #: At most this many entries of one kind are kept; the oldest go first.
 MAX_ENTRIES = 200
+#: A larger entry is not read (a spec file of the largest allowed size makes a few MB).
+MAX_ENTRY_BYTES = 32_000_000
+#: The layout of an entry: ``{"format": FORMAT, "key": key, "value": ...}``.
+FORMAT = 1
+SUFFIX = ".json"
 
 
 def cache_dir() -> Path | None:
@@ -53,31 +65,73 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:24]
 
 
-def cached(kind: str, key: str, make: Callable[[], T], save: Callable[[T, BinaryIO], object] | None = None,
-           load: Callable[[BinaryIO], T] | None = None) -> T:
+def read_regular_file(path: Path, limit: int, *, ours: bool) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None.
+
+    A FIFO or device is never waited on.  With ``ours`` the file must also be
+    owned by the current user, and a link is not followed.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (getattr(os, "O_NOFOLLOW", 0) if ours else 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        if ours and hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+        return data if len(data) <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read_entry(path: Path, key: str) -> object:
+    """The value of a well-formed entry filed under ``key``; raises ValueError otherwise."""
+    data = read_regular_file(path, MAX_ENTRY_BYTES, ours=True)
+    if data is None:
+        raise ValueError("no usable entry")
+    entry = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    if not (isinstance(entry, dict) and entry.keys() == {"format", "key", "value"}
+            and entry["format"] == FORMAT and entry["key"] == key):
+        raise ValueError("not an entry for this key")
+    return entry["value"]
+
+
+def _no_constant(name: str) -> object:
+    """JSON has no NaN or Infinity; Python's reader would accept them."""
+    raise ValueError(f"not JSON: {name}")
+
+
+def cached(kind: str, key: str, make: Callable[[], T], encode: Callable[[T], object],
+           decode: Callable[[object], T]) -> T:
     """The value stored under ``kind-key``, or ``make()`` (then stored for next time).
 
-    ``save(value, file)`` and ``load(file)`` default to pickling.
+    ``encode(value)`` gives plain JSON data; ``decode(data)`` turns it back and
+    raises (any exception) on anything it does not expect.
     """
     folder = cache_dir()
     if folder is None:
         return make()
-    path = folder / f"{kind}-{key}.pickle"
+    path = folder / f"{kind}-{key}{SUFFIX}"
     try:
-        with path.open("rb") as f:
-            return load(f) if load is not None else pickle.load(f)
-    except Exception:  # missing, unreadable or damaged: make it again
+        return decode(_read_entry(path, key))
+    except Exception:  # missing, foreign, damaged or hostile: make it again
         pass
     value = make()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"format": FORMAT, "key": key, "value": encode(value)},
+                          ensure_ascii=False, separators=(",", ":"))
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", dir=folder)
         try:
-            with os.fdopen(fd, "wb") as f:
-                if save is not None:
-                    save(value, f)
-                else:
-                    pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
             os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
@@ -90,9 +144,9 @@ def cached(kind: str, key: str, make: Callable[[], T], save: Callable[[T, Binary
 
 def _prune(folder: Path, kind: str) -> None:
     """Remove the oldest entries of a kind beyond :data:`MAX_ENTRIES`."""
-    entries = list(folder.glob(f"{kind}-*.pickle"))
+    entries = list(folder.glob(f"{kind}-*{SUFFIX}"))
     if len(entries) <= MAX_ENTRIES:
         return
-    entries.sort(key=lambda p: p.stat().st_mtime)
+    entries.sort(key=lambda p: p.lstat().st_mtime)
     for old in entries[:len(entries) - MAX_ENTRIES]:
         old.unlink(missing_ok=True)

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any, cast
 
 import lark
+import lark.grammar
+import lark.lexer
 from lark import Token, Tree
 
 from . import ast as A
-from . import cache
+from . import cache, treejson
 from .errors import Diagnostic, SpecError
 
 TreeT = Tree[Any]
@@ -55,60 +58,95 @@ _LARK_OPTIONS: dict[str, Any] = {
 }
 
 
-#: The parser built from the grammar, shipped beside it so that even the first
-#: load on a machine need not build the LALR tables (``make parser`` rewrites it).
-SHIPPED_PARSER_PATH = GRAMMAR_PATH.with_name("grammar.lalr")
+#: The parser built from the grammar, shipped beside it as JSON so that no load
+#: need build the LALR tables (``make parser`` rewrites it).  JSON, not Lark's
+#: own pickle: nothing in it runs when it is read.
+SHIPPED_PARSER_PATH = GRAMMAR_PATH.with_name("grammar.lalr.json")
+#: The shipped parser is never larger than this.
+MAX_SHIPPED_PARSER_BYTES = 4_000_000
 
 
-def _shipped_key(grammar: str) -> bytes:
+def _shipped_key(grammar: str) -> str:
     """What the shipped parser was built from: grammar, options and Lark's version."""
     made_from = "\n".join((grammar, repr(sorted(_LARK_OPTIONS.items())), lark.__version__))
-    return hashlib.sha256(made_from.encode("utf-8")).hexdigest().encode("ascii")
+    return hashlib.sha256(made_from.encode("utf-8")).hexdigest()
+
+
+def _read_shipped() -> dict[str, Any] | None:
+    """The shipped parser file as JSON data (int-keyed tables restored), or None."""
+    data = cache.read_regular_file(SHIPPED_PARSER_PATH, MAX_SHIPPED_PARSER_BYTES, ours=False)
+    if data is None:
+        return None
+    try:
+        found = json.loads(data.decode("utf-8"), object_hook=_int_keys)
+    except (ValueError, RecursionError):
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def shipped_parser(grammar: str) -> lark.Lark | None:
     """The shipped parser if it was built from this grammar with this Lark, else None."""
+    found = _read_shipped()
+    if found is None or found.get("made_from") != _shipped_key(grammar):
+        return None
     try:
-        with SHIPPED_PARSER_PATH.open("rb") as f:
-            if f.readline().split()[0] != _shipped_key(grammar):
-                return None
-            return lark.Lark.load(f)
-    except Exception:  # missing or damaged: build it instead
+        loaded = lark.Lark._load_from_dict(found["data"], found["memo"])  # type: ignore[no-untyped-call]
+        return cast(lark.Lark, loaded)
+    except Exception:  # damaged: build it instead
         return None
 
 
 def shipped_parser_lark_version() -> str:
     """The Lark version the shipped parser was built with ("" if there is none)."""
-    try:
-        with SHIPPED_PARSER_PATH.open("rb") as f:
-            return f.readline().split()[1].decode("ascii").removeprefix("lark-")
-    except Exception:
-        return ""
+    found = _read_shipped()
+    version = found.get("lark") if found is not None else None
+    return version if isinstance(version, str) else ""
+
+
+def _with_int_keys(value: Any) -> Any:
+    """Lark's serialized parser as JSON: a dict with number keys becomes ``{"#": [[k, v], ...]}``."""
+    if isinstance(value, dict):
+        if value and all(isinstance(k, int) for k in value):
+            return {"#": [[k, _with_int_keys(v)] for k, v in value.items()]}
+        return {str(k): _with_int_keys(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_with_int_keys(v) for v in value]
+    return value
+
+
+def _int_keys(obj: dict[str, Any]) -> Any:
+    """Undo :func:`_with_int_keys` while reading the JSON."""
+    if len(obj) == 1 and "#" in obj:
+        pairs = obj["#"]
+        if not (isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
+                                                for p in pairs)):
+            raise ValueError("damaged table")
+        return dict(pairs)
+    return obj
 
 
 def write_shipped_parser() -> Path:
-    """Build the parser from the grammar and store it beside the grammar."""
+    """Build the parser from the grammar and store it (as JSON) beside the grammar."""
     grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
     parser = lark.Lark(grammar, **_LARK_OPTIONS)
-    with SHIPPED_PARSER_PATH.open("wb") as f:
-        f.write(_shipped_key(grammar) + b" lark-" + lark.__version__.encode("ascii") + b"\n")
-        parser.save(f)
+    data, memo = parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule])
+    shipped = {"made_from": _shipped_key(grammar), "lark": lark.__version__,
+               "data": _with_int_keys(data), "memo": _with_int_keys(memo)}
+    text = json.dumps(shipped, separators=(",", ":"))
+    SHIPPED_PARSER_PATH.write_text(text + "\n", encoding="utf-8")
     return SHIPPED_PARSER_PATH
 
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> lark.Lark:
     # Building the LALR tables takes longer than parsing a whole spec: use the
-    # parser shipped beside the grammar if it is current, else the one kept in
-    # the user's cache folder (see interpreter.cache), else build it.
+    # parser shipped beside the grammar if it is current, else build it (a
+    # built parser is not kept on disk: see interpreter.cache).
     grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
     shipped = shipped_parser(grammar)
     if shipped is not None:
         return shipped
-    return cache.cached(
-        "lark", cache.digest(grammar, repr(sorted(_LARK_OPTIONS.items())), lark.__version__),
-        lambda: lark.Lark(grammar, **_LARK_OPTIONS),
-        save=lambda parser, f: parser.save(f), load=lark.Lark.load)
+    return lark.Lark(grammar, **_LARK_OPTIONS)
 
 
 def grammar_text() -> str:
@@ -207,7 +245,8 @@ def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
     except (OSError, UnicodeDecodeError) as err:
         raise SpecError([Diagnostic(A.Pos(shown, 1, 1), f"cannot read spec file: {err}")]) from None
     # A file parsed before (same text, same name, same parser) is read back from the cache.
-    return cache.cached("ast", cache.digest(_parser_digest(), shown, text), lambda: parse_text(text, shown))
+    return cache.cached("ast", cache.digest(_parser_digest(), shown, text), lambda: parse_text(text, shown),
+                        encode=treejson.encode, decode=treejson.decode_spec_file)
 
 
 @functools.lru_cache(maxsize=1)

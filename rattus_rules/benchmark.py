@@ -5,7 +5,7 @@ Figures, not assertions: run ``make bench``, ``python bench/bench.py`` or
 (``state.apply_index(rng.randrange(state.num_legal_actions()))``) with chance
 drawn by ``state.apply_random_chance()``, on one core.  The spec load time is
 measured cold, each run in a fresh Python process: importing the interpreter,
-getting the Lark parser (the one shipped beside the grammar, else the cached or a
+getting the Lark parser (the one shipped beside the grammar as JSON, else a
 newly built one), and parse + check + load data + compile.
 """
 
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{lf.lark_cpu:12.1f} [{lf.lark_wall:5.1f}]{lf.import_cpu:13.1f} [{lf.import_wall:5.1f}]")
     print("  spec load = parse + check + load data + compile, getting the Lark parser if a file must be parsed")
     print("  (the parser shipped beside the grammar; built anew only if it is stale: `make parser`);")
-    print(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file (and a built parser);")
+    print(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file, as checked JSON;")
     print("  'no cache' turns it off, 'cache warm' runs after one load filled it")
     return 0
 

@@ -25,7 +25,7 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 SHARED = ROOT.parent / "shared"
 
-# The tests keep the interpreter's cache (parsed specs, the built parser) in a
+# The tests keep the interpreter's cache (parsed spec files) in a
 # folder of their own, not in the user's cache folder (see interpreter.cache).
 _OWN_CACHE: str | None = None
 

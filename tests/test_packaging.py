@@ -31,7 +31,7 @@ def test_wheel_contains_spec_data_and_grammar(wheel: Path) -> None:
         if f.is_file():
             assert f"rattus_rules/spec/rattus/{f.relative_to(spec).as_posix()}" in names
     assert "interpreter/grammar.lark" in names
-    assert "interpreter/grammar.lalr" in names
+    assert "interpreter/grammar.lalr.json" in names
     assert any(n.endswith("entry_points.txt") for n in names)
     assert {"rattus_rules/py.typed", "interpreter/py.typed"} <= names
 
