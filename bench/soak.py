@@ -8,11 +8,14 @@ invariant broke or the rules could not go on.
 
 Usage::
 
-    python bench/soak.py [--games 1000] [--seed 0] [--players 2 3 4] [--jobs 2] [--model]
+    python bench/soak.py [--games 1000] [--seed 0] [--players 2 3 4] [--jobs 2] [--model] [--max-decisions N]
     make soak
 
 ``--model`` also plays each game against the independent reference model of
-``tests/reference_model.py`` and reports the first difference.
+``tests/reference_model.py`` and reports the first difference.  A game is cut
+after ``--max-decisions`` player decisions (default
+``rattus_rules.agents.DECISION_BOUND``; under ``phase-b-optional=yes`` a game can
+go on forever, docs/rules-as-written.md); the summary says how many were cut.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ if str(ROOT) not in sys.path:
 
 from interpreter import InvariantViolation, RulesError  # noqa: E402
 from rattus_rules import interpretations, new_game  # noqa: E402
+from rattus_rules.agents import add_bound_option, bound_text  # noqa: E402
+
+#: What one game reports: players, actions, violations, messages, whether it was cut at the bound.
+Outcome = tuple[int, int, int, list[str], bool]
 
 
 def settings_for(seed: int) -> dict[str, str]:
@@ -39,9 +46,9 @@ def settings_for(seed: int) -> dict[str, str]:
     return {i.id: rng.choice([o.value for o in i.options]) for i in interpretations()}
 
 
-def play(job: tuple[int, int, bool]) -> tuple[int, int, int, list[str]]:
-    """One game: (players, seed, with the model) -> (players, actions, violations, messages)."""
-    players, seed, with_model = job
+def play(job: tuple[int, int, bool, int | None]) -> Outcome:
+    """One game: (players, seed, with the model, decision bound) -> an :data:`Outcome`."""
+    players, seed, with_model, bound = job
     chosen = settings_for(seed)
     rng = random.Random(seed)
     defaults = {i.id: i.default for i in interpretations()}
@@ -56,12 +63,17 @@ def play(job: tuple[int, int, bool]) -> tuple[int, int, int, list[str]]:
         from tests.reference_model import Components, Rattus, differences, spec_view
 
         model = Rattus(Components(spec_dir() / "data"), players, chosen)
+    decisions = 0
     try:
         while not state.is_terminal():
+            if not state.is_chance_node():
+                if bound is not None and decisions >= bound:
+                    return players, len(state.history), 0, [], True
+                decisions += 1
             legal = state.legal_action_texts()
             if model is not None and sorted(legal) != sorted(model.legal()):
                 return players, len(state.history), 1, [f"{where}: the reference model differs at action "
-                                                        f"{len(state.history)}"]
+                                                        f"{len(state.history)}"], False
             text = rng.choice(legal)
             state.apply(text)
             if model is not None:
@@ -69,15 +81,15 @@ def play(job: tuple[int, int, bool]) -> tuple[int, int, int, list[str]]:
                 diff = list(differences(spec_view(state), model.view()))
                 if diff:
                     return players, len(state.history), 1, [f"{where}: after {text!r} (action "
-                                                            f"{len(state.history)}): {diff[0]}"]
+                                                            f"{len(state.history)}): {diff[0]}"], False
     except InvariantViolation as err:
-        return players, len(state.history), 1, [f"{where}:\n  {err}"]
+        return players, len(state.history), 1, [f"{where}:\n  {err}"], False
     except RulesError as err:
-        return players, len(state.history), 1, [f"{where}: the rules cannot go on:\n  {err}"]
+        return players, len(state.history), 1, [f"{where}: the rules cannot go on:\n  {err}"], False
     broken = state.broken_invariants()
     if broken:
-        return players, len(state.history), 1, [f"{where}: at the end: {', '.join(broken)}"]
-    return players, len(state.history), 0, []
+        return players, len(state.history), 1, [f"{where}: at the end: {', '.join(broken)}"], False
+    return players, len(state.history), 0, [], False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,15 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
     parser.add_argument("--jobs", "-j", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--model", action="store_true", help="compare with the reference model too")
+    add_bound_option(parser)
     args = parser.parse_args(argv)
 
-    jobs = [(args.players[i % len(args.players)], args.seed + i, args.model) for i in range(args.games)]
+    jobs = [(args.players[i % len(args.players)], args.seed + i, args.model, args.max_decisions)
+            for i in range(args.games)]
     began = time.perf_counter()
     games: Counter[int] = Counter()
     actions: Counter[int] = Counter()
-    violations = 0
+    violations = cut = 0
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for players, count, broken, messages in pool.map(play, jobs, chunksize=8):
+        for players, count, broken, messages, was_cut in pool.map(play, jobs, chunksize=8):
+            cut += was_cut
             games[players] += 1
             actions[players] += count
             violations += broken
@@ -108,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     compared = ", reference model compared" if args.model else ""
     print(f"games: {sum(games.values())}, actions: {total}, violations: {violations} "
           f"({seconds:.1f} s, {total / max(seconds, 1e-9):.0f} actions/s{compared})")
+    print(bound_text(args.max_decisions, cut))
     return 1 if violations else 0
 
 

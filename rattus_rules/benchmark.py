@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import platform
-import random
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,7 @@ import interpreter
 from interpreter import Game
 from interpreter.cache import CACHE_ENV
 
+from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
 from .api import load_rules
 from .paths import spec_dir
 
@@ -62,6 +62,7 @@ class GameFigures:
     actions: int
     decisions: int
     seconds: float
+    cut: int = 0  # games cut at the decision bound (counted in ``games``)
 
     @property
     def games_per_second(self) -> float:
@@ -93,33 +94,25 @@ class LoadFigures:
     lark_needed: bool  # whether the spec load had to build the parser
 
 
-def play_random_game(game: Game, players: int, seed: int) -> tuple[int, int]:
-    """Play one game with uniform random players; return (actions applied, player decisions)."""
-    state = game.new_state(players, seed=seed)
-    rng = random.Random(seed)
-    actions = decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance()
-        else:
-            state.apply_index(rng.randrange(state.num_legal_actions()))
-            decisions += 1
-        actions += 1
-    return actions, decisions
+def play_random_game(game: Game, players: int, seed: int, max_decisions: int | None = DECISION_BOUND) -> Played:
+    """Play one game with uniform random players, cut at ``max_decisions`` player decisions."""
+    return play_random(game.new_state(players, seed=seed), seed, max_decisions)
 
 
-def measure_games(game: Game, players: int, seconds: float, min_games: int = 20) -> GameFigures:
+def measure_games(game: Game, players: int, seconds: float, min_games: int = 20,
+                  max_decisions: int | None = DECISION_BOUND) -> GameFigures:
     """Play random games for at least ``seconds`` and ``min_games`` games."""
-    games = actions = decisions = 0
+    games = actions = decisions = cut = 0
     start = time.process_time()
     elapsed = 0.0
     while elapsed < seconds or games < min_games:
-        a, d = play_random_game(game, players, seed=games)
+        played = play_random_game(game, players, seed=games, max_decisions=max_decisions)
         games += 1
-        actions += a
-        decisions += d
+        actions += played.actions
+        decisions += played.decisions
+        cut += played.cut
         elapsed = time.process_time() - start
-    return GameFigures(players, games, actions, decisions, elapsed)
+    return GameFigures(players, games, actions, decisions, elapsed, cut)
 
 
 def measure_load(path: Path, runs: int, cache_dir: str | None = None) -> LoadFigures:
@@ -177,11 +170,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=7, help="fresh processes for the load time (default 7)")
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts (default 2 3 4)")
     parser.add_argument("--any-core", action="store_true", help="do not pin the process to one CPU")
+    add_bound_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark with parsed arguments and print the figures."""
     seconds, runs, counts = float(args.seconds), int(args.runs), list(args.players)
+    bound = args.max_decisions
     pinned = "not pinned" if args.any_core else pin_to_one_core()
     print(f"machine: {machine()}; {pinned}")
     path = spec_dir()
@@ -190,11 +185,14 @@ def run(args: argparse.Namespace) -> int:
     print()
     print("random games: uniform random players, chance from the state's generator (CPU time of this process)")
     print(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")
+    cut = 0
     for n in counts:
-        f = measure_games(game, n, seconds)
+        f = measure_games(game, n, seconds, max_decisions=bound)
+        cut += f.cut
         print(f"{n:>7} {f.games:>6} {f.games_per_second:>9.1f} {f.actions_per_second:>10.0f} "
               f"{f.decisions_per_second:>12.0f} {f.actions / f.games:>13.1f}")
     print("  (actions = player decisions + chance outcomes; decisions = player decisions)")
+    print(f"  {bound_text(bound, cut)}")
     print()
     print(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
     print(f"  {'':<11}{'spec load':>16}{'(parser needed?)':>22}{'getting the parser':>20}"

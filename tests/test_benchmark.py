@@ -10,9 +10,17 @@ from rattus_rules.cli import main
 
 
 def test_random_game_counts_actions_and_decisions(rules: Game) -> None:
-    actions, decisions = play_random_game(rules, 3, seed=5)
-    assert 0 < decisions < actions
-    assert play_random_game(rules, 3, seed=5) == (actions, decisions)
+    played = play_random_game(rules, 3, seed=5)
+    assert 0 < played.decisions < played.actions and not played.cut
+    assert play_random_game(rules, 3, seed=5) == played
+
+
+def test_random_games_are_cut_at_the_decision_bound(rules: Game) -> None:
+    # Under phase-b-optional=yes a game may never end (docs/rules-as-written.md): the bound cuts it.
+    played = play_random_game(rules, 3, seed=5, max_decisions=10)
+    assert played.cut and played.decisions == 10
+    figures = measure_games(rules, 2, seconds=0.0, min_games=2, max_decisions=10)
+    assert figures.cut == 2
 
 
 def test_measure_games_plays_at_least_the_minimum(rules: Game) -> None:
@@ -26,3 +34,4 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "games/s" in out and "cores" in out and "Python 3." in out
     assert "getting the parser" in out and "no cache" in out and "cache warm" in out
+    assert "decision bound: 10000 player decisions per game; games cut at the bound: 0" in out

@@ -49,3 +49,21 @@ def test_same_seed_same_game() -> None:
     assert a.history == b.history and a.scores() == b.scores()
     c = play_out(new_game(4, seed=12), 12)
     assert c.history != a.history
+
+
+def test_play_says_its_decision_bound_and_cuts_there(capsys: pytest.CaptureFixture[str]) -> None:
+    # Under phase-b-optional=yes a game may never end (docs/rules-as-written.md): `play` cuts it.
+    from rattus_rules.cli import main
+
+    assert main(["play", "-n", "2", "-s", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "decision bound: 10000 player decisions per game" in out and "Final scores" in out
+    assert main(["play", "-n", "2", "-s", "1", "-q", "--max-decisions", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "decision bound: 30 player decisions per game" in out
+    assert "Cut: the game did not end within 30 player decisions (games cut: 1)" in out
+    assert "Scores so far" in out and "Winner: none, the game did not end" in out
+    assert main(["play", "-n", "2", "-q", "--max-decisions", "0"]) == 0
+    assert "decision bound: none" in capsys.readouterr().out
+    assert main(["play", "--max-decisions", "-1"]) == 2
+    assert "must be 0 or more" in capsys.readouterr().err

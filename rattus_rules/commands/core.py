@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from interpreter import SpecError, load_spec
+from interpreter import SpecError, State, load_spec
 
-from ..agents import RandomPlayer
+from ..agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
 from ..paths import spec_dir
 from .common import EXIT_OK, EXIT_RULES, UsageError, add_rules_options, check_output, parse_interpretations
@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the game and the players")
     p.add_argument("--quiet", "-q", action="store_true", help="print only scores and winner")
     p.add_argument("--check-invariants", action="store_true", help="check every invariant after each step")
+    add_bound_option(p)
     add_rules_options(p)
     p.set_defaults(run=run_play)
 
@@ -56,19 +57,21 @@ def run_play(args: argparse.Namespace) -> int:
     """Play one game with random players; print the turn-by-turn log, scores and winner."""
     chosen = parse_interpretations(args.interpretation)
     check_output(getattr(args, "record", None), "--record")
+    bound = args.max_decisions
     try:
         state = new_game(args.players, seed=args.seed, interpretations=chosen, data=args.data,
                          log=not args.quiet, check_invariants=args.check_invariants,
                          resolve_setup_chance=False)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    player = RandomPlayer(args.seed)
     printed = 0
     settings = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "defaults"
     print(f"Rattus, {args.players} players, seed {args.seed}, interpretations: {settings}")
+    print(bound_text(bound))
     recorder = recorder_for(args, state)  # --record FILE (commands/records.py)
-    while not state.is_terminal():
-        index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
+
+    def step(state: State, index: int) -> None:
+        nonlocal printed
         if recorder is None:
             state.apply_index(index)
         else:
@@ -78,10 +81,15 @@ def run_play(args: argparse.Namespace) -> int:
                 print(("" if line.startswith(("turn of", "final turn of", "the plague devastates"))
                        else "  ") + _headline(line))
             printed = len(state.log)
+
+    played = play_random(state, args.seed, bound, step)
+    if played.cut:
+        print(f"Cut: the game did not end within {played.decisions} player decisions (games cut: 1)")
     scores = state.scores()
-    print("Final scores: " + ", ".join(f"P{p} {s}" for p, s in enumerate(scores)))
+    shown = ", ".join(f"P{p} {s}" for p, s in enumerate(scores))
+    print(("Scores so far: " if played.cut else "Final scores: ") + shown)
     winners = state.winner() or []
-    print("Winner: " + " and ".join(f"P{w}" for w in winners))
+    print("Winner: " + (" and ".join(f"P{w}" for w in winners) or "none, the game did not end"))
     if recorder is not None:
         write_record(args, recorder)
     return EXIT_OK
