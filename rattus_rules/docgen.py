@@ -27,7 +27,9 @@ from interpreter import Game
 from interpreter import ast as A
 from interpreter.english import English, child_blocks, doc_comment, walk_steps
 
+from .paths import project_root
 from .rst import RstMarkup, beside, esc, heading, indent, label, list_table, literal, steps_rst
+from .scenario import switch_scenarios
 from .wording import VOCABULARY
 
 # ------------------------------------------------------------------ chapters
@@ -342,8 +344,10 @@ def _ref(anchor: str) -> str:
 
 
 def switches_rst(game: Game) -> str:
-    """The interpretation switches: a table, then each switch with its options and citations."""
+    """The interpretation switches: a table, then each switch with its options, citations and the
+    scenario that shows each option (where a checkout has one, see :func:`scenario.switch_scenarios`)."""
     sources: dict[str, str] = {}
+    shown = switch_scenarios()
     rows = []
     for name, d in game.switches.items():
         default = next(o for o in d.options if o.default)
@@ -355,13 +359,17 @@ def switches_rst(game: Game) -> str:
             "\n\n".join(f"{literal(o.value)}: {esc(o.description)}" for o in others) or "—",
             "\n\n".join(f"{literal(o.value)} — *{esc(c.section)}*: „{esc(c.quote)}“"
                          for o in d.options for c in o.citations[:1]),
+            "\n\n".join(f":ref:`{o.value} <{label(f'scenario:{d.ident}.{o.value}')}>`"
+                         for o in d.options if (d.ident, o.value) in shown) or "—",
         ])
     out = [f"The spec names {len(game.switches)} points where the German text allows more than one reading.  "
            "Each is an *interpretation switch*: a default reading and its alternatives, each resting on a "
            "sentence of the rule text.  Choose another reading with ``--interpretation ID=VALUE`` on the "
-           "command line or ``new_game(..., interpretations={ID: VALUE})``.", ""]
-    out += list_table(["id", "question", "default", "alternatives", "citations"], rows, [14, 22, 22, 22, 30],
-                      "rattus-switches")
+           "command line or ``new_game(..., interpretations={ID: VALUE})``.  Where a column *scenario* "
+           "names the options, each has a scenario that shows what it does: the test suite runs it under "
+           "its option, where it holds, and under every other option of the switch, where it fails.", ""]
+    out += list_table(["id", "question", "default", "alternatives", "citations", "scenario"], rows,
+                      [12, 20, 20, 20, 28, 10], "rattus-switches")
     for name, d in game.switches.items():
         out += [f".. _{label('switch:' + name)}:", ""] + heading(d.ident, "-")
         out += [f"*{esc(d.question)}* ({literal(f'{d.pos.path}:{d.pos.line}')})", ""]
@@ -369,10 +377,23 @@ def switches_rst(game: Game) -> str:
             mark = "default" if o.default else "alternative"
             text = [f"**{esc(o.value)}** ({mark}): {esc(o.description)}", ""]
             out += beside(text, o.citations, "", "rattus-switch-option", sources)
+        for o in d.options:
+            path = shown.get((d.ident, o.value))
+            if path is not None:
+                out += _scenario_block(f"scenario:{d.ident}.{o.value}", f"{d.ident}={o.value}", path)
         used = uses_of(game, name)
         if used:
             out += ["Used by " + ", ".join(_ref(a) for a in used) + ".", ""]
     return "\n".join(out) + "\n"
+
+
+def _scenario_block(anchor: str, title: str, path: Path) -> list[str]:
+    """A scenario file shown in full under a label, named by its path in the checkout."""
+    root = project_root()
+    where = path.relative_to(root).as_posix() if root is not None else path.name
+    text = path.read_text(encoding="utf-8").rstrip("\n").splitlines()
+    return [f".. _{label(anchor)}:", "", f"Scenario for **{esc(title)}** ({literal(where)}):", "",
+            ".. code-block:: text", "", *indent(text, 3), ""]
 
 
 # ---------------------------------------------------- invariants and checks

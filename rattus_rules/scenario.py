@@ -67,6 +67,7 @@ from interpreter.edit import (
 
 from .api import new_game
 from .faces import CLASSES, UNKNOWN, Face, face_text, piece_face
+from .paths import project_root
 
 #: The procedure whose first decision is where a scenario's position is laid out.
 TURN_PROCEDURE = "player_turn"
@@ -536,6 +537,8 @@ class _Runner:
         self.log: list[str] = []
         self.revealed: list[str] = []
         self.line: Line | None = None
+        #: Each position so far (see :func:`position_of`) and where it arose, the laid-out one first.
+        self.positions: list[tuple[str, dict[str, Any]]] = [("the laid-out position", position_of(state))]
 
     def fail(self, message: str) -> None:
         assert self.line is not None
@@ -579,6 +582,8 @@ class _Runner:
         fresh = [face_text(self.game, t) for t in newly_revealed(before, self.state)]
         self.revealed.extend(fresh)
         self.log.append(text + (f"  (revealed: {', '.join(fresh)})" if fresh else ""))
+        assert self.line is not None
+        self.positions.append((f"line {self.line.number} ({text})", position_of(self.state)))
 
     def act(self, seat: int, words: Sequence[str]) -> bool:
         st = self.state
@@ -793,6 +798,17 @@ class _Runner:
         if have != want:
             self.fail(f"{args[0]}'s score is {have}")
 
+    def expect_repeats(self, args: list[str]) -> None:
+        """``expect repeats`` — the position now is one the scenario was in before (the whole state but
+        its history and log: same facts, same point of the rules, same generator), so the steps since
+        then can go round forever."""
+        if args:
+            raise self.builder.fail("`expect repeats` takes no words")
+        now = self.positions[-1][1]
+        earlier = [where for where, seen in self.positions[:-1] if seen == now]
+        if not earlier:
+            self.fail(f"the position is new: it repeats none of the {len(self.positions) - 1} before it")
+
     def expect_winner(self, args: list[str]) -> None:
         """``expect winner PLAYER ...``."""
         want = sorted(self.builder.seat(a) for a in args)
@@ -800,6 +816,11 @@ class _Runner:
             found = self.state.winner()
             self.fail("the game is not over" if found is None
                       else f"the winners are {' '.join(self.who(w) for w in found)}")
+
+
+def position_of(state: State) -> dict[str, Any]:
+    """A state as JSON without its history and log: two equal positions go on the same way."""
+    return {k: v for k, v in state.to_json().items() if k not in ("history", "log")}
 
 
 def run_scenario(scn: Scenario) -> ScenarioRun:
@@ -816,3 +837,21 @@ def run_scenario(scn: Scenario) -> ScenarioRun:
 def run_file(path: str | Path) -> ScenarioRun:
     """Read and run a scenario file."""
     return run_scenario(load_scenario(path))
+
+
+#: Where a checkout keeps one scenario per option of a switch, named ``ID.VALUE.scn``: each shows what
+#: that reading does where it differs from the others (the docs' switch table shows them).
+SWITCH_SCENARIOS = ("tests", "scenarios", "switches")
+
+
+def switch_scenarios() -> dict[tuple[str, str], Path]:
+    """The option scenarios of a checkout by (switch id, option value); none outside a checkout."""
+    root = project_root()
+    folder = root.joinpath(*SWITCH_SCENARIOS) if root is not None else None
+    if folder is None or not folder.is_dir():
+        return {}
+    found = {}
+    for path in sorted(folder.glob("*.scn")):
+        ident, _, value = path.stem.partition(".")
+        found[(ident, value)] = path
+    return found
