@@ -18,6 +18,7 @@ options are decided when the code is made.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
@@ -166,6 +167,7 @@ class ExprCompiler:
         self.symbols = ctx.checked.symbols
         self.gen = PyGen(ctx, settings, places)
         self._made: dict[tuple[int, bool], Fn] = {}
+        self._lock = threading.RLock()  # code may be made while other threads play
 
     def type_of(self, e: A.Expr) -> str:
         """The checker's type of an expression."""
@@ -175,7 +177,10 @@ class ExprCompiler:
         """A function evaluating the expression; ``hot`` code reads state tables once per call."""
         fn = self._made.get((id(e), hot))
         if fn is None:
-            fn = self._made[id(e), hot] = self.gen.function(e, hot)
+            with self._lock:
+                fn = self._made.get((id(e), hot))
+                if fn is None:
+                    fn = self._made[id(e), hot] = self.gen.function(e, hot)
         return fn
 
 

@@ -8,6 +8,7 @@ procedures.  ``Game.new_state(players, seed, settings)`` starts a game.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,8 @@ from .parser import parse_file
 from .runtime import STATE_FORMAT, State, World, all_keys, key_in
 
 SPEC_SUFFIX = ".rules"
-#: Combinations of switch settings that get code of their own (see :meth:`Game.variant`).
+#: At most this many variants of the generated code: combinations of switch settings with code of
+#: their own, and the one variant that any further combinations share (see :meth:`Game.variant`).
 MAX_VARIANTS = 32
 
 
@@ -93,6 +95,7 @@ class Game:
         self.exprs = ExprCompiler(ctx, places=self._places)
         self._leaves = leaf_procedures(s.procedures)
         self._variants: dict[tuple[tuple[str, str], ...], int] = {}
+        self._variant_lock = threading.Lock()
         self._programs: list[ExprCompiler] = []
         self.procedures: list[Procedure] = self._compile(self.defaults)
         self._variants[tuple(sorted(self.defaults.items()))] = 0
@@ -125,24 +128,34 @@ class Game:
         The procedures' generated code decides every comparison of a switch with
         its options when it is made, so each combination of settings in use gets
         its own code.  The instructions, decisions and program positions are the
-        same for all: each instruction holds one function per variant.  Beyond
-        :data:`MAX_VARIANTS` combinations, further ones share one variant whose
-        code reads the settings of the state as it runs.
+        same for all: each instruction holds one function per variant.  At most
+        :data:`MAX_VARIANTS` variants are made: beyond that, further combinations
+        share one variant whose code reads the settings of the state as it runs.
+
+        Safe to call from several threads: a variant is made under a lock, and
+        its number is published only once its code is in place.
         """
         key = tuple(sorted(settings.items()))
         number = self._variants.get(key)
-        if number is None:
-            if len(self._variants) >= MAX_VARIANTS:
-                key, settings = (), {}
-                number = self._variants.get(key)
+        if number is not None:
+            return number
+        with self._variant_lock:
+            number = self._variants.get(key)
             if number is None:
-                number = self._add_variant(dict(settings) if key else None)
-            self._variants[key] = number
+                if key and len(self._programs) >= MAX_VARIANTS - 1:  # the last place is the shared one's
+                    key, settings = (), {}
+                number = self._variants.get(key)
+                if number is None:
+                    number = self._add_variant(dict(settings) if key else None)
+                    self._variants[key] = number
         return number
 
     def _add_variant(self, settings: dict[str, str] | None) -> int:
+        """Make the code for some settings (None: reading them) and add it to every instruction."""
         number = len(self._programs)
-        for shared, made in zip(self.procedures, self._compile(settings)):
+        made_procs = self._compile(settings)
+        assert len(self._programs) == number + 1
+        for shared, made in zip(self.procedures, made_procs):
             for (op, a, b), (op2, a2, b2) in zip(shared.code, made.code):
                 assert op == op2
                 if op in (RESUME, FINISH):
