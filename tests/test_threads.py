@@ -69,7 +69,7 @@ def test_threads_sharing_a_game_play_as_if_alone(busy_switching: None) -> None:
         for plan in plans[i]:
             try:
                 results[i].append(_play(shared, plan))
-            except BaseException as err:  # noqa: BLE001 - compared below
+            except BaseException as err:  # reported below
                 results[i].append(err)
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
