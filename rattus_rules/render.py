@@ -182,8 +182,9 @@ def state_svg(state: State, shown: Callable[[int], bool] | None = None,
     """An SVG picture of a game state: cubes, face-down tokens, the plague, castle, cards and supplies.
 
     A face-down token's face is named in its tooltip only where ``shown`` (a
-    predicate on tokens) allows; without ``shown`` every face is known.
-    ``names`` are the seats' names (a record's), shown beside ``P0``….
+    predicate on tokens: a record has stated the face) allows; without
+    ``shown`` no face-down face is named.  ``names`` are the seats' names (a
+    record's), shown beside ``P0``….
     """
     game = state.game
     all_regions = [r for r, _ in regions_with_players(game)]
@@ -199,7 +200,7 @@ def state_svg(state: State, shown: Callable[[int], bool] | None = None,
     drawn = _el(None, "g", class_="regions")
     for region in all_regions:
         _state_region(drawn, state, region, pos[region], region in in_play, region == plague,
-                      shown or (lambda t: True))
+                      shown or (lambda t: False))
     panel, bottom = _state_panel(state, panel_x, names)
     return _svg(width, max(map_height + 40, bottom + 16), f"{game.title}: a game state",
                 [edges, drawn, _state_legend(map_height + 10), panel])
