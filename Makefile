@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck pytest docs bench golden soak mutate parser clean
+.PHONY: setup browser demo test lint typecheck pytest docs bench golden soak mutate parser clean
 
 setup: $(STAMP)
 
@@ -13,6 +13,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
+
+## browser: Debian's Chromium for the browser tests (tests/test_browser.py skip without it); needs root or sudo
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 ## demo: check the spec, then play one 4-player game with random players
 demo: setup

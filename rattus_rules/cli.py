@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "rattus_rules.commands.render",
     "rattus_rules.commands.records",
     "rattus_rules.commands.serve",
+    "rattus_rules.commands.view",
 )
 
 

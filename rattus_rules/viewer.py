@@ -1,0 +1,158 @@
+"""The replay viewer: one self-contained HTML page that steps through a game record.
+
+``rattus view game.json -o game.html`` writes it.  The page holds, for every
+action entry of the record (:func:`rattus_rules.frames.record_frames`), the
+picture of the position before it (drawn by :func:`rattus_rules.render.state_svg`),
+the players' supplies, castle cubes and cards, the entry with the reveal and
+look entries that belong to it, and the rule whose decision it answers with
+the German text.  Arrow keys, buttons and a slider move through it.  A record
+that is illegal ends at its first bad entry, with the validator's reason, the
+rule, its German text and what was legal there.  A players-eye record shows
+only the faces the record states.
+
+>>> from rattus_rules.records import record_game
+>>> html = viewer_html(record_game(2, seed=4))
+>>> html.startswith("<!DOCTYPE html>") and 'id="rattus-data"' in html
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from interpreter import Citation, State
+
+from .frames import Frame, record_frames
+from .records import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, _name, seats_of
+from .render import state_svg
+from .webpage import COMPONENTS_NOTE, asset, page
+
+
+def citations_json(citations: Sequence[Citation]) -> list[dict[str, str]]:
+    """Citations as JSON: source, section and the German sentence."""
+    return [{"source": c.source, "section": c.section, "quote": c.quote} for c in citations]
+
+
+def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Each seat's supply, castle cubes and cards, and whether it is to move."""
+    vals = state.vals
+    holder = vals.get("holder", {})
+    return [{"seat": f"P{p}", "label": _name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
+             "castle": vals.get("castle", {}).get(p, 0),
+             "cards": [str(c) for c, h in holder.items() if h == p],
+             "to_move": p == state.current_player} for p in state.seats]
+
+
+def to_move(state: State, seats: Sequence[str] | None = None) -> str:
+    """Who the game waits for, in words."""
+    if state.is_terminal():
+        return "The game is over."
+    if state.is_chance_node():
+        return f"Chance decides (rule {state.decision_rule()})."
+    return f"{_name(state.current_player, seats)} decides (rule {state.decision_rule()})."
+
+
+def entry_text(entry: Mapping[str, Any], seats: Sequence[str] | None) -> str:
+    """One record entry as a line of the action list."""
+    if "reveal" in entry:
+        return f"↳ reveal {entry['reveal']}"
+    who = str(entry.get("by", ""))
+    if who.startswith("P") and who[1:].isdigit():
+        who = _name(int(who[1:]), seats)
+    if "look" in entry:
+        return f"↳ {who} looks at {entry['look']}"
+    return f"{who}: {entry.get('action', '')}"
+
+
+def _headline(verdict: Verdict, seats: Sequence[str] | None) -> str:
+    if verdict.status == ILLEGAL:
+        return f"Illegal: entry {verdict.index} is refused"
+    return verdict.format(seats).splitlines()[0].replace("legal", "Legal", 1)
+
+
+def verdict_json(verdict: Verdict, record: Mapping[str, Any], end: State) -> dict[str, Any]:
+    """What the page says at the last step: the verdict, and for an illegal record why."""
+    seats = seats_of(record)
+    legal = list(verdict.legal)
+    hidden = ""
+    if verdict.status == ILLEGAL and record.get("kind") == PLAYERS_EYE and end.is_chance_node():
+        legal, hidden = [], "The possible outcomes are not listed: in a players-eye record drawn tokens are hidden."
+    more = len(legal) - 40
+    legal = legal[:40] + ([f"… ({more} more)"] if more > 0 else [])
+    lines = verdict.format(seats).splitlines()
+    return {"status": verdict.status, "headline": _headline(verdict, seats), "reason": verdict.reason,
+            "rule": verdict.rule, "citations": citations_json(verdict.citations), "legal": legal,
+            "legal_hidden": hidden, "warnings": list(verdict.warnings), "lines": lines}
+
+
+class LinePool:
+    """Pictures as lists of line numbers into one table of distinct lines: consecutive positions share most
+    of their lines, so a page of hundreds of pictures stays small."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, text: str) -> list[int]:
+        """The line numbers of ``text``'s lines (new lines are added)."""
+        out = []
+        for line in text.split("\n"):
+            number = self._index.get(line)
+            if number is None:
+                number = self._index[line] = len(self.lines)
+                self.lines.append(line)
+            out.append(number)
+        return out
+
+    def text(self, numbers: Sequence[int]) -> str:
+        """The text the line numbers stand for."""
+        return "\n".join(self.lines[n] for n in numbers)
+
+
+def _frame_json(frame: Frame, seats: Sequence[str] | None, pool: LinePool) -> dict[str, Any]:
+    return {"index": frame.index, "entries": frame.numbers,
+            "rule": frame.rule, "citations": citations_json(frame.citations),
+            "svg": pool.add(state_svg(frame.state, frame.shown, seats)), "players": players_json(frame.state, seats),
+            "status": to_move(frame.state, seats)}
+
+
+def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
+                data: str | None = None) -> dict[str, Any]:
+    """Everything the viewer page shows, as JSON data; ValueError if ``record`` is not a record."""
+    frames, verdict = record_frames(record, interpretations, data)
+    seats = seats_of(record)
+    entries = record["entries"]
+    frame_of: dict[int, int] = {}
+    for k, f in enumerate(frames):
+        for j in f.numbers:
+            frame_of[j] = k
+    bad = verdict.index if verdict.status == ILLEGAL else None
+    listed = [{"text": entry_text(e, seats), "frame": frame_of.get(i),
+               "state": "bad" if i == bad else ("unchecked" if bad is not None and i > bad else "")}
+              for i, e in enumerate(entries)]
+    pool = LinePool()
+    shown_frames = [_frame_json(f, seats, pool) for f in frames]
+    end = frames[-1]
+    if end.index is None:
+        shown_frames[-1]["status"] = " ".join(verdict.format(seats).splitlines())
+    settings = ", ".join(f"{k}={v}" for k, v in verdict.settings) or "none"
+    kind = record["kind"]
+    seen = "every token face" if kind == OMNISCIENT else "only the faces the record states (hidden tokens stay ?)"
+    article = "An" if kind[0] in "aeiou" else "A"
+    names = ", ".join(_name(p, seats) for p in range(len(seats or [])))
+    about = (f"{len(seats or [])} players: {names}. {article} {kind} record of {len(entries)} entries, showing "
+             f"{seen}. Interpretations: {settings}. Verdict: {'legal' if verdict.status == LEGAL else verdict.status}.")
+    return {"title": f"Rattus: a recorded game ({kind})", "about": about, "components": COMPONENTS_NOTE,
+            "entries": listed, "frames": shown_frames, "svg_lines": pool.lines,
+            "verdict": verdict_json(verdict, record, end.state)}
+
+
+def viewer_page(shown: Mapping[str, Any]) -> str:
+    """The viewer page showing :func:`viewer_data`."""
+    return page(str(shown["title"]), asset("viewer.html"), shown, "viewer.js")
+
+
+def viewer_html(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None) -> str:
+    """The replay viewer page of a record (parsed JSON); ValueError if it is not a record."""
+    return viewer_page(viewer_data(record, interpretations, data))

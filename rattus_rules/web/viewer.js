@@ -1,0 +1,164 @@
+/* The replay viewer: steps through the frames embedded in the page (see rattus_rules/viewer.py). */
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("rattus-data").textContent);
+  var frames = data.frames;
+  var current = -1;
+  var slider = document.getElementById("slider");
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    if (cls) { node.className = cls; }
+    return node;
+  }
+
+  /* Text with the rulebook's circled letters (Ⓐ Ⓑ Ⓒ) drawn as a letter in a ring: few fonts have them. */
+  function ringed(tag, text) {
+    var node = el(tag);
+    String(text).split(/([\u24B6-\u24E9])/).forEach(function (part, i) {
+      if (i % 2 === 0) { node.appendChild(document.createTextNode(part)); return; }
+      var code = part.charCodeAt(0);
+      var letter = String.fromCharCode(code < 0x24D0 ? code - 0x24B6 + 65 : code - 0x24D0 + 97);
+      var ring = el("span", letter, "ringed");
+      ring.title = part;
+      node.appendChild(ring);
+    });
+    return node;
+  }
+
+  function citations(parent, cites) {
+    cites.forEach(function (c) {
+      var q = ringed("blockquote", c.quote);
+      q.lang = "de";
+      parent.appendChild(q);
+      parent.appendChild(ringed("cite", c.source + ", " + c.section));
+    });
+  }
+
+  function drawSvg(text) {
+    var doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    var box = document.getElementById("picture");
+    box.replaceChildren(document.importNode(doc.documentElement, true));
+  }
+
+  function players(frame) {
+    var table = document.getElementById("players");
+    table.replaceChildren();
+    var head = el("tr");
+    ["seat", "supply", "castle", "cards"].forEach(function (h) { head.appendChild(el("th", h)); });
+    table.appendChild(head);
+    frame.players.forEach(function (p) {
+      var row = el("tr", null, p.to_move ? "to-move" : "");
+      row.dataset.seat = p.seat;
+      [p.label + (p.to_move ? " ◀" : ""), p.supply, p.castle, p.cards.join(", ") || "none"].forEach(function (v) {
+        row.appendChild(el("td", v));
+      });
+      table.appendChild(row);
+    });
+  }
+
+  function step(frame, k) {
+    var box = document.getElementById("step");
+    box.replaceChildren();
+    var last = k === frames.length - 1;
+    if (frame.index === null) {
+      box.appendChild(el("h2", "The end of the record"));
+      box.appendChild(el("p", frame.status));
+      return;
+    }
+    box.appendChild(el("h2", (last && data.verdict.status === "illegal" ? "Refused: entry " : "Entry ") +
+                       frame.index));
+    var list = el("div", null, "entry");
+    frame.entries.forEach(function (i) { list.appendChild(el("div", data.entries[i].text)); });
+    box.appendChild(list);
+    box.appendChild(el("p", frame.status));
+    if (frame.rule) {
+      var rule = el("p", "Rule: ");
+      rule.appendChild(el("code", frame.rule));
+      box.appendChild(rule);
+      citations(box, frame.citations);
+    }
+  }
+
+  function verdict(k) {
+    var box = document.getElementById("verdict");
+    box.replaceChildren();
+    if (k !== frames.length - 1) { return; }
+    var v = data.verdict;
+    var div = el("div", null, "verdict " + v.status);
+    div.id = "verdict-box";
+    div.appendChild(el("h2", v.headline));
+    if (v.status === "illegal") {
+      div.appendChild(el("p", "Why: " + v.reason));
+      if (v.rule) {
+        var rule = el("p", "Rule: ");
+        rule.appendChild(el("code", v.rule));
+        div.appendChild(rule);
+      }
+      citations(div, v.citations);
+      if (v.legal.length) { div.appendChild(el("p", "Legal there: " + v.legal.join(", "))); }
+      if (v.legal_hidden) { div.appendChild(el("p", v.legal_hidden, "note")); }
+    }
+    v.warnings.forEach(function (w) { div.appendChild(el("p", "Warning: " + w, "note")); });
+    box.appendChild(div);
+  }
+
+  function entries(frame) {
+    var mine = {};
+    frame.entries.forEach(function (i) { mine[i] = true; });
+    var items = document.getElementById("entries").children;
+    var first = null;
+    for (var i = 0; i < items.length; i++) {
+      var on = !!mine[i];
+      items[i].classList.toggle("current", on);
+      if (on && first === null) { first = items[i]; }
+    }
+    if (first) { first.scrollIntoView({block: "nearest"}); }
+  }
+
+  function show(k) {
+    k = Math.max(0, Math.min(frames.length - 1, k));
+    if (k === current) { return; }
+    current = k;
+    var frame = frames[k];
+    slider.value = String(k);
+    document.getElementById("where").textContent = "step " + k + " of " + (frames.length - 1);
+    drawSvg(frame.svg.map(function (n) { return data.svg_lines[n]; }).join("\n"));
+    step(frame, k);
+    verdict(k);
+    players(frame);
+    entries(frame);
+    document.getElementById("prev").disabled = k === 0;
+    document.getElementById("first").disabled = k === 0;
+    document.getElementById("next").disabled = k === frames.length - 1;
+    document.getElementById("last").disabled = k === frames.length - 1;
+    if (window.location.hash !== "#" + k) { window.history.replaceState(null, "", "#" + k); }
+  }
+
+  document.getElementById("title").textContent = data.title;
+  document.getElementById("about").textContent = data.about;
+  document.getElementById("components").textContent = data.components;
+  var list = document.getElementById("entries");
+  data.entries.forEach(function (e, i) {
+    var li = el("li", e.text, e.state);
+    li.dataset.entry = String(i);
+    li.addEventListener("click", function () { if (e.frame !== null) { show(e.frame); } });
+    list.appendChild(li);
+  });
+  slider.max = String(frames.length - 1);
+  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+  document.getElementById("first").addEventListener("click", function () { show(0); });
+  document.getElementById("prev").addEventListener("click", function () { show(current - 1); });
+  document.getElementById("next").addEventListener("click", function () { show(current + 1); });
+  document.getElementById("last").addEventListener("click", function () { show(frames.length - 1); });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.target === slider) { return; }  /* the slider moves by itself */
+    var moves = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
+    if (ev.key in moves) { show(current + moves[ev.key]); ev.preventDefault(); }
+    else if (ev.key === "Home") { show(0); ev.preventDefault(); }
+    else if (ev.key === "End") { show(frames.length - 1); ev.preventDefault(); }
+  });
+  var start = parseInt(window.location.hash.slice(1), 10);
+  show(isNaN(start) ? (data.verdict.status === "illegal" ? frames.length - 1 : 0) : start);
+}());
