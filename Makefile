@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser demo test lint typecheck pytest docs bench golden soak mutate parser clean
+.PHONY: setup browser demo test lint typecheck pytest docs bench bench-records golden soak mutate parser clean
 
 setup: $(STAMP)
 
@@ -44,6 +44,10 @@ docs: setup
 ## bench: games and decisions per second, spec load time
 bench: setup
 	$(BIN)/python bench/bench.py
+
+## bench-records: records validated per second (omniscient, players-eye) against replaying the same games
+bench-records: setup
+	$(BIN)/python bench/records.py
 
 ## soak: many random games (2-4 players, random switch settings), every invariant checked after every step
 soak: setup

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import ast as pyast
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
@@ -129,6 +129,27 @@ class Values(Sequence[tuple[int, tuple[Any, ...]]]):
         if isinstance(i, slice):
             return [(0, (v,)) for v in self.values[i]]
         return (0, (self.values[i],))
+
+    def __iter__(self) -> Iterator[tuple[int, tuple[Any, ...]]]:
+        return ((0, (v,)) for v in self.values)
+
+    def __contains__(self, option: object) -> bool:
+        return self._value(option) in self.values if self._fits(option) else False
+
+    def index(self, option: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of an option (ValueError if it is not one)."""
+        if not self._fits(option):
+            raise ValueError(f"{option!r} is not an option here")
+        return self.values.index(self._value(option), start, len(self.values) if stop is None else stop)
+
+    @staticmethod
+    def _fits(option: object) -> bool:
+        return (type(option) is tuple and len(option) == 2 and option[0] == 0 and type(option[1]) is tuple
+                and len(option[1]) == 1)
+
+    @staticmethod
+    def _value(option: Any) -> Any:
+        return option[1][0]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):

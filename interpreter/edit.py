@@ -14,8 +14,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import attrs
+
 from .errors import RuleError
 from .runtime import State
+
+
+@attrs.frozen
+class Marks:
+    """Which pieces are face up and who has looked at which: all that :func:`newly_revealed` and
+    :func:`newly_seen` compare, kept from a state before a step without copying the state."""
+
+    face_up: list[bool]
+    seen: list[int]
+
+    @classmethod
+    def of(cls, state: State) -> Marks:
+        """The marks of a state now (copies)."""
+        return cls(state.face_up.copy(), state.seen.copy())
 
 
 def procedure_of(state: State, depth: int = -1) -> str:
@@ -132,7 +148,7 @@ def exchange_identities(state: State, a: int, b: int) -> None:
     state.seen[a], state.seen[b] = state.seen[b], state.seen[a]
 
 
-def newly_revealed(before: State, after: State) -> list[int]:
+def newly_revealed(before: State | Marks, after: State) -> list[int]:
     """Pieces face down in ``before`` and face up in ``after``, in zone order.
 
     A piece that is turned face up is usually moved to the end of some zone
@@ -144,14 +160,18 @@ def newly_revealed(before: State, after: State) -> list[int]:
 def turned_face_up(was_up: Sequence[bool], after: State) -> list[int]:
     """Pieces face up in ``after`` that were not in ``was_up`` (a copy of an earlier
     ``state.face_up``), in zone order: the cheap form of :func:`newly_revealed`."""
+    if was_up == after.face_up:
+        return []
     fresh = {p for p, up in enumerate(after.face_up) if up and not was_up[p]}
     if not fresh:
         return []
     return [p for table in after.zones.values() for lst in table.values() for p in lst if p in fresh]
 
 
-def newly_seen(before: State, after: State) -> list[tuple[int, int]]:
+def newly_seen(before: State | Marks, after: State) -> list[tuple[int, int]]:
     """``(piece, player)`` for each player who looked at a piece between the two states."""
+    if before.seen == after.seen:
+        return []
     out = []
     for p, (old, new) in enumerate(zip(before.seen, after.seen)):
         fresh = new & ~old

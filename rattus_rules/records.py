@@ -41,19 +41,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 import attrs
-import jsonschema  # type: ignore[import-untyped]
-from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
+import fastjsonschema
 
 from interpreter import Citation, Game, IllegalAction, RulesError, State
-from interpreter.compiler import render_value
-from interpreter.edit import exchange_identities, newly_revealed, newly_seen, refresh
+from interpreter.compiler import Branch, Pending, render_value
+from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
 
 from .agents import RandomPlayer
 from .api import load_rules
@@ -73,8 +71,6 @@ CYCLE_LIMIT = 4
 SEARCH_BUDGET = 4000
 #: The longest record text read, in characters (a whole game is some 10,000).
 MAX_RECORD_CHARS = 4_000_000
-#: How many schema errors are looked at; the one nearest the start of the record is reported.
-MAX_SCHEMA_ERRORS = 50
 
 Option = tuple[int, tuple[Any, ...]]
 
@@ -89,14 +85,18 @@ def schema() -> dict[str, Any]:
 
 
 @functools.cache
-def _schema_validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())
+def _schema_check() -> Callable[[Any], Any]:
+    """The schema compiled to Python (fastjsonschema, from the shipped file only): one pass over a
+    record that stops at the first error, raising ``JsonSchemaValueException``."""
+    check: Callable[[Any], Any] = fastjsonschema.compile(schema())
+    return check
 
 
 #: The most entries a record may have (the schema's ``maxItems``; a game has a few hundred).
 MAX_ENTRIES: int = schema()["properties"]["entries"]["maxItems"]
 
 
+@functools.lru_cache(maxsize=16)
 def components_digest(game: Game) -> str:
     """sha256 of the component facts: every table's rows without their provenance, as canonical JSON."""
     facts = {}
@@ -161,7 +161,7 @@ class Recorder:
     def apply(self, state: State, index: int) -> None:
         """Apply the legal action with this index and write its entries."""
         game = state.game
-        before = state.clone()
+        before = Marks.of(state)
         by = CHANCE if state.is_chance_node() else seat_label(state.current_player)
         hide = self.kind == PLAYERS_EYE and by == CHANCE
         words = _option_words(state, state.pending.options[index] if state.pending else (0, ()),
@@ -294,27 +294,25 @@ def check_format(record: Any, game: Game | None = None) -> Verdict | None:
     """None if ``record`` is a record by the schema (and its switches exist), else a not-a-record verdict.
 
     Work and memory are bounded: a record of more than :data:`MAX_ENTRIES`
-    entries is refused before anything else, and at most
-    :data:`MAX_SCHEMA_ERRORS` schema errors are collected.
+    entries is refused before anything else, and the schema check (compiled)
+    stops at the first error, in the schema's order: the header, then the
+    entries in order.
     """
     entries = record.get("entries") if isinstance(record, dict) else None
     if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
         return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
                                          "(a whole game has a few hundred)")
     try:
-        errors = list(itertools.islice(_schema_validator().iter_errors(record), MAX_SCHEMA_ERRORS))
+        _schema_check()(record)
+    except fastjsonschema.JsonSchemaValueException as err:
+        return not_a_record("$" + str(err.name).removeprefix("data"), _schema_message(err))
     except Exception as err:  # values JSON cannot hold (sets, objects...)
         return not_a_record("$", f"not JSON data: {type(err).__name__}: {err}")
-    if errors:
-        first = min(errors, key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p))
-                                           for p in e.absolute_path])
-        best = best_match([first])
-        return not_a_record(best.json_path, _schema_message(best))
     for i, entry in enumerate(record.get("entries", [])):
         for key in ("reveal", "look"):
             if key in entry:  # the schema checks the shape of a face; its meaning is checked here
                 try:
-                    Face.parse(entry[key])
+                    canonical_face(entry[key])
                 except ValueError as err:
                     return not_a_record(f"$.entries[{i}].{key}", str(err))
     if game is not None:
@@ -326,10 +324,19 @@ def check_format(record: Any, game: Game | None = None) -> Verdict | None:
     return None
 
 
-def _schema_message(err: ValidationError) -> str:
-    if err.validator == "pattern" and err.json_path.endswith((".reveal", ".look")):
-        return f"{err.instance!r} is not a token face (threshold:symbols, like 2:M+merchant+monk)"
-    return str(err.message)
+@functools.lru_cache(maxsize=4096)
+def canonical_face(text: str) -> str:
+    """A face as written (symbols in any order) in the one order this package writes; ValueError if none."""
+    return str(Face.parse(text))
+
+
+def _schema_message(err: fastjsonschema.JsonSchemaValueException) -> str:
+    name = str(err.name)
+    if err.rule == "pattern" and name.endswith((".reveal", ".look")):
+        shown = repr(err.value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return f"{shown} is not a token face (threshold:symbols, like 2:M+merchant+monk)"
+    return str(err.message).removeprefix(name).strip()
 
 
 def load_record_text(text: str) -> tuple[Any, Verdict | None]:
@@ -376,7 +383,10 @@ def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str
             settings = game.settings_for(chosen)
         except ValueError as err:
             return not_a_record("$.interpretations", str(err))
-        return _Validation(game, record, settings).run()
+        try:
+            return _Validation(game, record, settings, keep=False).run()
+        except _Rewind:
+            return _Validation(game, record, settings).run()
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
 
@@ -439,6 +449,10 @@ class _Illegal(Exception):
         self.legal = tuple(legal)
 
 
+class _Rewind(Exception):
+    """A fast pass needs the states before the chance outcomes, which it did not keep."""
+
+
 class _Incomplete(Exception):
     """The record ends before the faces of the tokens its last entry turned face up."""
 
@@ -447,10 +461,20 @@ class _Incomplete(Exception):
 
 
 class _Validation:
-    """One pass over a record under fixed settings."""
+    """One pass over a record under fixed settings.
 
-    def __init__(self, game: Game, record: Mapping[str, Any], settings: dict[str, str], stop: int | None = None):
+    With ``keep`` false (a fast pass) no copies of states are kept, neither
+    before chance outcomes nor before entries whose faces follow; if the pass
+    then needs them, to let tokens trade places (:meth:`partner`), it raises
+    :class:`_Rewind` and the record is validated again with ``keep``.  A
+    record whose faces match the tokens as drawn (every legal omniscient
+    record, and a players-eye record that follows its seed) never needs them.
+    """
+
+    def __init__(self, game: Game, record: Mapping[str, Any], settings: dict[str, str], stop: int | None = None,
+                 keep: bool = True):
         self.game = game
+        self.keep = keep
         self.record = record
         self.entries: list[dict[str, Any]] = list(record["entries"])
         self.kind = record["kind"]
@@ -465,6 +489,7 @@ class _Validation:
         self.warnings: list[str] = []
         #: whether the chance entries so far are what the header's seed gives (then it is followed on)
         self.follow_seed = "seed" in record
+        self.texts = _option_texts(game)
         digest = record.get("components", {}).get("sha256")
         if digest is not None and digest != components_digest(game):
             self.warnings.append("the record was made with other component data (its sha256 differs from the "
@@ -538,19 +563,32 @@ class _Validation:
         if by == CHANCE:
             option, unknown = self.match_chance(i, text)
         else:
-            try:
-                option = st.pending.options[st.find(text)]  # type: ignore[union-attr]
-            except IllegalAction as err:
-                raise _Illegal(i, err.reason, st.decision_rule(), err.citations, err.legal) from None
-            unknown = False
+            option, unknown = self.match_action(i, text), False
         return self.apply(i, option, unknown)
+
+    def match_action(self, i: int, text: str) -> Option:
+        """The option a player's action entry names: looked up among the options' own texts (made once
+        per game, see :class:`_OptionTexts`); :meth:`State.find` explains an entry that is not legal."""
+        st = self.state
+        assert st.pending is not None
+        option = self.texts.action(st.pending, text)
+        if option is not None:
+            return option
+        try:
+            return st.pending.options[st.find(text)]
+        except IllegalAction as err:
+            raise _Illegal(i, err.reason, st.decision_rule(), err.citations, err.legal) from None
 
     def match_chance(self, i: int, text: str) -> tuple[Option, bool]:
         """The option a chance entry names; ``True`` with it if a token is written ``?``."""
         st = self.state
         words = text.split()
         seeded = self.seeded_option()
-        candidates, unknown, near = self.chance_candidates(words)
+        assert st.pending is not None
+        candidates, unknown = self.texts.outcomes(st.pending, words)
+        near: list[tuple[Option, int, Face]] = []
+        if not candidates:  # none has this text: look closer (a face no token here shows, a typo...)
+            candidates, unknown, near = self.chance_candidates(words)
         if unknown and self.kind == OMNISCIENT:
             raise self.illegal(i, "an omniscient record writes the face of every token that enters play "
                                f"(or make the record {PLAYERS_EYE})")
@@ -658,8 +696,8 @@ class _Validation:
     def option_pieces(self, option: Option, state: State | None = None) -> list[int]:
         st = state or self.state
         assert st.pending is not None
-        branch = st.pending.decision.branches[option[0]]
-        return [v for v, b in zip(option[1], branch.bindings) if b.type.startswith("piece:")]
+        values = option[1]
+        return [values[k] for k in self.texts.piece_slots(st.pending.decision.branches[option[0]])]
 
     def observations(self, i: int) -> tuple[list[tuple[int, str]], list[tuple[int, str, str]], int]:
         """The reveal and look entries after entry i: (index, face), (index, seat, face); next index."""
@@ -682,9 +720,18 @@ class _Validation:
     def apply(self, i: int, option: Option, unknown: bool) -> int:
         reveals, looks, nxt = self.observations(i)
         pre = self.state
-        chosen = set(self.option_pieces(option))
-        if chosen:
+        pieces = self.option_pieces(option)
+        chosen = set(pieces)
+        if chosen and self.keep:
             self.snapshots.append(_Snapshot(pre.clone(), option))
+        if not (reveals or looks) or not self.keep:  # no copy to rebind from: none needed, or a fast pass
+            assert pre.pending is not None
+            marks = Marks.of(pre)
+            pre.apply_index(pre.pending.options.index(option))
+            revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
+            if (reveals or looks) and self.first_mismatch(revealed, reveals, seen, looks) is not None:
+                raise _Rewind  # tokens must trade places: the full pass does that
+            return self.settle(i, pieces, unknown, pre, revealed, seen, reveals, looks, nxt)
         for _ in range(REBIND_LIMIT):
             assert pre.pending is not None
             after = pre.clone()
@@ -706,10 +753,17 @@ class _Validation:
             refresh(pre)
         else:
             raise _Illegal(i, "the faces written after this entry cannot be matched to tokens")
+        return self.settle(i, self.option_pieces(option), unknown, after, revealed, seen, reveals, looks, nxt)
+
+    def settle(self, i: int, pieces: list[int], unknown: bool, after: State, revealed: list[int],
+               seen: list[tuple[int, int]], reveals: list[tuple[int, str]], looks: list[tuple[int, str, str]],
+               nxt: int) -> int:
+        """Check that the reveal and look entries after entry i account for what it turned and showed,
+        then make ``after`` the state; return the next index.  ``pieces``: the tokens entry i named."""
         # the counts must agree once the faces do
         if len(reveals) > len(revealed):
             j = reveals[len(revealed)][0]
-            self.commit(i, option, unknown, after, revealed, reveals, seen, looks)
+            self.commit(i, pieces, unknown, after, revealed, reveals, seen, looks)
             raise self.illegal(j, f"entry {i} turned {len(revealed)} token(s) face up, the record gives "
                                f"{len(reveals)} reveal entries; the game waits for {self.waiting()}")
         if len(reveals) < len(revealed):
@@ -718,7 +772,7 @@ class _Validation:
                                f"the face of only {len(reveals)} (a reveal entry must follow for each)",
                                "", (), ())
             # the record (or the part replayed) ends before every face is given
-            self.commit(i, option, unknown, after, revealed, reveals, seen, looks)
+            self.commit(i, pieces, unknown, after, revealed, reveals, seen, looks)
             if self.stop == len(self.entries):
                 raise _Incomplete(f"the face of {len(revealed) - len(reveals)} token(s) turned face up by "
                                   f"entry {i}")
@@ -728,7 +782,7 @@ class _Validation:
             who = self.entries[extra]["by"]
             raise _Illegal(extra, f"{who} looked at no token with entry {i} (a look entry follows the "
                            "Witch action of the player who looked)", "", (), ())
-        self.commit(i, option, unknown, after, revealed, reveals, seen, looks)
+        self.commit(i, pieces, unknown, after, revealed, reveals, seen, looks)
         return nxt
 
     def is_piece_arg(self, option: Option, k: int) -> bool:
@@ -789,6 +843,8 @@ class _Validation:
         same = [t for t in pieces if piece_face(self.game, t) == face]
         if not same:
             raise _Illegal(index, f"no token of the token set shows {face}", "", (), ())
+        if not self.keep:
+            raise _Rewind
         state = self.state
         budget = [SEARCH_BUDGET]
         chosen_by = {t: sum(1 for snap in self.snapshots if t in self.option_pieces(snap.option, snap.state))
@@ -886,11 +942,11 @@ class _Validation:
             snap.option = self.mapped(snap.state, snap.option, swaps)
             refresh(snap.state)
 
-    def commit(self, i: int, option: Option, unknown: bool, after: State, revealed: list[int],
+    def commit(self, i: int, pieces: list[int], unknown: bool, after: State, revealed: list[int],
                reveals: list[tuple[int, str]], seen: list[tuple[int, int]],
                looks: list[tuple[int, str, str]]) -> None:
         if not unknown:
-            for t in self.option_pieces(option):
+            for t in pieces:
                 self.mark(t, i)
         for t, (j, _) in zip(revealed, reveals):
             self.mark(t, j)
@@ -906,6 +962,75 @@ class _Validation:
             self.first_seen[piece] = index
 
 
+class _OptionTexts:
+    """Options by the texts records write, made once per game and option.
+
+    An action entry is the text the rules give the option (the text
+    :meth:`State.find` reads); a chance entry writes each token as its face,
+    or as ``?`` (players-eye).  Looking an entry up here replaces making the
+    texts of every legal option at every step; only texts the rules made are
+    kept, so the memory is bounded by the game, not by the records read.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.faces = [face_text(game, t) for t in range(len(game.piece_rows))]
+        self.actions: dict[tuple[int, str], Option] = {}  # (id of the decision, text) -> option
+        self.written: dict[tuple[int, bool, Option], str] = {}  # (id of the decision, hidden, option) -> text
+        self.slots: dict[int, tuple[int, ...]] = {}  # id of a branch -> where its tokens are
+
+    def piece_slots(self, branch: Branch) -> tuple[int, ...]:
+        """Which values of a branch's options are tokens."""
+        slots = self.slots.get(id(branch))
+        if slots is None:
+            slots = self.slots[id(branch)] = tuple(k for k, b in enumerate(branch.bindings)
+                                                   if b.type.startswith("piece:"))
+        return slots
+
+    def action(self, pending: Pending, text: str) -> Option | None:
+        """The option of a player's decision with this text, if it is legal here."""
+        decision = pending.decision
+        key = (id(decision), text)
+        option = self.actions.get(key)
+        if option is None or option not in pending.options:  # options not met yet: note their texts
+            keys = self.game.piece_keys
+            for o in pending.options:
+                self.actions[(id(decision), decision.text(o, keys))] = o
+            option = self.actions.get(key)
+        return option if option is not None and option in pending.options else None
+
+    def outcomes(self, pending: Pending, words: list[str]) -> tuple[list[Option], bool]:
+        """The chance outcomes written as these words (faces with symbols in any order), and whether
+        their tokens are written ``?``."""
+        hidden = UNKNOWN in words
+        canonical = []
+        for word in words:
+            if ":" in word:
+                try:
+                    word = canonical_face(word)
+                except ValueError:
+                    return [], hidden
+            canonical.append(word)
+        text = " ".join(canonical)
+        decision = pending.decision
+        ident = id(decision)
+        found = []
+        for option in pending.options:
+            key = (ident, hidden, option)
+            written = self.written.get(key)
+            if written is None:
+                written = self.written[key] = " ".join(_words(self.game, decision.branches[option[0]], option, (
+                    lambda t: UNKNOWN) if hidden else self.faces.__getitem__))
+            if written == text:
+                found.append(option)
+        return found, hidden
+
+
+@functools.lru_cache(maxsize=16)
+def _option_texts(game: Game) -> _OptionTexts:
+    return _OptionTexts(game)
+
+
 def _permute(v: Any, swaps: list[tuple[int, int]]) -> Any:
     for a, b in swaps:
         v = b if v == a else a if v == b else v
@@ -914,11 +1039,14 @@ def _permute(v: Any, swaps: list[tuple[int, int]]) -> Any:
 
 def _option_words(state: State, option: Option, piece_word: Callable[[int], str]) -> list[str]:
     assert state.pending is not None
-    branch = state.pending.decision.branches[option[0]]
+    return _words(state.game, state.pending.decision.branches[option[0]], option, piece_word)
+
+
+def _words(game: Game, branch: Branch, option: Option, piece_word: Callable[[int], str]) -> list[str]:
+    """An option's words as a record writes them: the verb, then each value (a token by ``piece_word``)."""
     words = [branch.verb]
     for v, b in zip(option[1], branch.bindings):
-        words.append(piece_word(v) if b.type.startswith("piece:")
-                     else render_value(v, b.type, state.game.piece_keys))
+        words.append(piece_word(v) if b.type.startswith("piece:") else render_value(v, b.type, game.piece_keys))
     return words
 
 

@@ -35,3 +35,20 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
     assert "games/s" in out and "cores" in out and "Python 3." in out
     assert "getting the parser" in out and "no cache" in out and "cache warm" in out
     assert "decision bound: 10000 player decisions per game; games cut at the bound: 0" in out
+
+
+def test_the_record_benchmark_prints_both_kinds_and_the_yardstick(capsys: pytest.CaptureFixture[str]) -> None:
+    from rattus_rules.recordbench import main as bench_records
+
+    assert bench_records(["--seconds", "0", "--any-core"]) == 0
+    out = capsys.readouterr().out
+    assert "omniscient" in out and "players-eye" in out and "yardstick" in out and "ratio" in out
+
+
+def test_the_record_yardstick_replays_the_game(rules: Game) -> None:
+    from rattus_rules.recordbench import conformance_records, replay_plan
+
+    records = conformance_records()
+    assert all(records.values())
+    replay = replay_plan(rules, records["omniscient"][0])
+    replay()  # raises if an index is not legal

@@ -1,0 +1,14 @@
+"""Benchmark: records validated per second (omniscient and players-eye), with the replay yardstick.
+
+Usage: ``python bench/records.py [--seconds S]`` (or ``make bench-records``).
+The figures are in ``bench/RESULTS.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rattus_rules.recordbench import main
+
+if __name__ == "__main__":
+    sys.exit(main())
