@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,9 @@ import attrs
 
 from interpreter import State
 
+from ..api import load_rules
+from ..archive import is_archive, summary, summary_table, validate_archive
+from ..executor import local_cores
 from ..perft import CHANCE_RULES, divide, perft, start_position
 from ..records import (
     ILLEGAL,
@@ -46,10 +50,16 @@ from .common import (
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add this module's subcommands, and --record to `rattus play`."""
-    p = sub.add_parser("validate", help="check a game record against the rules",
+    p = sub.add_parser("validate", help="check game records against the rules",
                        description="Exit 0: legal; 1: illegal (the first bad entry, why, the rule and its "
-                                   "German text); 2: not a record.")
-    p.add_argument("file", help="a record (JSON; see docs/records.md); - reads standard input")
+                                   "German text); 2: not a record.  Several records (an archive): one verdict "
+                                   "line each, then a summary; the exit code is the worst.")
+    p.add_argument("files", nargs="+", metavar="RECORD",
+                   help="a record (JSON; see docs/records.md; - reads standard input), or an archive: several "
+                        "files, folders (every *.json and *.jsonl below), glob patterns, JSON-lines files "
+                        "(*.jsonl: one record a line)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="processes validating an archive (default: all cores)")
     p.add_argument("--which-interpretations", action="store_true",
                    help="search the interpretation settings under which the record is legal")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
@@ -111,8 +121,12 @@ def _load(path: str) -> tuple[Any, int | None]:
 def run_validate(args: argparse.Namespace) -> int:
     """Validate a record; exit 0 legal, 1 illegal, 2 not a record."""
     chosen = parse_interpretations(args.interpretation)
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if is_archive(args.files):
+        return _validate_archive(args, chosen)
     check_output(args.svg, "--svg")
-    record, code = _load(args.file)
+    record, code = _load(args.files[0])
     if code is not None:
         return code
     if args.which_interpretations:
@@ -163,6 +177,32 @@ def record_position(record: Any, at: int | None, args: argparse.Namespace, path:
         raise UsageError(f"{path}: {err}") from None
     total = len(record["entries"])
     return Position(state, verdict, shown, total if at is None else at, total)
+
+
+def _validate_archive(args: argparse.Namespace, chosen: dict[str, str]) -> int:
+    """Validate an archive of records in parallel: one verdict line each, then the summary."""
+    if args.which_interpretations or args.svg:
+        raise UsageError("--which-interpretations and --svg take one record, not an archive")
+    try:
+        load_rules(args.data).settings_for(chosen)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    workers = args.workers or local_cores()
+    start = time.perf_counter()
+    try:
+        results = validate_archive(args.files, chosen, args.data, workers)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({"records": [{"name": r.name, "verdict": r.verdict} for r in results],
+                          "summary": summary(results)}, ensure_ascii=False, indent=2))
+    else:
+        for r in results:
+            print(r.line())
+        print()
+        print(summary_table(results, workers, seconds))
+    return max((r.exit_code for r in results), default=EXIT_OK)
 
 
 def run_replay(args: argparse.Namespace) -> int:

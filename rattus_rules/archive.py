@@ -1,0 +1,181 @@
+"""Record archives: many records validated in parallel, one verdict line each and a summary.
+
+An archive is any mix of record files, folders of them (every ``*.json`` and
+``*.jsonl`` below, sorted), glob patterns, and JSON-lines files (``*.jsonl``,
+``*.ndjson``: one record a line; blank lines skipped).  The parent process only
+lists the records (for a JSON-lines file, where each line starts); worker
+processes read, parse and validate them in chunks of :data:`CHUNK` through
+:func:`rattus_rules.executor.run_all`, and the verdicts come back in the order
+of the archive whatever the number of workers.
+
+>>> from rattus_rules.archive import validate_archive
+>>> results = validate_archive(["conformance/games/legal-2p-*.json"], workers=1)
+>>> [(r.name.rsplit("/", 1)[-1], r.verdict["status"]) for r in results]
+[('legal-2p-omniscient.json', 'legal'), ('legal-2p-players-eye.json', 'legal')]
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .executor import run_all
+from .records import ILLEGAL, LEGAL, MAX_RECORD_CHARS, NOT_A_RECORD, load_record_text, not_a_record, validate
+
+#: Records per task sent to a worker (fixed, so that the tasks do not depend on the number of workers).
+CHUNK = 32
+#: Suffixes of JSON-lines files (one record a line).
+JSON_LINES = (".jsonl", ".ndjson")
+
+
+@attrs.frozen
+class Item:
+    """Where one record is: a whole file (``length`` -1), or ``length`` bytes of it from ``offset``."""
+
+    name: str
+    path: str
+    offset: int = 0
+    length: int = -1
+
+
+@attrs.frozen
+class Result:
+    """One record's verdict (as :meth:`rattus_rules.records.Verdict.to_json` gives it)."""
+
+    name: str
+    verdict: dict[str, Any]
+
+    @property
+    def exit_code(self) -> int:
+        """0 legal, 1 illegal, 2 not a record."""
+        return {LEGAL: 0, ILLEGAL: 1}.get(self.verdict["status"], 2)
+
+    def line(self) -> str:
+        """The verdict on one line, control characters escaped."""
+        v = self.verdict
+        if v["status"] == LEGAL and v["finished"]:
+            winners = " and ".join(f"P{w}" for w in v["winners"])
+            text = f"legal, {v['entries']} entries, scores {'-'.join(map(str, v['scores']))}, winner {winners}"
+        elif v["status"] == LEGAL:
+            text = f"legal so far, {v['entries']} entries, next: {v['next']}"
+        elif v["status"] == ILLEGAL:
+            text = f"illegal at entry {v['index']}: {v['reason']}"
+        else:
+            text = f"not a record: {v['path'] or '$'}: {v['reason']}"
+        text += "".join(f" (warning: {w})" for w in v["warnings"])
+        return printable(f"{self.name}: {text}")
+
+
+def printable(text: str) -> str:
+    """Text with control (and other unprintable) characters written as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def list_items(sources: Iterable[str]) -> list[Item]:
+    """The records of an archive, in order; ValueError for a source that names nothing."""
+    items: list[Item] = []
+    for source in sources:
+        path = Path(source)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", *JSON_LINES) and p.is_file())
+        elif path.exists():
+            files = [path]
+        elif glob.has_magic(source):
+            files = [Path(p) for p in sorted(glob.glob(source, recursive=True)) if Path(p).is_file()]
+            if not files:
+                raise ValueError(f"no file matches {source}")
+        else:
+            raise ValueError(f"no such file or folder: {source}")
+        for f in files:
+            items.extend(_lines(f) if f.suffix in JSON_LINES else [Item(str(f), str(f))])
+    return items
+
+
+def _lines(path: Path) -> list[Item]:
+    """One item per non-blank line of a JSON-lines file (only where lines start is read here)."""
+    out = []
+    try:
+        with open(path, "rb") as f:
+            offset = 0
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    out.append(Item(f"{path}:{number}", str(path), offset, len(line)))
+                offset += len(line)
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err}") from None
+    return out
+
+
+def _text(item: Item) -> str:
+    """The text of one record (at most one character past the longest record)."""
+    if item.length < 0:
+        with open(item.path, encoding="utf-8") as f:
+            return f.read(MAX_RECORD_CHARS + 1)
+    if item.length > 4 * (MAX_RECORD_CHARS + 1):  # more characters than a record may have, whatever they are
+        return " " * (MAX_RECORD_CHARS + 1)
+    with open(item.path, "rb") as f:
+        f.seek(item.offset)
+        return f.read(item.length).decode("utf-8")
+
+
+def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None) -> Result:
+    try:
+        text = _text(item)
+    except (OSError, UnicodeDecodeError) as err:
+        return Result(item.name, not_a_record("$", f"cannot read: {err}").to_json())
+    record, bad = load_record_text(text)
+    verdict = bad if bad is not None else validate(record, interpretations, data=data)
+    return Result(item.name, verdict.to_json())
+
+
+def check_chunk(task: tuple[Sequence[Item], Mapping[str, str], str | None]) -> list[Result]:
+    """Validate a chunk of records (the task a worker runs)."""
+    items, interpretations, data = task
+    return [_check_one(item, interpretations, data) for item in items]
+
+
+def validate_archive(sources: Iterable[str], interpretations: Mapping[str, str] | None = None,
+                     data: str | None = None, workers: int | None = None) -> list[Result]:
+    """Validate every record of an archive with ``workers`` processes (default: all cores), in order."""
+    items = list_items(sources)
+    chosen = dict(interpretations or {})
+    tasks = [(items[k:k + CHUNK], chosen, data) for k in range(0, len(items), CHUNK)]
+    return [r for chunk in run_all(check_chunk, tasks, workers) for r in chunk]
+
+
+def summary(results: Sequence[Result]) -> dict[str, int]:
+    """How many records got each verdict."""
+    finished = sum(1 for r in results if r.verdict["status"] == LEGAL and r.verdict["finished"])
+    counts = {"records": len(results), "legal (finished)": finished,
+              "legal so far": sum(1 for r in results if r.verdict["status"] == LEGAL) - finished,
+              "illegal": sum(1 for r in results if r.verdict["status"] == ILLEGAL),
+              "not a record": sum(1 for r in results if r.verdict["status"] == NOT_A_RECORD)}
+    return counts
+
+
+def summary_table(results: Sequence[Result], workers: int, seconds: float) -> str:
+    """The summary as a small text table."""
+    counts = summary(results)
+    width = max(len(k) for k in counts)
+    lines = [f"{'verdict':<{width}}  {'records':>8}"]
+    lines += [f"{k:<{width}}  {v:>8}" for k, v in counts.items() if k != "records"]
+    lines.append(f"{'total':<{width}}  {counts['records']:>8}")
+    rate = f", {len(results) / seconds:.0f} records/s" if seconds > 0 and results else ""
+    lines.append(f"({workers} worker{'s' if workers != 1 else ''}, {seconds:.1f} s{rate})")
+    return "\n".join(lines)
+
+
+def is_archive(sources: Sequence[str]) -> bool:
+    """Whether the sources are more than one plain record file (or standard input)."""
+    if len(sources) != 1:
+        return True
+    source = sources[0]
+    return source != "-" and (os.path.isdir(source) or source.endswith(JSON_LINES)
+                              or (not os.path.exists(source) and glob.has_magic(source)))
