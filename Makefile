@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser demo test lint typecheck pytest docs bench bench-records golden soak mutate parser clean
+.PHONY: setup browser demo test lint typecheck pytest docs bench bench-records golden soak mutate parser study clean
 
 setup: $(STAMP)
 
@@ -56,6 +56,14 @@ soak: setup
 ## mutate: change the spec in small ways and count how many changes the tests notice (takes a while)
 mutate: setup
 	$(BIN)/python bench/mutate.py --golden
+
+## study: which readings matter: paired games per switch option at 2, 3 and 4 players, on all cores
+## (docs/study.md and docs/study/: JSON, CSV, plots, report.html); STUDY_GAMES / STUDY_GREEDY seeds per player count
+STUDY_GAMES ?= 200
+STUDY_GREEDY ?= 12
+study: setup
+	$(BIN)/rattus study --players 2 3 4 --agent random:$(STUDY_GAMES) --agent greedy:$(STUDY_GREEDY) \
+		--out docs/study --markdown docs/study.md
 
 ## golden: rewrite conformance/ (perft vectors, recorded games, golden playthroughs) after a deliberate rule change
 golden: setup

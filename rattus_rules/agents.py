@@ -1,4 +1,9 @@
-"""Simple players for simulations: a seeded random player, and random play with a decision bound."""
+"""Simple players for simulations: a seeded random player, a one-step greedy player, random play with a bound.
+
+Both players know no game: they see only the legal actions, and the greedy
+player the spec's ``score`` declaration (:meth:`interpreter.State.scores`).
+:data:`AGENTS` names them for the study (``rattus study --agent greedy``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import argparse
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from interpreter import State
 
@@ -14,6 +20,13 @@ from interpreter import State
 #: nobody places); random games end long before this bound (a few hundred decisions), so a game that
 #: reaches it is reported as cut, not as finished.
 DECISION_BOUND = 10_000
+
+
+class Agent(Protocol):
+    """A player: picks the index of one of the legal actions."""
+
+    def choose(self, state: State) -> int:
+        """The index of the chosen legal action."""
 
 
 class RandomPlayer:
@@ -25,6 +38,50 @@ class RandomPlayer:
     def choose(self, state: State) -> int:
         """The index of the chosen legal action."""
         return self.rng.randrange(state.num_legal_actions())
+
+
+class GreedyPlayer:
+    """One step ahead on the spec's ``score``: keeps what scores best right after its action.
+
+    For each legal action it applies the action to a copy of the state, lets
+    chance events happen on the copy from its own generator (not the game's)
+    until the next player decision, and reads the scores there.  It takes the
+    action with the highest own score (in Rattus: its cubes on the board and
+    in the castle, the spec's ``score p = population(p)``), then the lowest
+    best score of the others; among equals it picks at random.  The copy holds
+    the whole state, so the look-ahead may see hidden faces: the player is
+    stronger than a human at choices whose effect shows at once (which token
+    to reveal first), and blind to anything beyond one decision.
+    """
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> int:
+        """The index of the chosen legal action."""
+        count = state.num_legal_actions()
+        if count == 1:
+            return 0
+        me = state.current_player
+        best: list[int] = []
+        best_value: tuple[int, int] | None = None
+        for index in range(count):
+            look = state.clone()
+            look.apply_index(index)
+            while look.is_chance_node():
+                look.apply_index(self.rng.randrange(look.num_legal_actions()))
+            scores = look.scores()
+            others = [s for p, s in enumerate(scores) if p != me]
+            value = (scores[me], -max(others, default=0))
+            if best_value is None or value > best_value:
+                best, best_value = [index], value
+            elif value == best_value:
+                best.append(index)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+
+#: The agents a study can use, by name: each is made from a seed.
+AGENTS: dict[str, Callable[[int], Agent]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "rattus_rules.commands.records",
     "rattus_rules.commands.serve",
     "rattus_rules.commands.view",
+    "rattus_rules.commands.study",
 )
 
 

@@ -1,0 +1,88 @@
+"""`rattus study`: which readings matter, by paired games on all cores or a Dask cluster."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from ..agents import AGENTS, add_bound_option
+from ..study import CHUNK, DECISION_CAP, StudyParams, run_study
+from .common import EXIT_OK, UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the `study` subcommand."""
+    p = sub.add_parser(
+        "study", help="paired games under each switch option against the defaults: which readings matter",
+        description="Play paired games (same seeds, agents and chance draws) under each interpretation "
+                    "switch option and under the defaults; write JSON, CSV, plots and an HTML report.")
+    p.add_argument("--players", "-n", type=int, nargs="+", default=[2, 3, 4], help="player counts (default 2 3 4)")
+    p.add_argument("--games", "-g", type=int, default=100, help="seeds (pairs) per player count (default 100)")
+    p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME[:GAMES]",
+                   help=f"the players' agent ({', '.join(AGENTS)}; default random), optionally with its own "
+                        "number of games; repeatable: one study per agent")
+    p.add_argument("--seed", "-s", type=int, default=0, help="first game seed (default 0)")
+    p.add_argument("--switch", action="append", default=None, metavar="ID", help="study only this switch; repeatable")
+    add_bound_option(p)
+    p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
+    p.add_argument("--workers", "-w", type=int, default=None, help="local processes (default: all cores)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS")
+    p.add_argument("--out", "-o", default="study", help="folder for study.json, study.csv, plots, report.html")
+    p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")
+    p.set_defaults(run=run)
+
+
+def _agents(items: list[str], games: int) -> list[tuple[str, int]]:
+    out = []
+    for item in items or ["random"]:
+        name, sep, count = item.partition(":")
+        if name not in AGENTS:
+            raise UsageError(f"unknown agent {name!r}; one of {', '.join(AGENTS)}")
+        if sep and not count.isdigit():
+            raise UsageError(f"--agent takes NAME or NAME:GAMES, not {item!r}")
+        out.append((name, int(count) if sep else games))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run one study per agent, print the largest winner-change rates, write the files."""
+    from ..study_report import write_report
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    results = []
+    for agent, games in _agents(args.agent, args.games):
+        params = StudyParams(players=tuple(args.players), games=games, agent=agent, seed=args.seed,
+                             switches=None if args.switch is None else tuple(args.switch),
+                             cap=args.max_decisions, chunk=args.chunk)
+        try:
+            params.check()
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        def progress(line: str, agent: str = agent) -> None:
+            print(f"{agent}: {line}", file=sys.stderr)
+
+        try:
+            result = run_study(params, workers=args.workers, dask=args.dask, progress=progress)
+        except OSError as err:  # the Dask scheduler cannot be reached
+            raise UsageError(f"cannot run the study on {args.dask}: {err}") from None
+        results.append(result)
+        for players, r in result["results"].items():
+            top = sorted(r["options"], key=lambda o: -o["winner_change"]["mean"])[:3]
+            shown = ", ".join(f"{o['switch']}={o['option']} {100 * o['winner_change']['mean']:.0f} %"
+                              f" [{100 * o['winner_change']['low']:.0f}, {100 * o['winner_change']['high']:.0f}]"
+                              for o in top)
+            print(f"{agent}, {players} players: winner changes most under {shown}")
+    markdown = Path(args.markdown) if args.markdown else None
+    command = shlex.join(["rattus", "study", "--players", *map(str, args.players), "--seed", str(args.seed),
+                          *[x for r in results for x in ("--agent", f"{r['params']['agent']}:{r['params']['games']}")],
+                          *([] if args.max_decisions == DECISION_CAP else ["--max-decisions", str(args.max_decisions or 0)]),
+                          *[x for s in args.switch or [] for x in ("--switch", s)]])
+    try:
+        written = write_report(results, Path(args.out), markdown=markdown, command=command)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    print(f"wrote {len(written)} files to {args.out}" + (f" and {markdown}" if markdown else ""))
+    return EXIT_OK

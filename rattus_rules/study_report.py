@@ -1,0 +1,311 @@
+"""The study's files: JSON, CSV, plots (matplotlib), an HTML report and a Markdown page for the docs.
+
+:func:`write_report` takes the results of :func:`rattus_rules.study.run_study`
+(one per agent) and writes into a folder: ``study.json``, ``study.csv``,
+``report.html`` (self-contained, the plots embedded), the plots as PNG files,
+and ``study.md`` (the same report for Sphinx, the plots as files beside it).
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .study import CSV_FIELDS, DECISION_CAP, csv_rows
+
+Result = Mapping[str, Any]
+
+DESIGN = """\
+**The paired design.** For every game seed the study plays one game under the
+default readings and, for every other option of every switch, one game in which
+only that switch is changed: the same seed, the same agents (each seat draws
+from its own generator, seeded from the game seed and the seat) and the same
+chance draws.  Chance events are drawn from one generator per kind of event
+(the rule and the verb of the `chance`, seeded from the game seed), so a
+reading that adds or drops a draw of one kind does not shift the draws of the
+other kinds.  The two games of a pair are therefore the same game until the
+reading makes a difference; then they go their own ways.  A changed winner is
+the reading's doing: without the change both games would have been identical
+(*diverged* counts the pairs in which the action sequences differ at all).
+Once two games have diverged, later random choices are no longer coupled, so a
+reading that changes play early (for example the setup readings) shows a
+winner-change rate near that of two unrelated games, while one that matters
+only at the end shows how often it decides the game."""
+
+MEASURES = f"""\
+**What is measured**, per player count and option, over the pairs in which
+neither game was cut: the *winner-change rate* (the set of winners differs);
+*diverged* (the games differ in any action); the mean *per-seat score change*
+(option minus default, in cubes kept; negative: the reading removes cubes); the
+mean *total absolute score change* of a pair (summed over seats); the mean
+change in *game length* (player decisions); how games end (*rats*: the rat
+supply ran out; *cubes*: a player placed all cubes; *cut*: the study stopped
+the game at the decision bound, {DECISION_CAP:,} player decisions by default: some
+readings allow a game that never ends, see `phase-b-optional`); and each seat's win rate (a shared victory
+counts for each winner).  Every rate carries a 95 % confidence interval: Wilson
+for proportions, Student's t for means; an interval is as wide as the sample is
+small, so a rate of 0 with an upper bound of 4 % means "rarer than about 1 in
+25 games here", not "never"."""
+
+AGENTS_TEXT = """\
+**The agents** (`--agent`): *random* picks uniformly among the legal actions;
+*greedy* looks one step ahead on the spec's `score` (cubes on the board and in
+the castle): it applies each legal action to a copy of the state, lets chance
+happen on the copy from its own generator until the next player decision, and
+takes the action that leaves its own score highest, then the others' best score
+lowest, breaking ties at random.  It knows no Rattus (only the legal actions and
+the spec's `score`); its look-ahead sees the whole state, hidden faces
+included, so it is stronger than a human at choices whose effect shows at once,
+and blind beyond one decision.  Neither plays like a person: the rates are what
+these players see, and real games may differ."""
+
+DATA_NOTE = """\
+The component data is partly reconstructed (the board's adjacency and most
+token faces are not verified against a printed copy; see the component
+tables), so every figure here is for the data as shipped."""
+
+
+def _plt() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise ValueError("the study report needs matplotlib (pip install 'rattus-rules[study]')") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _label(o: Mapping[str, Any]) -> str:
+    return f"{o['switch']}={o['option']}"
+
+
+def _pct(e: Mapping[str, float]) -> str:
+    return f"{100 * e['mean']:.1f} % [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+
+
+def _num(e: Mapping[str, float]) -> str:
+    return f"{e['mean']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]" if e["n"] > 1 else "—"
+
+
+def _quantiles(counts: Mapping[str, int]) -> dict[str, Any]:
+    """Box-plot statistics (quartiles, 5 % and 95 %) from ``{value: how often}``."""
+    items = sorted((int(k), v) for k, v in counts.items())
+    n = sum(v for _, v in items)
+
+    def q(p: float) -> float:
+        if n == 0:
+            return 0.0
+        target, seen = p * (n - 1), 0
+        for value, count in items:
+            seen += count
+            if seen > target:
+                return float(value)
+        return float(items[-1][0])
+
+    mean = sum(k * v for k, v in items) / n if n else 0.0
+    return {"med": q(0.5), "q1": q(0.25), "q3": q(0.75), "whislo": q(0.05), "whishi": q(0.95),
+            "mean": mean, "fliers": []}
+
+
+def plot_winner_change(result: Result, path: Path) -> None:
+    """One bar per switch option: the winner-change rate and its interval, a panel per player count."""
+    plt = _plt()
+    counts = list(result["results"])
+    labels = [_label(o) for o in result["results"][counts[0]]["options"]]
+    fig, axes = plt.subplots(1, len(counts), figsize=(4 + 3 * len(counts), 0.32 * len(labels) + 1.6),
+                             sharey=True, squeeze=False)
+    for ax, players in zip(axes[0], counts):
+        opts = result["results"][players]["options"]
+        ys = list(range(len(opts)))[::-1]
+        means = [100 * o["winner_change"]["mean"] for o in opts]
+        lows = [100 * (o["winner_change"]["mean"] - o["winner_change"]["low"]) for o in opts]
+        highs = [100 * (o["winner_change"]["high"] - o["winner_change"]["mean"]) for o in opts]
+        ax.barh(ys, means, xerr=[lows, highs], color="#4c72b0", ecolor="#333333", capsize=2)
+        ax.set_yticks(ys, labels)
+        ax.set_xlim(0, 100)
+        n = max((o["compared"] for o in opts), default=0)
+        ax.set_title(f"{players} players (n = {n} pairs)", fontsize=10)
+        ax.set_xlabel("winner changes (% of pairs, 95 % CI)")
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Winner-change rate per switch option, agent: {result['params']['agent']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def plot_distributions(result: Result, key: str, title: str, xlabel: str, path: Path) -> None:
+    """Box plots (quartiles, whiskers at 5 % and 95 %, mean as a dot) of a per-pair distribution."""
+    plt = _plt()
+    counts = list(result["results"])
+    labels = [_label(o) for o in result["results"][counts[0]]["options"]]
+    fig, axes = plt.subplots(1, len(counts), figsize=(4 + 3 * len(counts), 0.32 * len(labels) + 1.6),
+                             sharey=True, squeeze=False)
+    for ax, players in zip(axes[0], counts):
+        opts = result["results"][players]["options"]
+        stats = [_quantiles(o["distributions"][key]) for o in opts]
+        ax.bxp(stats, positions=list(range(len(opts)))[::-1], orientation="horizontal", showmeans=True,
+               showfliers=False, widths=0.6)
+        ax.set_yticks(list(range(len(opts)))[::-1], labels)
+        ax.axvline(0, color="#999999", lw=0.8)
+        ax.set_title(f"{players} players", fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"{title}, agent: {result['params']['agent']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def plot_defaults(result: Result, path: Path) -> None:
+    """Under the default readings: game length and winning score histograms, seat win rates."""
+    plt = _plt()
+    counts = list(result["results"])
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.4))
+    for players in counts:
+        d = result["results"][players]["default"]
+        for ax, key in ((axes[0], "length"), (axes[1], "winning_score")):
+            items = sorted((int(k), v) for k, v in d["distributions"][key].items())
+            total = sum(v for _, v in items) or 1
+            ax.step([k for k, _ in items], [v / total for _, v in items], where="mid", label=f"{players} players")
+        rates = d["seat_win_rate"]
+        xs = [s + 0.25 * (int(players) - 3) for s in range(len(rates))]
+        axes[2].errorbar(xs, [100 * r["mean"] for r in rates],
+                         yerr=[[100 * (r["mean"] - r["low"]) for r in rates],
+                               [100 * (r["high"] - r["mean"]) for r in rates]],
+                         fmt="o", capsize=3, label=f"{players} players")
+    axes[0].set(title="game length", xlabel="player decisions", ylabel="share of games")
+    axes[1].set(title="winning score", xlabel="cubes of the winner", ylabel="share of games")
+    axes[2].set(title="seat win rate (95 % CI)", xlabel="seat (P0 starts)", ylabel="% of games")
+    axes[2].set_xticks(range(4), [f"P{s}" for s in range(4)])
+    for ax in axes:
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"Default readings, agent: {result['params']['agent']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+def _plots(result: Result, folder: Path) -> list[tuple[str, str]]:
+    """Draw every plot of one agent's study; (file name, caption) each."""
+    agent = result["params"]["agent"]
+    box = "box: quartiles, whiskers: 5 % and 95 %, triangle: mean"
+    made = [
+        (f"winner-change-{agent}.png", "Winner-change rate per switch option (bars: 95 % Wilson intervals)"),
+        (f"score-change-{agent}.png", f"Per-seat score change (option minus default) per pair; {box}"),
+        (f"length-change-{agent}.png", f"Change in game length (player decisions) per pair; {box}"),
+        (f"defaults-{agent}.png", "Default readings: length, winning score, seat win rates"),
+    ]
+    plot_winner_change(result, folder / made[0][0])
+    plot_distributions(result, "score_delta", "Per-seat score change, option minus default",
+                       "cubes", folder / made[1][0])
+    plot_distributions(result, "length_delta", "Change in game length, option minus default",
+                       "player decisions", folder / made[2][0])
+    plot_defaults(result, folder / made[3][0])
+    return made
+
+
+def _tables(result: Result) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(caption, header, rows) of one agent's tables."""
+    out = []
+    head = ["switch", "option", "pairs", "winner changes", "diverged", "score change / seat",
+            "|score change| / pair", "length change", "ended by cubes (default)", "cut"]
+    for players, r in result["results"].items():
+        d = r["default"]
+        rows = []
+        for o in r["options"]:
+            rows.append([o["switch"], o["option"], str(o["compared"]), _pct(o["winner_change"]),
+                         _pct(o["diverged"]), _num(o["score_delta"]), _num(o["abs_score_delta"]),
+                         _num(o["length_delta"]),
+                         f"{_pct(o['reading']['end']['cubes'])} ({100 * d['end']['cubes']['mean']:.1f} %)",
+                         str(o["reading"]["cut"] + d["cut"])])
+        out.append((f"{players} players, agent {result['params']['agent']}", head, rows))
+        seats = [[f"P{s}", _pct(e)] for s, e in enumerate(d["seat_win_rate"])]
+        out.append((f"{players} players, default readings: {d['games']} games, mean length "
+                    f"{d['length']['mean']:.1f} decisions [{d['length']['low']:.1f}, {d['length']['high']:.1f}], "
+                    f"ended by rats {_pct(d['end']['rats'])}, by cubes {_pct(d['end']['cubes'])}, cut {d['cut']}; "
+                    "seat win rates", ["seat", "wins"], seats))
+    return out
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _run_line(results: Sequence[Result]) -> str:
+    parts = []
+    for r in results:
+        p, run = r["params"], r["run"]
+        parts.append(f"agent *{p['agent']}*: {p['games']} seeds per player count "
+                     f"(seeds {p['seed']} to {p['seed'] + p['games'] - 1}), {run['games']} games "
+                     f"in {run['seconds']:.0f} s on {run['where']}")
+    return "; ".join(parts) + "."
+
+
+def _sections(results: Sequence[Result], image: Callable[[str, str], str], table: Callable[..., str],
+              para: Callable[[str], str], heading: Callable[[int, str], str], plots: Path) -> list[str]:
+    out = [para(DESIGN), para(MEASURES), para(AGENTS_TEXT), para(DATA_NOTE), para("Sample: " + _run_line(results))]
+    for r in results:
+        out.append(heading(2, f"Agent: {r['params']['agent']}"))
+        for name, caption in _plots(r, plots):
+            out.append(image(name, caption))
+        for caption, head, rows in _tables(r):
+            out.append(para(f"**{caption}**"))
+            out.append(table(head, rows))
+    return out
+
+
+def write_report(results: Sequence[Result], folder: Path, title: str = "Which readings matter",
+                 markdown: Path | None = None, command: str = "") -> list[Path]:
+    """Write JSON, CSV, plots, ``report.html`` and (if ``markdown``) a Markdown page; the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [folder / "study.json", folder / "study.csv", folder / "report.html"]
+    written[0].write_text(json.dumps({"studies": list(results)}, indent=1) + "\n", encoding="utf-8")
+    with written[1].open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        for r in results:
+            writer.writerows(csv_rows(r))
+
+    def b64(name: str) -> str:
+        return base64.b64encode((folder / name).read_bytes()).decode("ascii")
+
+    body = _sections(
+        results,
+        image=lambda name, cap: (f'<figure><img src="data:image/png;base64,{b64(name)}" alt="{html.escape(cap)}">'
+                                 f"<figcaption>{html.escape(cap)}</figcaption></figure>"),
+        table=_html_table, para=lambda text: f"<p>{html.escape(text).replace('**', '')}</p>",
+        heading=lambda level, text: f"<h{level}>{html.escape(text)}</h{level}>", plots=folder)
+    style = ("body{font-family:sans-serif;max-width:1300px;margin:auto}table{border-collapse:collapse;"
+             "font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}")
+    written[2].write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+                          f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>"
+                          + "\n".join(body) + "</body></html>\n", encoding="utf-8")
+    written += sorted(folder.glob("*.png"))
+    if markdown is not None:
+        rel = folder.relative_to(markdown.parent)
+        text = _sections(results, image=lambda name, cap: f"![{cap}]({rel / name})\n\n*{cap}.*",
+                         table=_md_table, para=lambda t: t,
+                         heading=lambda level, t: "#" * level + " " + t, plots=folder)
+        head = [f"# {title}", "",
+                "Generated by `make study`" + (f" (`{command}`)" if command else "") + "; do not edit by hand. "
+                f"The numbers are also in {{download}}`study.json <{rel}/study.json>` and "
+                f"{{download}}`study.csv <{rel}/study.csv>`, and the same report as one HTML file in "
+                f"{{download}}`report.html <{rel}/report.html>`.", "", ""]
+        markdown.write_text("\n".join(head) + "\n\n".join(text) + "\n", encoding="utf-8")
+        written.append(markdown)
+    return written
