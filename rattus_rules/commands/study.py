@@ -76,9 +76,10 @@ def run(args: argparse.Namespace) -> int:
                               for o in top)
             print(f"{agent}, {players} players: winner changes most under {shown}")
     markdown = Path(args.markdown) if args.markdown else None
+    bound = [] if args.max_decisions == DECISION_CAP else ["--max-decisions", str(args.max_decisions or 0)]
     command = shlex.join(["rattus", "study", "--players", *map(str, args.players), "--seed", str(args.seed),
                           *[x for r in results for x in ("--agent", f"{r['params']['agent']}:{r['params']['games']}")],
-                          *([] if args.max_decisions == DECISION_CAP else ["--max-decisions", str(args.max_decisions or 0)]),
+                          *bound,
                           *[x for s in args.switch or [] for x in ("--switch", s)]])
     try:
         written = write_report(results, Path(args.out), markdown=markdown, command=command)
