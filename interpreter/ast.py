@@ -25,6 +25,10 @@ class Pos:
 
 NOWHERE = Pos("<builtin>", 0, 0)
 
+#: The largest whole number the language handles: a larger literal is refused, and a
+#: larger value kept in a variable, counter or local stops the game with a rule error.
+MAX_INT = 2**63 - 1
+
 
 @attrs.frozen
 class Citation:

@@ -41,6 +41,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
+from .errors import RuleError
 
 if TYPE_CHECKING:
     from .compiler import CompileContext
@@ -320,26 +321,36 @@ class PyGen:
             self.ns[name] = value
         return name
 
-    def build(self, name: str, params: str, frame: Frame, lines: list[str]) -> Any:
-        """Compile ``def name(params): lines`` (with the frame's aliases first)."""
-        return self._build(name, params, frame, lines)[0]
-
-    def _build(self, name: str, params: str, frame: Frame, lines: list[str]) -> tuple[Any, int]:
-        prologue, body = frame.finish(lines)
-        src = "\n".join([f"def {name}({params}):", *("    " + ln for ln in prologue), *("    " + ln for ln in body)])
-        self.sources[name] = src
-        code = compile(src, f"<rules:{self._tag}:{name}>", "exec")
-        exec(code, self.ns)
-        return self.ns[name], len(prologue)
+    def build(self, name: str, params: str, frame: Frame, lines: list[str], pos: A.Pos) -> Any:
+        """Compile ``def name(params): lines`` (with the frame's aliases first) for the spec text at ``pos``."""
+        return self._build(name, params, frame, [(text, pos, ()) for text in lines], located=False)
 
     def build_located(self, name: str, params: str, frame: Frame,
                       lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]]) -> Any:
         """Like :meth:`build` for statements: remember the spec place of each generated line."""
-        fn, prologue = self._build(name, params, frame, [text for text, _, _ in lines])
+        return self._build(name, params, frame, lines, located=True)
+
+    def _build(self, name: str, params: str, frame: Frame,
+               lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]], located: bool) -> Any:
+        prologue, body = frame.finish([text for text, _, _ in lines])
+        src = "\n".join([f"def {name}({params}):", *("    " + ln for ln in prologue), *("    " + ln for ln in body)])
+        self.sources[name] = src
+        filename = f"<rules:{self._tag}:{name}>"
         first = [(lines[0][1], lines[0][2])] if lines else []
-        places = first * (1 + prologue) + [(pos, cites) for _, pos, cites in lines]
-        self._places[f"<rules:{self._tag}:{name}>"] = places
-        return fn
+        places = first * (1 + len(prologue)) + [(pos, cites) for _, pos, cites in lines]
+        try:
+            code = compile(src, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as err:
+            # Python's own limits (at most 20 nested blocks, ...): a positioned error, not a crash
+            line = getattr(err, "lineno", None) or 1
+            pos, cites = places[min(line, len(places)) - 1] if places else (A.NOWHERE, ())
+            why = getattr(err, "msg", "") or type(err).__name__
+            raise RuleError(f"the rules cannot be compiled here ({why}): loops, choices or "
+                            "expressions nested too deeply", pos, cites) from None
+        if located:
+            self._places[filename] = places
+        exec(code, self.ns)
+        return self.ns[name]
 
     def locate(self, tb: TracebackType | None) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
         """The spec place of the innermost generated statement in a traceback, if any."""
@@ -355,7 +366,7 @@ class PyGen:
         """``f(st, env)`` evaluating an expression."""
         frame = Frame(hot, pure=True)
         text = self.expr(e, {}, frame)
-        return self.build(self.fresh("expr"), "st, env", frame, [f"return {text}"])  # type: ignore[no-any-return]
+        return self.build(self.fresh("expr"), "st, env", frame, [f"return {text}"], e.pos)  # type: ignore[no-any-return]
 
     # ----------------------------------------------------------- expressions
     def type_of(self, e: A.Expr) -> str:
@@ -572,7 +583,7 @@ class PyGen:
             scope = {p: f"a_{p}" for p in params}
             frame = Frame(hot=True)
             text = self.expr(decl.body, scope, frame)
-            self.build(name, ", ".join(["st", *scope.values()]), frame, [f"return {text}"])
+            self.build(name, ", ".join(["st", *scope.values()]), frame, [f"return {text}"], decl.pos)
         return name
 
     def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:

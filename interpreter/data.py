@@ -16,11 +16,14 @@ import attrs
 
 from . import ast as A
 from .errors import Diagnostic, SpecError
+from .files import read_text
 
 #: Column types a table may declare besides references to other tables and enums.
 BASIC_COLUMN_TYPES = ("int", "text", "flag", "set")
 #: The key of a table without a `key` column: the row's number, from 1.
 ROW_NUMBER = "row_number"
+#: A table file larger than this is refused before it is read.
+MAX_TABLE_BYTES = 1_000_000
 _FLAGS = {"yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
 
 
@@ -91,7 +94,7 @@ def resolve_file(decl: A.TableDecl, spec_dir: Path, override: Path | None) -> Pa
     if override is not None:
         if override.is_dir():
             for candidate in (override / decl.file, override / name):
-                if candidate.is_file():
+                if candidate.exists() or candidate.is_symlink():  # not only files: the others are refused
                     return candidate
         elif override.name == name:
             return override
@@ -111,8 +114,8 @@ def load_table(
         raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {decl.file!r} resolves to "
                                               f"{path.resolve()}, outside the spec's folder")])
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_text(path, MAX_TABLE_BYTES)
+    except (OSError, ValueError) as err:
         raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {err}")]) from None
     problems: list[Diagnostic] = []
     reader = csv.DictReader(io.StringIO(text))

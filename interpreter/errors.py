@@ -16,6 +16,9 @@ import attrs
 
 from .ast import Citation, Pos
 
+#: At most this many characters of a source line are shown under a diagnostic.
+SHOWN_LINE = 160
+
 
 @attrs.frozen
 class Diagnostic:
@@ -31,8 +34,13 @@ class Diagnostic:
         if not self.source_line:
             return head
         line = self.source_line.rstrip("\n").expandtabs(1)
-        caret = " " * max(self.pos.column - 1, 0) + "^"
-        return f"{head}\n    {line}\n    {caret}"
+        column = max(self.pos.column - 1, 0)
+        if len(line) > SHOWN_LINE:  # a window around the column, so that a huge line stays short
+            start = max(0, min(column - SHOWN_LINE // 2, len(line) - SHOWN_LINE))
+            line = ("..." if start else "") + line[start:start + SHOWN_LINE] + (
+                "..." if start + SHOWN_LINE < len(line) else "")
+            column = column - start + (3 if start else 0)
+        return f"{head}\n    {line}\n    {' ' * column}^"
 
 
 class RulesError(Exception):

@@ -31,7 +31,8 @@ from .compiler import (
 )
 from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
-from .parser import parse_file
+from .files import read_text
+from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import STATE_FORMAT, State, World, all_keys, key_in
 
 SPEC_SUFFIX = ".rules"
@@ -490,8 +491,8 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     for f in files:
         shown = str(f.relative_to(display_root)) if display_root and f.is_relative_to(display_root) else str(f)
         try:
-            texts[shown] = f.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            texts[shown] = read_text(f, MAX_SOURCE_BYTES).splitlines()
+        except (OSError, ValueError):
             texts[shown] = []
         try:
             parsed.append(parse_file(f, shown))

@@ -22,6 +22,7 @@ from lark import Token, Tree
 from . import ast as A
 from . import cache, treejson
 from .errors import Diagnostic, SpecError
+from .files import read_text
 
 TreeT = Tree[Any]
 
@@ -241,8 +242,8 @@ def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
     """Read and parse a spec file; unreadable files are a positioned error too."""
     shown = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_text(path, MAX_SOURCE_BYTES)
+    except (OSError, ValueError) as err:
         raise SpecError([Diagnostic(A.Pos(shown, 1, 1), f"cannot read spec file: {err}")]) from None
     # A file parsed before (same text, same name, same parser) is read back from the cache.
     return cache.cached("ast", cache.digest(_parser_digest(), shown, text), lambda: parse_text(text, shown),
@@ -299,6 +300,16 @@ class _Builder:
             return A.Pos(self.path, 1, 1)
         return A.Pos(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
 
+    def integer(self, token: Token) -> int:
+        """The value of a number token; one beyond :data:`~interpreter.ast.MAX_INT` is a problem."""
+        text = str(token).lstrip("0") or "0"
+        if len(text) > len(str(A.MAX_INT)) or int(text) > A.MAX_INT:
+            pos = self.pos(token)
+            self.problems.append(Diagnostic(pos, f"the number {_shorten(text)} is larger than {A.MAX_INT}",
+                                            self.line_of(pos.line)))
+            return 0
+        return int(text)
+
     # declarations -------------------------------------------------------------
     def declaration(self, tree: TreeT) -> A.Declaration:
         self.depth = 0
@@ -338,7 +349,7 @@ class _Builder:
 
     def d_players_decl(self, t: TreeT) -> A.PlayersDecl:
         low, high = self.tokens(t, "INT")
-        return A.PlayersDecl(int(low), int(high), self.citations(t.children), self.pos(t))
+        return A.PlayersDecl(self.integer(low), self.integer(high), self.citations(t.children), self.pos(t))
 
     def d_enum_decl(self, t: TreeT) -> A.EnumDecl:
         names = [str(n) for n in self.tokens(t, "NAME")]
@@ -628,7 +639,7 @@ class _Builder:
         if kind == "name":
             return A.Name(str(kids[0]), pos)
         if kind == "int_lit":
-            return A.Literal(int(kids[0]), pos)
+            return A.Literal(self.integer(kids[0]), pos)
         if kind == "str_lit":
             return A.Literal(_unquote(kids[0]), pos)
         if kind == "true_lit":

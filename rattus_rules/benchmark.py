@@ -32,6 +32,7 @@ from interpreter.cache import CACHE_ENV
 
 from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
 from .api import load_rules
+from .commands.common import EXIT_USAGE, UsageError
 from .paths import spec_dir
 
 _CHILD = r"""
@@ -51,6 +52,11 @@ else:
 t2 = now()
 print(json.dumps({"import": ms(t0, t1), "work": ms(t1, t2), "lark_built": parser._lark.cache_info().currsize}))
 """
+
+
+#: Bounds of the benchmark's options (a longer run is a mistake, not a benchmark).
+MAX_SECONDS = 3600.0
+MAX_RUNS = 1000
 
 
 @attrs.frozen
@@ -161,7 +167,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print the figures; ``--seconds`` per player count, ``--runs`` cold loads."""
     parser = argparse.ArgumentParser(prog="bench", description=__doc__.splitlines()[0])
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        return run(parser.parse_args(argv))
+    except UsageError as err:
+        print(f"bench: {err}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,11 +187,19 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark with parsed arguments and print the figures."""
     seconds, runs, counts = float(args.seconds), int(args.runs), list(args.players)
     bound = args.max_decisions
+    if not 0 < seconds <= MAX_SECONDS:
+        raise UsageError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
+    if not 1 <= runs <= MAX_RUNS:
+        raise UsageError(f"--runs must be 1 to {MAX_RUNS}")
+    game = load_rules()
+    for n in counts:
+        if not game.min_players <= n <= game.max_players:
+            raise UsageError(f"--players: {game.title} is for {game.min_players} to {game.max_players} "
+                             f"players, not {n}")
     pinned = "not pinned" if args.any_core else pin_to_one_core()
     print(f"machine: {machine()}; {pinned}")
     path = spec_dir()
     print(f"spec: {path}")
-    game = load_rules()
     print()
     print("random games: uniform random players, chance from the state's generator (CPU time of this process)")
     print(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")

@@ -1,4 +1,8 @@
-"""The `rattus` command line.  Exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input.
+"""The `rattus` command line.
+
+Exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input, 3 an internal
+error (a bug: please report it).  No traceback reaches the user: any exception
+the commands do not handle themselves ends in a one-line message.
 
 Each subcommand lives in a module of :mod:`rattus_rules.commands` with a
 ``register(subparsers)`` function; :data:`COMMAND_MODULES` lists them.
@@ -16,7 +20,7 @@ from interpreter import RulesError
 from interpreter.checker import suggest
 
 from . import __version__
-from .commands.common import EXIT_RULES, EXIT_USAGE, UsageError
+from .commands.common import EXIT_INTERNAL, EXIT_RULES, EXIT_USAGE, UsageError, check_data_path
 
 COMMAND_MODULES = (
     "rattus_rules.commands.core",
@@ -60,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:
         return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
     try:
+        check_data_path(getattr(args, "data", None))
         return int(args.run(args))
     except UsageError as err:
         print(f"rattus: {err}", file=sys.stderr)
@@ -69,6 +74,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_RULES
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        print("rattus: interrupted", file=sys.stderr)
+        return 130
+    except (RecursionError, MemoryError) as err:  # input too large or too deeply nested to handle
+        print(f"rattus: the input is too large or too deeply nested ({type(err).__name__})", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as err:  # a bug: one line, never a traceback
+        print(f"rattus: internal error: {type(err).__name__}: {_one_line(str(err))}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """A message on one line, cut short if long."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit] + "..."
 
 
 if __name__ == "__main__":

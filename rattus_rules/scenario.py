@@ -64,6 +64,7 @@ from interpreter.edit import (
     run_until,
     set_local,
 )
+from interpreter.files import read_text
 
 from .api import new_game
 from .faces import CLASSES, UNKNOWN, Face, face_text, piece_face
@@ -153,10 +154,20 @@ def _strip_comment(line: str) -> str:
 
 
 def _words(text: str, path: str, number: int) -> tuple[str, ...]:
+    long = _LONG_NUMBER.search(text)
+    if long is not None:
+        raise ScenarioError(path, number, f"the number {long.group()[:20]}... is too long "
+                            f"(at most {_MAX_DIGITS} digits)")
     try:
         return tuple(shlex.split(text, posix=True))
     except ValueError as err:
         raise ScenarioError(path, number, f"cannot read the line: {err}") from None
+
+
+#: No number in a scenario has more digits than this (Python refuses to read
+#: numbers of more than 4,300 digits, and no count in a game comes near).
+_MAX_DIGITS = 18
+_LONG_NUMBER = re.compile(rf"\d{{{_MAX_DIGITS + 1},}}")
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
@@ -217,8 +228,8 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_text(p)
+    except (OSError, ValueError) as err:
         raise ScenarioError(str(p), 1, f"cannot read the file: {err}") from None
     return parse_scenario(text, str(p))
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from interpreter import RuleError, SpecError
 
-EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: A stored state file larger than this is refused before it is read.
+MAX_STATE_BYTES = 10_000_000
 
 
 class UsageError(Exception):
@@ -25,6 +27,12 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--data", metavar="PATH",
                         help="a folder (or CSV file) of corrected component tables")
+
+
+def check_data_path(data: str | None) -> None:
+    """Raise UsageError if ``--data`` names nothing."""
+    if data is not None and not Path(data).exists():
+        raise UsageError(f"--data {data}: no such file or folder")
 
 
 def parse_interpretations(items: Sequence[str]) -> dict[str, str]:

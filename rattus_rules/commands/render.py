@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import State
+from interpreter.files import read_text
 
 from ..agents import RandomPlayer
 from ..api import load_rules, new_game, state_from_json
@@ -25,6 +26,7 @@ from ..render import board_svg, state_svg
 from .common import (
     EXIT_OK,
     EXIT_RULES,
+    MAX_STATE_BYTES,
     UsageError,
     add_rules_options,
     check_output,
@@ -84,9 +86,11 @@ def run_board(args: argparse.Namespace) -> int:
 
 def _read_json(path: str) -> Any:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_text(path, MAX_STATE_BYTES)
+    except (OSError, ValueError) as err:  # also a FIFO, a device, a file too large
         raise UsageError(f"cannot read {path}: {err}") from None
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise UsageError(f"{path} is not JSON: line {err.lineno}: {err.msg}") from None
     except (RecursionError, ValueError) as err:
@@ -110,6 +114,10 @@ def run_state(args: argparse.Namespace) -> int:
             state = state_from_json(stored, data=args.data)
         except ValueError as err:
             raise UsageError(f"{args.stored}: {err}") from None
+        except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
+            # the API's own checks of a stored state should turn these into ValueErrors
+            raise UsageError(f"{args.stored} does not hold a valid stored state "
+                             f"({type(err).__name__}: {err})") from None
     else:
         if args.moves < 0:
             raise UsageError("--moves must be 0 or more")
@@ -118,7 +126,13 @@ def run_state(args: argparse.Namespace) -> int:
                                  parse_interpretations(args.interpretation), args.data)
         except ValueError as err:
             raise UsageError(str(err)) from None
-    write_output(state_svg(state), args.output)
+    try:
+        svg = state_svg(state)
+    except (ValueError, TypeError, KeyError, IndexError) as err:
+        if not args.stored:
+            raise
+        raise UsageError(f"{args.stored}: cannot draw the stored state ({type(err).__name__}: {err})") from None
+    write_output(svg, args.output)
     return EXIT_OK
 
 

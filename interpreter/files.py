@@ -1,0 +1,61 @@
+"""Reading untrusted files: regular files only, and never more than a limit.
+
+A path may name anything: a FIFO (opening it waits for a writer), a device
+(``/dev/zero`` never ends), a folder, or a symbolic link to any of them.
+:func:`read_text` opens without blocking, refuses what is not a regular file,
+checks the size before reading and reads at most one byte beyond the limit,
+so a file that grows while it is read is refused too.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+#: The default limit of :func:`read_text`: larger input files are refused.
+MAX_FILE_BYTES = 1_000_000
+
+
+class FileTooLarge(ValueError):
+    """A file over its size limit."""
+
+
+class NotAFile(ValueError):
+    """A path that names something other than a regular file (a FIFO, a device, a folder)."""
+
+
+def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    Raise :class:`NotAFile` or :class:`FileTooLarge` (both ValueErrors), or OSError.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotAFile("not a regular file")
+        if info.st_size > limit:
+            raise FileTooLarge(f"the file is larger than {limit} bytes")
+        chunks = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise FileTooLarge(f"the file is larger than {limit} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path | str, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a regular file of at most ``limit`` bytes, with ``\\n`` line ends
+    (as :meth:`pathlib.Path.read_text` gives).
+
+    Raise ValueError (:class:`NotAFile`, :class:`FileTooLarge`, UnicodeDecodeError) or OSError.
+    """
+    return read_bytes(path, limit).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
