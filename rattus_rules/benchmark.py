@@ -187,8 +187,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark with parsed arguments and print the figures."""
     seconds, runs, counts = float(args.seconds), int(args.runs), list(args.players)
     bound = args.max_decisions
-    if not 0 < seconds <= MAX_SECONDS:
-        raise UsageError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
+    if not 0 <= seconds <= MAX_SECONDS:  # (0: the minimum number of games)
+        raise UsageError(f"--seconds must be 0 to {MAX_SECONDS}")
     if not 1 <= runs <= MAX_RUNS:
         raise UsageError(f"--runs must be 1 to {MAX_RUNS}")
     game = load_rules()
