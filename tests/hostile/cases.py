@@ -295,8 +295,9 @@ def args_cases() -> Iterator[dict[str, Any]]:
         argv += [["play", "-q", "--players", value], ["bench", "--players", value],
                  ["perft", "--players", value, "--depth", "1"],
                  ["render", "state", "--players", value, "-o", "o.svg"]]
-    for value in ["0", "-1", BIG, "x", "nan", "inf", "-inf", "1e400"]:
+    for value in ["-1", BIG, "x", "nan", "inf", "-inf", "1e400"]:
         argv += [["bench", "--runs", value, "--seconds", "0.01"], ["bench", "--seconds", value, "--runs", "1"]]
+    argv.append(["bench", "--runs", "0", "--seconds", "0.01"])
     for value in [BIG, "x", "-" + BIG]:
         argv += [["play", "-q", "--seed", value], ["render", "state", "--seed", value, "-o", "o.svg"]]
     for value in ["-1", BIG, "x"]:
