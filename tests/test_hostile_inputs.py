@@ -97,7 +97,7 @@ def problem(case: dict[str, Any], result: dict[str, Any]) -> str | None:
             return f"exit {result['code']}: {text[-1500:]}"
         if result["code"] not in case["expect"]:
             return f"exit {result['code']}, expected {case['expect']}: {text[-800:]}"
-        if result["code"] != 0 and not text.strip():
+        if result["code"] != 0 and not text.strip() and not result["stdout_chars"]:
             return "failed without a message"
         return None
     if result["error"] not in case["expect"]:

@@ -44,7 +44,9 @@ KINDS = {
     "data": "component tables (`--data`): mangled, huge, unreadable, FIFO, /dev/zero; exit 1 or 2",
     "scenario": "scenario files: huge numbers in every place, unreadable files, junk; exit 2 (or 1)",
     "record": "game records (`rattus validate`/`replay`): wrong types, deep nesting, huge numbers; exit 1 or 2",
-    "state": "saved states (`rattus render state --from`): every field replaced by a hostile value; exit 2",
+    "state": "saved states (`rattus render state --from`): every field replaced by a hostile value: exit 2, "
+             "or 0 where the value is harmless (the checks of a stored state are tests/test_state_*); "
+             "unreadable files: exit 2",
     "args": "command-line arguments: out of range, wrong type, missing files; exit 2",
 }
 
@@ -73,10 +75,10 @@ def spec_text_cases() -> Iterator[dict[str, Any]]:
             "".join(f"for i{k} in 1 .. 1 {{ " for k in range(depth)) + "}" * depth), SPEC_ERROR)
         yield spec_case(f"whiles-nested-{depth}", proc("let x = 0\n" + "while x < 1 { " * depth + "x = 1 "
                                                        + "}" * depth), SPEC_ERROR)
-    for depth in (11, 15, 20):  # loops that stop at a decision are entered again from the middle
+    for depth in (20, 30):  # loops that stop at a decision are entered again from the middle
         body = "loop { " * depth + f'choose by first_player {{ "go" {CITE} {{ }} }} ' + "}" * depth
         yield spec_case(f"loops-around-a-decision-{depth}", proc(body), SPEC_ERROR)
-    many = " ".join(f"x{k} in 1 .. 1" for k in range(25))
+    many = ", ".join(f"x{k} in 1 .. 1" for k in range(25))
     yield spec_case("decision-with-25-values", proc(f'choose by first_player {{ "go" {many} {CITE} {{ }} }}'),
                     SPEC_ERROR)
     for digits in (19, 100, 4301, 5000, 100_000):
@@ -99,7 +101,7 @@ def spec_text_cases() -> Iterator[dict[str, Any]]:
         "dangling-link": {"s/b.rules": {"link": "/nonexistent/x"}},
         "binary": {"s/b.rules": {"bytes": "ff fe 00 81 c3 28".replace(" ", "")}},
         "too-large": {"s/b.rules": "# " + "x" * 1_100_000 + "\n"},
-        "huge-line": {"s/b.rules": "counter " + "x" * 900_000 + " = 1\n"},
+        "huge-line": {"s/b.rules": "counter " + "x" * 900_000 + " = 1 1\n"},
         "many-tokens": {"s/b.rules": "x " * 60_000},
         "table-fifo": {"s/t.csv": {"fifo": True}},
         "table-dev-zero": {"s/t.csv": {"link": "/dev/zero"}},
@@ -150,7 +152,7 @@ def spec_run_cases() -> Iterator[dict[str, Any]]:
     checks = {
         "check-huge-sum": "sum(i in 1 .. 1000000000000: i) > 0",
         "check-nested": "sum(i in 1 .. 1000000: sum(j in 1 .. 1000000: j)) > 0",
-        "check-huge-range": "size(1 .. 1000000000000) > 0",
+        "check-huge-range": "1 .. 1000000000000 != [1]",
         "check-huge-list": "size([i for i in 1 .. 1000000000000]) > 0",
         "check-product": f"{MAX_INT} * {MAX_INT} > 0",
     }
@@ -264,15 +266,15 @@ def state_cases(saved_state: dict[str, Any]) -> Iterator[dict[str, Any]]:
     def case(ident: str, content: Any) -> dict[str, Any]:
         return {"id": f"state-{ident}", "group": "state", "kind": "cli",
                 "argv": ["render", "state", "--from", "s.json", "-o", "o.svg"],
-                "files": {"s.json": content}, "expect": sorted(USAGE)}
+                "files": {"s.json": content}, "expect": sorted(USAGE if ident in unreadable else {0, 2})}
 
+    unreadable = {"not-json": "{", "array": "[]", "deep": "[" * 100_000 + "]" * 100_000,
+                  "huge-number": "{\"players\": " + BIG + "}", "empty": "", "fifo": {"fifo": True},
+                  "dev-zero": {"link": "/dev/zero"}}
     for ident, text in _replace_each(saved_state):
         yield case(ident, text)
-    for ident, text in {"not-json": "{", "array": "[]", "deep": "[" * 100_000 + "]" * 100_000,
-                        "huge-number": "{\"players\": " + BIG + "}", "empty": ""}.items():
+    for ident, text in unreadable.items():
         yield case(ident, text)
-    yield case("fifo", {"fifo": True})
-    yield case("dev-zero", {"link": "/dev/zero"})
 
 
 def record_cases(record: dict[str, Any]) -> Iterator[dict[str, Any]]:
