@@ -35,6 +35,7 @@ if str(ROOT) not in sys.path:
 from interpreter import InvariantViolation, RulesError  # noqa: E402
 from rattus_rules import interpretations, new_game  # noqa: E402
 from rattus_rules.agents import add_bound_option, bound_text  # noqa: E402
+from rattus_rules.progress import progress  # noqa: E402
 
 #: What one game reports: players, actions, violations, messages, whether it was cut at the bound.
 Outcome = tuple[int, int, int, list[str], bool]
@@ -108,14 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     games: Counter[int] = Counter()
     actions: Counter[int] = Counter()
     violations = cut = 0
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool, \
+            progress(len(jobs), "soak", unit=" game") as bar:
         for players, count, broken, messages, was_cut in pool.map(play, jobs, chunksize=8):
             cut += was_cut
             games[players] += 1
             actions[players] += count
             violations += broken
             for message in messages:
-                print(f"VIOLATION {message}", flush=True)
+                bar.note(f"VIOLATION {message}")
+            bar.update()
     seconds = time.perf_counter() - began
     for players in sorted(games):
         print(f"{players} players: {games[players]} games, {actions[players]} actions")

@@ -99,6 +99,12 @@ class Interpretation:
         """The project's reading."""
         return next(o.value for o in self.options if o.default)
 
+    def to_json(self) -> dict[str, Any]:
+        """The switch as JSON: id, question, default, and each option with its citations."""
+        return {"id": self.id, "question": self.question, "default": self.default,
+                "options": [{"value": o.value, "description": o.description, "default": o.default,
+                             "citations": [citation_json(c) for c in o.citations]} for o in self.options]}
+
 
 def interpretations(data: str | Path | None = None) -> list[Interpretation]:
     """Every interpretation switch of the spec, in spec order."""
@@ -111,6 +117,11 @@ def interpretations(data: str | Path | None = None) -> list[Interpretation]:
         )
         for d in game.switches.values()
     ]
+
+
+def citation_json(citation: Citation) -> dict[str, str]:
+    """A German citation as JSON: source, section, quote."""
+    return {"source": citation.source, "section": citation.section, "quote": citation.quote}
 
 
 def player_label(player: int) -> str:

@@ -34,6 +34,7 @@ from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_r
 from .api import load_rules
 from .commands.common import EXIT_USAGE, UsageError
 from .paths import spec_dir
+from .progress import Progress, progress
 
 _CHILD = r"""
 import json, sys, time
@@ -196,36 +197,46 @@ def run(args: argparse.Namespace) -> int:
         if not game.min_players <= n <= game.max_players:
             raise UsageError(f"--players: {game.title} is for {game.min_players} to {game.max_players} "
                              f"players, not {n}")
-    pinned = "not pinned" if args.any_core else pin_to_one_core()
-    print(f"machine: {machine()}; {pinned}")
+    with progress(len(counts) + 3, "bench", unit=" step") as bar:
+        return _run(game, seconds, runs, counts, bound, bool(args.any_core), bar)
+
+
+def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | None, any_core: bool,
+         bar: Progress) -> int:
+    say = bar.note
+    pinned = "not pinned" if any_core else pin_to_one_core()
+    say(f"machine: {machine()}; {pinned}")
     path = spec_dir()
-    print(f"spec: {path}")
-    print()
-    print("random games: uniform random players, chance from the state's generator (CPU time of this process)")
-    print(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")
+    say(f"spec: {path}")
+    say("")
+    say("random games: uniform random players, chance from the state's generator (CPU time of this process)")
+    say(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")
     cut = 0
     for n in counts:
         f = measure_games(game, n, seconds, max_decisions=bound)
         cut += f.cut
-        print(f"{n:>7} {f.games:>6} {f.games_per_second:>9.1f} {f.actions_per_second:>10.0f} "
-              f"{f.decisions_per_second:>12.0f} {f.actions / f.games:>13.1f}")
-    print("  (actions = player decisions + chance outcomes; decisions = player decisions)")
-    print(f"  {bound_text(bound, cut)}")
-    print()
-    print(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
-    print(f"  {'':<11}{'spec load':>16}{'(parser needed?)':>22}{'getting the parser':>20}"
-          f"{'import interpreter':>21}")
+        bar.update()
+        say(f"{n:>7} {f.games:>6} {f.games_per_second:>9.1f} {f.actions_per_second:>10.0f} "
+            f"{f.decisions_per_second:>12.0f} {f.actions / f.games:>13.1f}")
+    say("  (actions = player decisions + chance outcomes; decisions = player decisions)")
+    say(f"  {bound_text(bound, cut)}")
+    say("")
+    say(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
+    say(f"  {'':<11}{'spec load':>16}{'(parser needed?)':>22}{'getting the parser':>20}"
+        f"{'import interpreter':>21}")
     with tempfile.TemporaryDirectory() as fresh:
         for label, cache in (("no cache", ""), ("cache warm", fresh)):
             if cache:
                 measure_load(path, 1, cache)  # the first run fills the cache
+                bar.update()
             lf = measure_load(path, runs, cache)
-            print(f"  {label:<11}{lf.load_cpu:8.1f} [{lf.load_wall:5.1f}]{'yes' if lf.lark_needed else 'no':>22}"
-                  f"{lf.lark_cpu:12.1f} [{lf.lark_wall:5.1f}]{lf.import_cpu:13.1f} [{lf.import_wall:5.1f}]")
-    print("  spec load = parse + check + load data + compile, getting the Lark parser if a file must be parsed")
-    print("  (the parser shipped beside the grammar; built anew only if it is stale: `make parser`);")
-    print(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file, as checked JSON;")
-    print("  'no cache' turns it off, 'cache warm' runs after one load filled it")
+            bar.update()
+            say(f"  {label:<11}{lf.load_cpu:8.1f} [{lf.load_wall:5.1f}]{'yes' if lf.lark_needed else 'no':>22}"
+                f"{lf.lark_cpu:12.1f} [{lf.lark_wall:5.1f}]{lf.import_cpu:13.1f} [{lf.import_wall:5.1f}]")
+    say("  spec load = parse + check + load data + compile, getting the Lark parser if a file must be parsed")
+    say("  (the parser shipped beside the grammar; built anew only if it is stale: `make parser`);")
+    say(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file, as checked JSON;")
+    say("  'no cache' turns it off, 'cache warm' runs after one load filled it")
     return 0
 
 

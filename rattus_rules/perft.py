@@ -22,7 +22,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter import State
@@ -99,16 +99,25 @@ def perft(state: State, depth: int, chance: str = "seed") -> int:
     return total
 
 
-def divide(state: State, depth: int, chance: str = "seed") -> dict[str, int]:
-    """Perft split by the first action: action text → count of the sequences starting with it."""
+def divide(state: State, depth: int, chance: str = "seed",
+           started: Callable[[int], None] | None = None, done: Callable[[], None] | None = None) -> dict[str, int]:
+    """Perft split by the first action: action text → count of the sequences starting with it.
+
+    ``started(n)`` is told how many first actions there are, ``done()`` after each (for progress bars).
+    """
     if depth < 1:
         raise ValueError("divide needs depth at least 1")
     if state.is_chance_node():
         state = state.clone()
         resolve_chance(state, chance)
+    texts = state.legal_action_texts()
+    if started is not None:
+        started(len(texts))
     out = {}
-    for i, text in enumerate(state.legal_action_texts()):
+    for i, text in enumerate(texts):
         child = state.clone()
         child.apply_index(i)
         out[text] = perft(child, depth - 1, chance)
+        if done is not None:
+            done()
     return out

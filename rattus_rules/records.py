@@ -54,7 +54,7 @@ from interpreter.compiler import Branch, Pending, render_value
 from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
 
 from .agents import RandomPlayer
-from .api import load_rules
+from .api import citation_json, load_rules
 from .faces import UNKNOWN, Face, face_text, piece_face
 
 FORMAT = "rattus-record"
@@ -272,7 +272,7 @@ class Verdict:
             "status": self.status, "entries": self.entries, "finished": self.finished,
             "scores": list(self.scores), "winners": list(self.winners), "next": self.next,
             "index": self.index, "entry": self.entry, "reason": self.reason, "rule": self.rule,
-            "citations": [{"source": c.source, "section": c.section, "quote": c.quote} for c in self.citations],
+            "citations": [citation_json(c) for c in self.citations],
             "legal": list(self.legal), "path": self.path, "warnings": list(self.warnings),
             "settings": dict(self.settings),
         }
@@ -1068,6 +1068,17 @@ class InterpretationReport:
     rejected: tuple[Trial, ...]
     not_a_record: Verdict | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON: the header's settings, and each setting tried (its changes and verdict)."""
+        if self.not_a_record is not None:
+            return {"status": NOT_A_RECORD, "verdict": self.not_a_record.to_json()}
+
+        def trial(t: Trial) -> dict[str, Any]:
+            return {"changes": dict(t.changes), "verdict": t.verdict.to_json()}
+
+        return {"status": LEGAL if self.legal else ILLEGAL, "base": dict(self.base),
+                "legal": [trial(t) for t in self.legal], "rejected": [trial(t) for t in self.rejected]}
+
     def format(self) -> str:
         """The report as text."""
         if self.not_a_record is not None:
@@ -1094,13 +1105,16 @@ class InterpretationReport:
         return "\n".join(out)
 
 
-def which_interpretations(record: Any, data: str | None = None, rounds: int = 4) -> InterpretationReport:
+def which_interpretations(record: Any, data: str | None = None, rounds: int = 4,
+                          tried_one: Callable[[int, int], None] | None = None) -> InterpretationReport:
     """Search the switch settings under which a record is legal.
 
     Start from the header's settings; try every other value of every switch,
     one at a time.  If none is legal, keep the change that got furthest (the
     latest first illegal entry) and try single changes on top of it again, up
     to ``rounds`` times.  Every setting tried is reported with its verdict.
+    ``tried_one(done, expected)`` is called after each setting tried, with how
+    many were tried and how many the rounds begun so far try (for progress bars).
     """
     game = load_rules(data)
     bad = check_format(record, game)
@@ -1109,15 +1123,21 @@ def which_interpretations(record: Any, data: str | None = None, rounds: int = 4)
     header_settings = {game.switches[k].ident: v for k, v in game.settings_for(record.get("interpretations")).items()}
     tried: dict[tuple[tuple[str, str], ...], Verdict] = {}
 
+    per_round = sum(len(d.options) - 1 for d in game.switches.values())
+    begun = [1]
+
     def attempt(changes: dict[str, str]) -> Verdict:
         key = tuple(sorted(changes.items()))
         if key not in tried:
             tried[key] = _validate_checked(game, record, changes)
+            if tried_one is not None:
+                tried_one(len(tried), 1 + per_round * begun[0])
         return tried[key]
 
     base: dict[str, str] = {}
     best = attempt(base)
-    for _ in range(rounds):
+    for round_ in range(rounds):
+        begun[0] = round_ + 1
         results = []
         for decl in game.switches.values():
             for option in decl.options:

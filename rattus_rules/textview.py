@@ -12,6 +12,7 @@ Rattus, 2 players — setup; to move: P0
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, State
 from interpreter.edit import option_words
@@ -70,3 +71,52 @@ def render_text(state: State, shown: Callable[[int], bool] | None = None,
         more = f" … ({len(unique) - max_actions} more)" if len(unique) > max_actions else ""
         lines.append(f"legal ({state.decision_rule()}): {', '.join(unique[:max_actions])}{more}")
     return "\n".join(lines)
+
+
+def position_json(state: State, shown: Callable[[int], bool] | None = None,
+                  names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The position as JSON, the same facts :func:`render_text` prints; faces not ``shown`` are ``?``.
+
+    Seats are written ``P0``…; ``names`` (a record's seat names) are given beside them.
+
+    >>> from rattus_rules import new_game
+    >>> sorted(position_json(new_game(2, seed=3)))  # doctest: +NORMALIZE_WHITESPACE
+    ['cards', 'castle', 'display', 'legal', 'names', 'out', 'phase', 'plague', 'regions', 'removed_at_setup',
+     'rule', 'scores', 'stock', 'supply', 'to_move', 'winners']
+    """
+    game = state.game
+    vals = state.vals
+
+    def token(t: int) -> str:
+        return face_text(game, t) if shown is None or shown(t) else UNKNOWN
+
+    def seat(p: int | None) -> str | None:
+        return None if p is None else f"P{p}"
+
+    to_move = state.current_player
+    over = to_move == TERMINAL_PLAYER
+    rule = "" if over else state.decision_rule()
+    if over:
+        moving, legal = None, []
+    else:
+        moving = "chance" if to_move == CHANCE_PLAYER else seat(to_move)
+        texts = [" ".join(option_words(state, i, token)) for i in range(state.num_legal_actions())]
+        legal = list(dict.fromkeys(texts))
+    return {
+        "phase": vals["phase"][None], "to_move": moving, "rule": rule,
+        "names": list(names) if names else [f"P{p}" for p in state.seats],
+        "plague": vals["plague"][None],
+        "cards": {c: seat(vals["holder"][c]) for c in CLASSES},
+        "display": [c for c in CLASSES if vals["holder"][c] is None],
+        "supply": {f"P{p}": vals["supply"][p] for p in state.seats},
+        "castle": {f"P{p}": vals["castle"][p] for p in state.seats},
+        "stock": len(state.zones["stock"][None]),
+        "out": [token(t) for t in state.zones["out"][None]],
+        "removed_at_setup": len(state.zones["box"][None]),
+        "regions": {r: {"tokens": [token(t) for t in state.zones["rats"][r]],
+                        "cubes": {f"P{p}": vals["cubes"][(p, r)] for p in state.seats}}
+                    for r in state.world.nodes["board"]},
+        "legal": legal,
+        "scores": state.scores() if over else None,
+        "winners": [f"P{w}" for w in state.winner() or []] if over else None,
+    }

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from interpreter import RuleError, SpecError
 
@@ -78,3 +80,13 @@ def write_output(text: str, path: str | None) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as err:
         raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--json``: print ``what`` as one JSON document instead of text (shapes: docs/json.md)."""
+    parser.add_argument("--json", action="store_true", help=f"print {what} as JSON (see docs/json.md)")
+
+
+def print_json(data: Any) -> None:
+    """Print one JSON document to standard output."""
+    print(json.dumps(data, ensure_ascii=False, indent=2))

@@ -11,7 +11,16 @@ from interpreter import SpecError, State, load_spec
 from ..agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
 from ..paths import spec_dir
-from .common import EXIT_OK, EXIT_RULES, UsageError, add_rules_options, check_output, parse_interpretations
+from .common import (
+    EXIT_OK,
+    EXIT_RULES,
+    UsageError,
+    add_json_option,
+    add_rules_options,
+    check_output,
+    parse_interpretations,
+    print_json,
+)
 from .records import recorder_for, write_record
 
 
@@ -20,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("check", help="parse and check a spec (default: the Rattus spec)")
     p.add_argument("path", nargs="?", help="a spec folder or .rules file")
     p.add_argument("--data", metavar="PATH", help="a folder of corrected component tables")
+    add_json_option(p, "the outcome (counts, or every problem with its position)")
     p.set_defaults(run=run_check)
 
     p = sub.add_parser("play", help="play a game with random players and print its log")
@@ -33,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("interpretations", help="list the interpretation switches")
     p.add_argument("--data", metavar="PATH", help=argparse.SUPPRESS)
+    add_json_option(p, "the switches")
     p.set_defaults(run=run_interpretations)
 
 
@@ -44,10 +55,19 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         game = load_spec(path, data=args.data)
     except SpecError as err:
+        if args.json:
+            print_json({"ok": False, "problems": [
+                {"path": d.pos.path, "line": d.pos.line, "column": d.pos.column, "end_line": d.pos.end_line,
+                 "end_column": d.pos.end_column, "message": d.message} for d in err.diagnostics]})
+            return EXIT_RULES
         print(str(err), file=sys.stderr)
         print(f"{len(err.diagnostics)} problem(s) found", file=sys.stderr)
         return EXIT_RULES
     s = game.symbols
+    if args.json:
+        print_json({"ok": True, "title": game.title, "procedures": len(s.procedures), "rules": len(s.rules),
+                    "switches": len(s.switches), "invariants": len(s.invariants), "checks": len(s.checks)})
+        return EXIT_OK
     print(f"ok: {game.title} — {len(s.procedures)} procedures, {len(s.rules)} rules, "
           f"{len(s.switches)} switches, {len(s.invariants)} invariants, {len(s.checks)} data checks")
     return EXIT_OK
@@ -104,6 +124,9 @@ def _headline(line: str) -> str:
 def run_interpretations(args: argparse.Namespace) -> int:
     """Print each switch: id, question, default, alternatives, citations."""
     load_rules(args.data)
+    if args.json:
+        print_json([item.to_json() for item in interpretations(args.data)])
+        return EXIT_OK
     for item in interpretations(args.data):
         print(f"{item.id}: {item.question}")
         for o in item.options:

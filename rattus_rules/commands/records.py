@@ -17,6 +17,7 @@ from ..api import load_rules
 from ..archive import is_archive, summary, summary_table, validate_archive
 from ..executor import local_cores
 from ..perft import CHANCE_RULES, divide, perft, start_position
+from ..progress import progress
 from ..records import (
     ILLEGAL,
     KINDS,
@@ -35,15 +36,17 @@ from ..records import (
 )
 from ..render import state_svg
 from ..scenario import ScenarioError, load_scenario, run_scenario
-from ..textview import render_text
+from ..textview import position_json, render_text
 from .common import (
     EXIT_OK,
     EXIT_RULES,
     EXIT_USAGE,
     UsageError,
+    add_json_option,
     add_rules_options,
     check_output,
     parse_interpretations,
+    print_json,
     write_output,
 )
 
@@ -62,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="processes validating an archive (default: all cores)")
     p.add_argument("--which-interpretations", action="store_true",
                    help="search the interpretation settings under which the record is legal")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    add_json_option(p, "the verdict (or the report of --which-interpretations)")
     p.add_argument("--svg", metavar="OUT", help="draw the position at the first illegal entry (or the last) as SVG")
     add_rules_options(p)
     p.set_defaults(run=run_validate)
@@ -71,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("file", help="a record (JSON)")
     p.add_argument("--at", type=int, default=None, metavar="N",
                    help="the position after the first N entries, just before entry N (default: all)")
+    add_json_option(p, "the verdict of those entries and the position")
     add_rules_options(p)
     p.set_defaults(run=run_replay)
 
@@ -81,12 +85,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--chance", choices=CHANCE_RULES, default="seed",
                    help="resolve chance by the state's generator (seed) or by the outcome that sorts first")
     p.add_argument("--divide", action="store_true", help="print the count for each first action")
+    add_json_option(p, "the counts")
     add_rules_options(p)
     p.set_defaults(run=run_perft)
 
     p = sub.add_parser("scenario", help="run scenario files (a position, actions, expectations)")
     p.add_argument("files", nargs="+", help="scenario files (see docs/scenarios.md)")
     p.add_argument("--quiet", "-q", action="store_true", help="print only failures")
+    add_json_option(p, "each file's outcome, failures, log and final position")
     p.set_defaults(run=run_scenarios)
 
     play = sub.choices.get("play")
@@ -132,8 +138,14 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.which_interpretations:
         if chosen:
             raise UsageError("--which-interpretations searches the settings itself; drop --interpretation")
-        report = which_interpretations(record, data=args.data)
-        print(report.format())
+        if args.svg:
+            raise UsageError("--svg draws one verdict's position; --which-interpretations tries many settings")
+        with progress(None, "interpretation settings tried", unit=" setting") as bar:
+            report = which_interpretations(record, data=args.data, tried_one=bar.advance_to)
+        if args.json:
+            print_json(report.to_json())
+        else:
+            print(report.format(), file=sys.stderr if report.not_a_record is not None else sys.stdout)
         if report.not_a_record is not None:
             return EXIT_USAGE
         return EXIT_OK if report.legal else EXIT_RULES
@@ -141,7 +153,7 @@ def run_validate(args: argparse.Namespace) -> int:
     if verdict.status == NOT_A_RECORD and verdict.path == "$.interpretations" and chosen:
         raise UsageError(verdict.reason)
     if args.json:
-        print(json.dumps(verdict.to_json(), ensure_ascii=False, indent=2))
+        print_json(verdict.to_json())
     else:
         print(verdict.format(seats_of(record)), file=sys.stderr if verdict.status == NOT_A_RECORD else sys.stdout)
     if args.svg and verdict.state is not None:
@@ -212,6 +224,11 @@ def run_replay(args: argparse.Namespace) -> int:
         return code
     position = record_position(record, args.at, args, args.file)
     state, verdict, at, total = position.state, position.verdict, position.at, position.total
+    if args.json:
+        print_json({"at": at, "total": total, "verdict": verdict.to_json(),
+                    "next_entry": record["entries"][at] if at < total and verdict.status != ILLEGAL else None,
+                    "position": position_json(state, position.shown, seats_of(record))})
+        return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
     if verdict.status == ILLEGAL:
         print(f"the record is illegal before entry {at}:")
         print(verdict.format(seats_of(record)))
@@ -233,29 +250,61 @@ def run_perft(args: argparse.Namespace) -> int:
         state, _ = start_position(args.players, args.seed, chosen, args.chance, data=args.data)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    print(f"perft: {args.players} players, seed {args.seed}, chance by {args.chance}")
+    head = {"players": args.players, "seed": args.seed, "chance": args.chance, "interpretations": chosen}
+    if not args.json:
+        print(f"perft: {args.players} players, seed {args.seed}, chance by {args.chance}", flush=True)
     if args.divide:
-        counts = divide(state, args.depth, args.chance)
+        counts = _divide(state, args.depth, args.chance)
+        if args.json:
+            print_json({**head, "depth": args.depth, "total": sum(counts.values()),
+                        "divide": [{"action": text, "count": n} for text, n in counts.items()]})
+            return EXIT_OK
         for text, n in counts.items():
             print(f"{text}: {n}")
         print(f"total: {sum(counts.values())}")
         return EXIT_OK
+    found = []
     for depth in range(1, args.depth + 1):
-        print(f"depth {depth}: {perft(state, depth, args.chance)}")
+        count = sum(_divide(state, depth, args.chance).values()) if depth > 2 else perft(state, depth, args.chance)
+        found.append({"depth": depth, "count": count})
+        if not args.json:
+            print(f"depth {depth}: {count}", flush=True)
+    if args.json:
+        print_json({**head, "counts": found})
     return EXIT_OK
+
+
+def _divide(state: State, depth: int, chance: str) -> dict[str, int]:
+    """:func:`divide` with a progress bar over the first actions (on a terminal)."""
+    with progress(None, f"depth {depth}, first actions", unit=" action") as bar:
+        return divide(state, depth, chance, started=bar.set_total, done=bar.update)
 
 
 def run_scenarios(args: argparse.Namespace) -> int:
     """Run scenario files; exit 0 if every expectation held, 1 if not, 2 if a file is malformed."""
     worst = EXIT_OK
+    outcomes: list[dict[str, Any]] = []
     for path in args.files:
         try:
             result = run_scenario(load_scenario(path))
         except ScenarioError as err:
-            print(str(err), file=sys.stderr)
+            if args.json:
+                outcomes.append({"file": path, "status": "malformed", "error": {"line": err.line,
+                                                                              "message": err.message}})
+            else:
+                print(str(err), file=sys.stderr)
             worst = EXIT_USAGE
             continue
+        if not result.ok and worst == EXIT_OK:
+            worst = EXIT_RULES
         title = result.scenario.title or path
+        if args.json:
+            outcomes.append({
+                "file": path, "title": result.scenario.title, "status": "ok" if result.ok else "failed",
+                "failures": [{"line": f.line, "text": f.text, "message": f.message} for f in result.failures],
+                "log": result.log,
+                "position": position_json(result.state, names=result.scenario.seats or None)})
+            continue
         if not args.quiet:
             print(f"== {title} ({path})")
             for line in result.log:
@@ -264,8 +313,8 @@ def run_scenarios(args: argparse.Namespace) -> int:
         for failure in result.failures:
             print(f"{path}:{failure}")
         print(f"{path}: {'ok' if result.ok else f'{len(result.failures)} expectation(s) failed'}")
-        if not result.ok and worst == EXIT_OK:
-            worst = EXIT_RULES
+    if args.json:
+        print_json({"ok": worst == EXIT_OK, "scenarios": outcomes})
     return worst
 
 
