@@ -112,7 +112,7 @@ def test_scenario_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
 def test_validate_json_and_which_interpretations_json(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_json(["validate", "--json", str(game_file)], capsys)["status"] == "legal"
     got = run_json(["validate", "--which-interpretations", "--json", str(game_file)], capsys)
-    assert got["status"] == "legal" and {"changes": {}} == {"changes": got["legal"][0]["changes"]}
+    assert got["status"] == "legal" and got["legal"][0]["changes"] == {}
     assert got["legal"][0]["verdict"]["finished"] is True
     assert all(t["verdict"]["status"] != "legal" for t in got["rejected"])
 
