@@ -157,7 +157,7 @@ def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
                    tuple(state.history))
 
 
-def _reading_tally(games: Iterable[Outcome], players: int) -> Tally:
+def _reading_tally(games: Iterable[Outcome]) -> Tally:
     t: Tally = {"games": 0, "end": Counter(), "seat_wins": Counter(), "length": Counter(),
                 "winning_score": Counter()}
     for g in games:
@@ -172,11 +172,11 @@ def _reading_tally(games: Iterable[Outcome], players: int) -> Tally:
     return t
 
 
-def _pair_tally(pairs: Iterable[tuple[Outcome, Outcome]], players: int) -> Tally:
+def _pair_tally(pairs: Iterable[tuple[Outcome, Outcome]]) -> Tally:
     pairs = list(pairs)
     t: Tally = {"pairs": len(pairs), "compared": 0, "diverged": 0, "winner_changed": 0,
                 "score_delta": Counter(), "abs_score_delta": Counter(), "length_delta": Counter(),
-                "reading": _reading_tally((b for _, b in pairs), players)}
+                "reading": _reading_tally(b for _, b in pairs)}
     for base, other in pairs:
         if base.cut or other.cut:
             continue
@@ -197,10 +197,10 @@ def run_job(job: Job) -> Tally:
     """
     start = time.thread_time()
     base = [play_game(job.players, s, {}, job.agent, job.cap) for s in job.seeds]
-    out: Tally = {"default": _reading_tally(base, job.players), "options": {}}
+    out: Tally = {"default": _reading_tally(base), "options": {}}
     for switch, option in job.options:
         others = [play_game(job.players, s, {switch: option}, job.agent, job.cap) for s in job.seeds]
-        out["options"][f"{switch}={option}"] = _pair_tally(zip(base, others), job.players)
+        out["options"][f"{switch}={option}"] = _pair_tally(zip(base, others))
     out["cpu_seconds"] = time.thread_time() - start
     return out
 

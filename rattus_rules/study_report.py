@@ -34,7 +34,8 @@ the reading's doing: without the change both games would have been identical
 (*diverged* counts the pairs in which the action sequences differ at all).
 Once two games have diverged, later random choices are no longer coupled, so a
 reading that changes play early (for example the setup readings) shows a
-winner-change rate near that of two unrelated games, while one that matters
+winner-change rate near that of two unrelated games (1 minus the sum of the
+squared seat win rates, the dashed line in the plots), while one that matters
 only at the end shows how often it decides the game."""
 
 MEASURES = f"""\
@@ -113,6 +114,11 @@ def _quantiles(counts: Mapping[str, int]) -> dict[str, Any]:
             "mean": mean, "fliers": []}
 
 
+def unrelated(default: Mapping[str, Any]) -> float:
+    """How often two unrelated games name different winners: 1 minus the sum of squared seat win rates."""
+    return 1.0 - sum(float(r["mean"]) ** 2 for r in default["seat_win_rate"])
+
+
 def plot_winner_change(result: Result, path: Path) -> None:
     """One bar per switch option: the winner-change rate and its interval, a panel per player count."""
     plt = _plt()
@@ -128,6 +134,9 @@ def plot_winner_change(result: Result, path: Path) -> None:
         highs = [100 * (o["winner_change"]["high"] - o["winner_change"]["mean"]) for o in opts]
         ax.barh(ys, means, xerr=[lows, highs], color="#4c72b0", ecolor="#333333", capsize=2)
         ax.set_yticks(ys, labels)
+        ax.axvline(100 * unrelated(result["results"][players]["default"]), ls="--", color="#c44e52",
+                   label="two unrelated games")
+        ax.legend(fontsize=8, loc="lower right")
         ax.set_xlim(0, 100)
         n = max((o["compared"] for o in opts), default=0)
         ax.set_title(f"{players} players (n = {n} pairs)", fontsize=10)
@@ -170,7 +179,11 @@ def plot_defaults(result: Result, path: Path) -> None:
     for players in counts:
         d = result["results"][players]["default"]
         for ax, key in ((axes[0], "length"), (axes[1], "winning_score")):
-            items = sorted((int(k), v) for k, v in d["distributions"][key].items())
+            width = 5 if key == "length" else 1  # lengths in bins of 5 decisions
+            binned: dict[int, int] = {}
+            for k, v in d["distributions"][key].items():
+                binned[int(k) // width * width] = binned.get(int(k) // width * width, 0) + v
+            items = sorted(binned.items())
             total = sum(v for _, v in items) or 1
             ax.step([k for k, _ in items], [v / total for _, v in items], where="mid", label=f"{players} players")
         rates = d["seat_win_rate"]
@@ -179,7 +192,7 @@ def plot_defaults(result: Result, path: Path) -> None:
                          yerr=[[100 * (r["mean"] - r["low"]) for r in rates],
                                [100 * (r["high"] - r["mean"]) for r in rates]],
                          fmt="o", capsize=3, label=f"{players} players")
-    axes[0].set(title="game length", xlabel="player decisions", ylabel="share of games")
+    axes[0].set(title="game length", xlabel="player decisions (bins of 5)", ylabel="share of games")
     axes[1].set(title="winning score", xlabel="cubes of the winner", ylabel="share of games")
     axes[2].set(title="seat win rate (95 % CI)", xlabel="seat (P0 starts)", ylabel="% of games")
     axes[2].set_xticks(range(4), [f"P{s}" for s in range(4)])
@@ -234,6 +247,24 @@ def _tables(result: Result) -> list[tuple[str, list[str], list[list[str]]]]:
     return out
 
 
+def _summary(result: Result) -> str:
+    """In words: per player count the options that change the winner most, and those that never changed play."""
+    lines = []
+    for players, r in result["results"].items():
+        opts = r["options"]
+        top = sorted(opts, key=lambda o: -o["winner_change"]["mean"])[:3]
+        quiet = [_label(o) for o in opts if o["compared"] and o["diverged"]["mean"] == 0]
+        line = (f"{players} players (two unrelated games: {100 * unrelated(r['default']):.0f} %): "
+                "the winner changes most under "
+                + ", ".join(f"`{_label(o)}` ({_pct(o['winner_change'])})" for o in top) + ". ")
+        if quiet:
+            line += ("Play was the same in every pair (the reading can still name another winner) under "
+                     + ", ".join(f"`{q}`" for q in quiet) + ".")
+        lines.append(line)
+    return ("**In short** (winner-change rate, 95 % interval; for comparison, how often two unrelated games "
+            "name different winners, from the seat win rates).  " + " ".join(lines))
+
+
 def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
@@ -252,7 +283,8 @@ def _run_line(results: Sequence[Result]) -> str:
         p, run = r["params"], r["run"]
         parts.append(f"agent *{p['agent']}*: {p['games']} seeds per player count "
                      f"(seeds {p['seed']} to {p['seed'] + p['games'] - 1}), {run['games']} games "
-                     f"in {run['seconds']:.0f} s on {run['where']}")
+                     f"in {run['seconds']:.0f} s on {run['where']} ({run.get('cpu_seconds', 0):.0f} s of CPU: "
+                     "the wall time grows with other work on the machine)")
     return "; ".join(parts) + "."
 
 
@@ -261,6 +293,7 @@ def _sections(results: Sequence[Result], image: Callable[[str, str], str], table
     out = [para(DESIGN), para(MEASURES), para(AGENTS_TEXT), para(DATA_NOTE), para("Sample: " + _run_line(results))]
     for r in results:
         out.append(heading(2, f"Agent: {r['params']['agent']}"))
+        out.append(para(_summary(r)))
         for name, caption in _plots(r, plots):
             out.append(image(name, caption))
         for caption, head, rows in _tables(r):
@@ -274,7 +307,7 @@ def write_report(results: Sequence[Result], folder: Path, title: str = "Which re
     """Write JSON, CSV, plots, ``report.html`` and (if ``markdown``) a Markdown page; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / "study.json", folder / "study.csv", folder / "report.html"]
-    written[0].write_text(json.dumps({"studies": list(results)}, indent=1) + "\n", encoding="utf-8")
+    written[0].write_text(json.dumps({"studies": list(results)}, separators=(",", ":")) + "\n", encoding="utf-8")
     with written[1].open("w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
         writer.writeheader()
