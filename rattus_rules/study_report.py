@@ -119,21 +119,37 @@ def unrelated(default: Mapping[str, Any]) -> float:
     return 1.0 - sum(float(r["mean"]) ** 2 for r in default["seat_win_rate"])
 
 
-def plot_winner_change(result: Result, path: Path) -> None:
-    """One bar per switch option: the winner-change rate and its interval, a panel per player count."""
+def _panels(result: Result) -> tuple[Any, list[tuple[Any, str, list[Any], list[int]]]]:
+    """A figure with a panel per player count, one row per switch option: (figure, [(axes, players, options, ys)])."""
     plt = _plt()
     counts = list(result["results"])
     labels = [_label(o) for o in result["results"][counts[0]]["options"]]
     fig, axes = plt.subplots(1, len(counts), figsize=(4 + 3 * len(counts), 0.32 * len(labels) + 1.6),
                              sharey=True, squeeze=False)
+    panels = []
     for ax, players in zip(axes[0], counts):
-        opts = result["results"][players]["options"]
-        ys = list(range(len(opts)))[::-1]
+        ys = list(range(len(labels)))[::-1]
+        ax.set_yticks(ys, labels)
+        ax.grid(axis="x", alpha=0.3)
+        panels.append((ax, players, result["results"][players]["options"], ys))
+    return fig, panels
+
+
+def _save(fig: Any, title: str, result: Result, path: Path) -> None:
+    fig.suptitle(f"{title}, agent: {result['params']['agent']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    _plt().close(fig)
+
+
+def plot_winner_change(result: Result, path: Path) -> None:
+    """One bar per switch option: the winner-change rate and its interval, a panel per player count."""
+    fig, panels = _panels(result)
+    for ax, players, opts, ys in panels:
         means = [100 * o["winner_change"]["mean"] for o in opts]
         lows = [100 * (o["winner_change"]["mean"] - o["winner_change"]["low"]) for o in opts]
         highs = [100 * (o["winner_change"]["high"] - o["winner_change"]["mean"]) for o in opts]
         ax.barh(ys, means, xerr=[lows, highs], color="#4c72b0", ecolor="#333333", capsize=2)
-        ax.set_yticks(ys, labels)
         ax.axvline(100 * unrelated(result["results"][players]["default"]), ls="--", color="#c44e52",
                    label="two unrelated games")
         ax.legend(fontsize=8, loc="lower right")
@@ -141,34 +157,20 @@ def plot_winner_change(result: Result, path: Path) -> None:
         n = max((o["compared"] for o in opts), default=0)
         ax.set_title(f"{players} players (n = {n} pairs)", fontsize=10)
         ax.set_xlabel("winner changes (% of pairs, 95 % CI)")
-        ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"Winner-change rate per switch option, agent: {result['params']['agent']}", fontsize=11)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    _save(fig, "Winner-change rate per switch option", result, path)
 
 
 def plot_distributions(result: Result, key: str, title: str, xlabel: str, path: Path) -> None:
-    """Box plots (quartiles, whiskers at 5 % and 95 %, mean as a dot) of a per-pair distribution."""
-    plt = _plt()
-    counts = list(result["results"])
-    labels = [_label(o) for o in result["results"][counts[0]]["options"]]
-    fig, axes = plt.subplots(1, len(counts), figsize=(4 + 3 * len(counts), 0.32 * len(labels) + 1.6),
-                             sharey=True, squeeze=False)
-    for ax, players in zip(axes[0], counts):
-        opts = result["results"][players]["options"]
+    """Box plots (quartiles, whiskers at 5 % and 95 %, mean as a triangle) of a per-pair distribution."""
+    fig, panels = _panels(result)
+    for ax, players, opts, ys in panels:
         stats = [_quantiles(o["distributions"][key]) for o in opts]
-        ax.bxp(stats, positions=list(range(len(opts)))[::-1], orientation="horizontal", showmeans=True,
-               showfliers=False, widths=0.6)
-        ax.set_yticks(list(range(len(opts)))[::-1], labels)
+        ax.bxp(stats, positions=ys, orientation="horizontal", showmeans=True, showfliers=False, widths=0.6)
+        ax.set_yticks(ys, [_label(o) for o in opts])
         ax.axvline(0, color="#999999", lw=0.8)
         ax.set_title(f"{players} players", fontsize=10)
         ax.set_xlabel(xlabel)
-        ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{title}, agent: {result['params']['agent']}", fontsize=11)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    _save(fig, title, result, path)
 
 
 def plot_defaults(result: Result, path: Path) -> None:
@@ -199,10 +201,7 @@ def plot_defaults(result: Result, path: Path) -> None:
     for ax in axes:
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
-    fig.suptitle(f"Default readings, agent: {result['params']['agent']}", fontsize=11)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    _save(fig, "Default readings", result, path)
 
 
 def _plots(result: Result, folder: Path) -> list[tuple[str, str]]:

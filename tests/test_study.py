@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+import attrs
 import pytest
 
 from rattus_rules.agents import GreedyPlayer
@@ -57,13 +58,21 @@ def test_study_results_do_not_depend_on_the_workers() -> None:
     assert one["run"]["games"] == 2 * 6 * (1 + len(SMALL.options()))  # 2 player counts, 6 seeds
 
 
-def test_study_on_a_dask_local_cluster_gives_the_same_results() -> None:
+def test_study_results_do_not_depend_on_the_chunk_size() -> None:
+    assert run_study(attrs.evolve(SMALL, chunk=1), workers=1)["results"] == \
+        run_study(attrs.evolve(SMALL, chunk=5), workers=1)["results"]
+
+
+def test_study_on_a_dask_local_cluster_gives_the_same_results(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         on_dask = run_study(SMALL, dask=cluster.scheduler_address)
+        assert main(["study", "-n", "2", "-g", "2", "--switch", "tie-break", "--dask", cluster.scheduler_address,
+                     "-o", str(tmp_path)]) == 0
     assert on_dask["results"] == run_study(SMALL, workers=1)["results"]
     assert on_dask["run"]["where"].startswith("dask")
+    assert json.loads((tmp_path / "study.json").read_text())["studies"][0]["run"]["where"].startswith("dask")
 
 
 def test_a_reading_that_only_names_the_winner_changes_it_exactly_at_ties() -> None:
