@@ -17,7 +17,7 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
-from rattus_rules import __version__, docgen, load_rules, refgen
+from rattus_rules import __version__, docgen, load_rules, modelgen, refgen
 from rattus_rules.lexer import RulesLexer
 
 DOCS = Path(__file__).resolve().parent.parent
@@ -36,7 +36,9 @@ def generate(name: str, spec: str | None = None) -> str:
         return docgen.PAGES[name](game)
     if name in refgen.PAGES:
         return refgen.PAGES[name](game)
-    known = ", ".join(sorted([*docgen.PAGES, *refgen.PAGES, "spec-english"]))
+    if name in modelgen.PAGES:
+        return modelgen.PAGES[name](game)
+    known = ", ".join(sorted([*docgen.PAGES, *refgen.PAGES, *modelgen.PAGES, "spec-english"]))
     raise ValueError(f"no generated part {name!r} (known: {known})")
 
 
