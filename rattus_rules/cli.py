@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "rattus_rules.commands.serve",
     "rattus_rules.commands.view",
     "rattus_rules.commands.study",
+    "rattus_rules.commands.conformance",
 )
 
 

@@ -34,6 +34,12 @@ def test_wheel_contains_spec_data_and_grammar(wheel: Path) -> None:
     assert "interpreter/grammar.lalr.json" in names
     assert any(n.endswith("entry_points.txt") for n in names)
     assert {"rattus_rules/py.typed", "interpreter/py.typed"} <= names
+    kit = ROOT / "conformance"
+    for f in kit.rglob("*"):
+        if f.is_file():
+            assert f"rattus_rules/kit/{f.relative_to(kit).as_posix()}" in names
+    assert {f"rattus_rules/schema/{n}.schema.json" for n in ("protocol", "state", "observation", "golden", "perft",
+                                                             "record")} <= names
 
 
 def test_wheel_metadata_license_and_version(wheel: Path) -> None:

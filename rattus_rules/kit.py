@@ -1,0 +1,389 @@
+"""The conformance kit: export it, and check an outside engine against it over the referee protocol.
+
+The kit is the ``conformance/`` folder (shipped in the package as
+``rattus_rules/kit``) with the JSON Schemas of ``rattus_rules/schema``:
+perft vectors, golden playthroughs and recorded games.  :func:`check` starts
+an engine command that speaks the **engine subset** of the referee protocol
+(``hello``, ``new``, ``legal``, ``apply``, ``chance`` with ``force`` and
+``draw``; ``save``/``load`` if it has them, to count perft faster) and drives
+it through every vector, reporting pass or fail per vector with the first
+difference.  See ``conformance/README.md`` and ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import select
+import shlex
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .conformance import loads_golden
+from .schemas import SCHEMAS
+
+_HERE = Path(__file__).resolve().parent
+#: Seconds an engine may take to answer one request.
+ANSWER_TIMEOUT = 60.0
+
+
+def kit_dir() -> Path:
+    """The kit shipped in the package (``rattus_rules/kit``), or ``conformance/`` of a checkout."""
+    packaged = _HERE / "kit"
+    return packaged if packaged.is_dir() else _HERE.parent / "conformance"
+
+
+def export(target: Path) -> list[str]:
+    """Copy the kit (README, perft, golden, games, the Node client) and the schemas into ``target``."""
+    source = kit_dir()
+    written = []
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            rel = path.relative_to(source).as_posix()
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target / rel)
+            written.append(rel)
+    for name in SCHEMAS:
+        rel = f"schema/{name}.schema.json"
+        (target / "schema").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_HERE / "schema" / f"{name}.schema.json", target / rel)
+        written.append(rel)
+    return written
+
+
+# ------------------------------------------------------------------ the engine
+class EngineError(Exception):
+    """The engine did not answer, or answered something that is not a protocol answer."""
+
+
+class Engine:
+    """An engine process spoken to line by line."""
+
+    def __init__(self, command: str, timeout: float = ANSWER_TIMEOUT):
+        try:
+            argv = shlex.split(command)
+        except ValueError as err:
+            raise EngineError(f"cannot read the engine command: {err}") from None
+        if not argv:
+            raise EngineError("the engine command is empty")
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL)
+        except OSError as err:
+            raise EngineError(f"cannot start the engine {argv[0]!r}: {err}") from None
+        self.timeout = timeout
+        self.buffer = b""
+        self.count = 0
+        self.commands: set[str] = set()
+        #: The deepest perft depth to check (None: every depth of the kit).
+        self.perft_depth: int | None = None
+
+    def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """Send one request; its answer."""
+        assert self.proc.stdin is not None
+        self.count += 1
+        line = json.dumps({"cmd": cmd, "id": self.count, **fields}, ensure_ascii=False) + "\n"
+        try:
+            self.proc.stdin.write(line.encode("utf-8"))
+            self.proc.stdin.flush()
+        except OSError as err:
+            raise EngineError(f"the engine stopped reading: {err}") from None
+        text = self._line()
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            raise EngineError(f"the engine answered {cmd!r} with a line that is not JSON: {text[:200]!r}") from None
+        if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
+            raise EngineError(f"the engine answered {cmd!r} without `ok`: {text[:200]!r}")
+        return answer
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise EngineError(f"the engine gave no answer within {self.timeout:g} s")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise EngineError("the engine ended")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace")
+
+    def ok(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """Send a request that must succeed."""
+        answer = self.ask(cmd, **fields)
+        if not answer["ok"]:
+            raise Difference(f"`{cmd}` {json.dumps(fields, ensure_ascii=False)[:200]} failed: "
+                             f"{json.dumps(answer.get('error'), ensure_ascii=False)[:300]}")
+        return answer
+
+    def close(self) -> None:
+        """Ask the engine to quit, then end it."""
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.write(b'{"cmd": "quit"}\n')
+                self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Difference(Exception):
+    """The engine differs from the kit: the first difference of a vector."""
+
+
+@attrs.frozen
+class Result:
+    """The verdict on one vector."""
+
+    name: str
+    passed: bool
+    detail: str = ""
+
+    def format(self) -> str:
+        """``PASS name`` or ``FAIL name: first difference``."""
+        return f"{'PASS' if self.passed else 'FAIL'} {self.name}" + (f": {self.detail}" if self.detail else "")
+
+
+# ------------------------------------------------------------------ driving one game
+def _utf8_first(texts: list[str]) -> str:
+    return min(texts, key=lambda t: t.encode("utf-8"))
+
+
+class _Game:
+    """A game in the engine, and the entries of a record applied to it."""
+
+    def __init__(self, engine: Engine, players: int, seed: int, switches: dict[str, str]):
+        self.engine = engine
+        answer = engine.ok("new", players=players, seed=seed, switches=switches, chance="client")
+        self.id = answer["game"]
+        self.status = answer
+        self.revealed: list[str] = []
+
+    def apply_entry(self, entry: dict[str, Any]) -> None:
+        """Apply a record entry: an action (a chance outcome forced), or check a reveal against the engine."""
+        if "reveal" in entry:
+            if not self.revealed:
+                raise Difference(f"the record reveals {entry['reveal']}, the engine turned no token face up here")
+            face = self.revealed.pop(0)
+            if face != entry["reveal"]:
+                raise Difference(f"the record reveals {entry['reveal']}, the engine turned {face}")
+            return
+        if "look" in entry:
+            return
+        if self.revealed:
+            raise Difference(f"the engine turned {', '.join(self.revealed)} face up; the record has no reveal entry")
+        who = self.status.get("to_move")
+        expected = "chance" if entry["by"] == "chance" else int(entry["by"][1:])
+        if who != expected:
+            raise Difference(f"the record has {entry['by']} act, the engine waits for {who!r}")
+        self.act(entry["action"])
+
+    def act(self, action: str) -> None:
+        answer = self.engine.ask("apply", game=self.id, action=action)
+        if not answer["ok"]:
+            error = answer.get("error") or {}
+            raise Difference(f"the engine refuses {action!r}: {error.get('message', error)}")
+        self.status = answer
+        self.revealed = list(answer.get("revealed", []))
+
+    def legal(self) -> list[str]:
+        return list(self.engine.ok("legal", game=self.id)["actions"])
+
+    def resolve(self, rule: str) -> None:
+        """Resolve chance events by the kit's chance rule."""
+        while self.status.get("to_move") == "chance":
+            if rule == "first":
+                self.act(_utf8_first(self.legal()))
+            else:
+                answer = self.engine.ok("chance", game=self.id, draw=True)
+                self.status = answer
+            self.revealed = []
+
+
+# ------------------------------------------------------------------ the vectors
+def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple[int, int]]:
+    """(depth, the engine's count) for each depth up to ``depth``."""
+    rule = vector["chance"]
+    fast = {"save", "load"} <= engine.commands
+
+    def start() -> _Game:
+        game = _Game(engine, vector["players"], vector["seed"], vector["interpretations"])
+        for i, entry in enumerate(vector["setup"]):
+            try:
+                if rule == "seed" and entry.get("by") == "chance":
+                    # the setup of a seed vector is the seed rule's own draws: draw, do not force
+                    drawn = engine.ok("chance", game=game.id, draw=True)
+                    game.status = drawn
+                    if drawn["action"] != entry["action"]:
+                        raise Difference(f"the seed rule draws {drawn['action']!r}")
+                else:
+                    game.apply_entry(entry)
+            except Difference as diff:
+                raise Difference(f"setup entry {i} {json.dumps(entry)}: {diff}") from None
+        return game
+
+    def at(path: list[str], saved: dict[str, Any] | None) -> _Game:
+        if saved is not None:
+            game = _Game.__new__(_Game)
+            game.engine, game.revealed = engine, []
+            game.status = engine.ok("load", state=saved["state"], chance="client")
+            game.id = game.status["game"]
+        else:
+            game = start()
+            game.resolve(rule)
+            for action in path:
+                game.act(action)
+                game.resolve(rule)
+        return game
+
+    def count(path: list[str], d: int, saved: dict[str, Any] | None) -> int:
+        game = at(path, saved)
+        if game.status.get("to_move") is None:
+            return 0
+        actions = game.legal()
+        if d == 1:
+            total = len(actions)
+        else:
+            total = 0
+            here = engine.ok("save", game=game.id) if fast else None
+            for action in actions:
+                child = at(path, here)
+                child.act(action)
+                child.resolve(rule)
+                if fast:
+                    kept = engine.ok("save", game=child.id)
+                    engine.ok("drop", game=child.id)
+                    total += count([*path, action], d - 1, kept)
+                else:
+                    total += count([*path, action], d - 1, None)
+        if fast:
+            engine.ok("drop", game=game.id)
+        return total
+
+    for d in range(1, depth + 1):
+        yield d, count([], d, None)
+
+
+def check_perft(engine: Engine, vector: dict[str, Any]) -> str:
+    """Raise :class:`Difference` at the first depth whose count differs (up to ``engine.perft_depth``)."""
+    depth = engine.perft_depth
+    deepest = max(int(k) for k in vector["perft"])
+    for d, got in _perft(engine, vector, deepest if depth is None else min(depth, deepest)):
+        want = vector["perft"][str(d)]
+        if got != want:
+            raise Difference(f"depth {d}: the engine counts {got}, the kit {want} "
+                             f"(split by the first action: rattus perft --players {vector['players']} "
+                             f"--seed {vector['seed']} --depth {d} --chance {vector['chance']} --divide)")
+    return ""
+
+
+def check_golden(engine: Engine, golden: dict[str, Any]) -> str:
+    """Raise :class:`Difference` at the first step whose legal actions, entry or result differ."""
+    record = golden["record"]
+    game = _Game(engine, len(record["seats"]), int(record.get("seed", 0)), dict(record.get("interpretations", {})))
+    for i, (entry, legal) in enumerate(zip(record["entries"], golden["legal"])):
+        if legal is not None:
+            got = sorted(set(game.legal()))
+            if got != legal:
+                missing = sorted(set(legal) - set(got))
+                extra = sorted(set(got) - set(legal))
+                raise Difference(f"step {i} (before {json.dumps(entry, ensure_ascii=False)}): legal actions differ: "
+                                 f"missing {missing[:10]}, extra {extra[:10]}")
+        try:
+            game.apply_entry(entry)
+        except Difference as diff:
+            raise Difference(f"step {i} {json.dumps(entry, ensure_ascii=False)}: {diff}") from None
+    _check_end(game, golden["scores"], golden["winners"])
+    return ""
+
+
+def _check_end(game: _Game, scores: list[int], winners: list[int]) -> None:
+    if game.revealed:
+        raise Difference(f"the engine turned {', '.join(game.revealed)} face up after the last entry")
+    status = game.status
+    if status.get("to_move") is not None:
+        raise Difference(f"the record is over, the engine waits for {status.get('to_move')!r}")
+    if status.get("scores") != scores or status.get("winners") != winners:
+        raise Difference(f"the engine scores {status.get('scores')}, winners {status.get('winners')}; "
+                         f"the kit {scores}, {winners}")
+
+
+def check_record(engine: Engine, record: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Replay a record; a legal one must end with the expected result, an illegal one be refused at its index.
+
+    Returns a note (empty, or why the record was skipped); raises :class:`Difference`.
+    """
+    if record.get("kind") != "omniscient":
+        return "skipped: a players-eye record hides draws; it checks validators, not engines"
+    game = _Game(engine, len(record["seats"]), int(record.get("seed", 0)), dict(record.get("interpretations", {})))
+    bad = expected.get("index") if expected["status"] == "illegal" else None
+    for i, entry in enumerate(record["entries"]):
+        try:
+            game.apply_entry(entry)
+        except Difference as diff:
+            if i == bad:
+                return ""
+            raise Difference(f"entry {i} {json.dumps(entry, ensure_ascii=False)}: {diff}") from None
+        if i == bad:
+            raise Difference(f"entry {i} {json.dumps(entry, ensure_ascii=False)} is illegal, the engine accepts it")
+    if bad is not None:
+        if bad == len(record["entries"]) - 1 and game.revealed:
+            return ""
+        raise Difference(f"entry {bad} should be refused")
+    _check_end(game, expected["scores"], expected["winners"])
+    return ""
+
+
+def vectors(kit: Path) -> list[tuple[str, Callable[[Engine], str]]]:
+    """Every vector of a kit folder: a name and how to check it."""
+    out: list[tuple[str, Callable[[Engine], str]]] = []
+    perft = json.loads((kit / "perft.json").read_text(encoding="utf-8"))
+    for v in perft["vectors"]:
+        name = f"perft/{v['players']}p-seed{v['seed']}-{v['chance']}"
+        out.append((name, functools.partial(check_perft, vector=v)))
+    for path in sorted((kit / "golden").glob("*.json")):
+        golden = loads_golden(path.read_text(encoding="utf-8"))
+        out.append((f"golden/{path.stem}", functools.partial(check_golden, golden=golden)))
+    expected = json.loads((kit / "games" / "expected.json").read_text(encoding="utf-8"))
+    for name, item in expected.items():
+        record = json.loads((kit / "games" / name).read_text(encoding="utf-8"))
+        out.append((f"games/{Path(name).stem}", functools.partial(check_record, record=record, expected=item)))
+    return out
+
+
+def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
+          only: str | None = None) -> Iterator[Result]:
+    """Check an engine command against a kit folder (default: the shipped kit), vector by vector.
+
+    Each vector runs in a fresh engine process, so one vector's failure does not spoil the next.
+    Raises :class:`EngineError` if the engine cannot be started or does not speak the protocol.
+    """
+    folder = kit_dir() if kit is None else kit
+    for name, run in vectors(folder):
+        if only is not None and only not in name:
+            continue
+        engine = Engine(command)
+        try:
+            hello = engine.ask("hello", version=1)
+            engine.commands = set(hello.get("commands", [])) if hello["ok"] else set()
+            engine.perft_depth = perft_depth
+            note = run(engine)
+            yield Result(name, True, note)
+        except Difference as diff:
+            yield Result(name, False, str(diff))
+        except EngineError as err:
+            yield Result(name, False, f"engine: {err}")
+        finally:
+            engine.close()

@@ -1,0 +1,106 @@
+"""The conformance kit: it ships, exports, its files follow their schemas, and `rattus conformance check`
+passes the referee and fails an engine that differs, naming the first difference."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from rattus_rules import new_game
+from rattus_rules.agents import RandomPlayer
+from rattus_rules.cli import main
+from rattus_rules.conformance import loads_golden
+from rattus_rules.kit import check, kit_dir
+from rattus_rules.schemas import validator
+
+REFEREE = f"{sys.executable} -m rattus_rules serve"
+
+
+def test_the_kit_exports_with_its_readme_and_schemas(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "export", str(tmp_path / "kit")]) == 0
+    kit = tmp_path / "kit"
+    assert "rattus conformance check" in (kit / "README.md").read_text(encoding="utf-8")
+    assert (kit / "perft.json").is_file() and (kit / "games" / "expected.json").is_file()
+    assert list((kit / "golden").glob("*.json")) and (kit / "clients" / "referee_client.js").is_file()
+    assert {p.name for p in (kit / "schema").glob("*.json")} >= {"protocol.schema.json", "state.schema.json",
+                                                                  "observation.schema.json", "golden.schema.json",
+                                                                  "perft.schema.json", "record.schema.json"}
+    assert "wrote" in capsys.readouterr().out
+    assert main(["conformance", "check", "--engine", REFEREE, str(tmp_path)]) == 2
+
+
+def test_kit_files_follow_their_schemas() -> None:
+    kit = kit_dir()
+    validator("perft").validate(json.loads((kit / "perft.json").read_text(encoding="utf-8")))
+    for path in (kit / "golden").glob("*.json"):
+        validator("golden").validate(json.loads(path.read_text(encoding="utf-8")))
+        loads_golden(path.read_text(encoding="utf-8"))
+    for path in (kit / "games").glob("*.json"):
+        if path.name != "expected.json":
+            validator("record").validate(json.loads(path.read_text(encoding="utf-8")))
+    broken = json.loads((kit / "perft.json").read_text(encoding="utf-8"))
+    broken["vectors"][0]["chance"] = "whatever"
+    assert not validator("perft").is_valid(broken)
+
+
+def test_states_and_observations_follow_their_schemas() -> None:
+    state = new_game(3, seed=9)
+    player = RandomPlayer(9)
+    states, seen = validator("state"), validator("observation")
+    step = 0
+    while not state.is_terminal():
+        if step % 25 == 0:
+            states.validate(json.loads(json.dumps(state.to_json())))
+            for p in range(3):
+                seen.validate(json.loads(json.dumps(state.observation(p))))
+        if state.is_chance_node():
+            state.apply_random_chance()
+        else:
+            state.apply_index(player.choose(state))
+        step += 1
+    states.validate(json.loads(json.dumps(state.to_json())))
+    assert not states.is_valid({**state.to_json(), "rng": -1})
+
+
+def test_the_referee_passes_its_own_kit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "check", "--engine", REFEREE, "--perft-depth", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].endswith(" passed, 0 failed")
+    names = [line.split()[1].rstrip(":") for line in out[:-1]]
+    assert any(n.startswith("perft/") for n in names) and any(n.startswith("golden/") for n in names)
+    assert "games/illegal-wrong-reveal" in names and all(line.startswith("PASS ") for line in out[:-1])
+
+
+def test_the_full_perft_depth_of_one_vector() -> None:
+    (result,) = check(REFEREE, only="perft/2p-seed1-first", perft_depth=3)
+    assert result.passed, result.detail
+
+
+LOSES_AN_ACTION = """
+    import json, sys
+    from rattus_rules.referee import referee_session
+    session = referee_session()
+    for line in sys.stdin:
+        answer = session.answer(json.loads(line))
+        if answer.get("ok") and len(answer.get("actions", [])) > 12:
+            answer["actions"] = answer["actions"][:-1]   # this engine forgets one legal action
+        print(json.dumps(answer), flush=True)
+        if session.closed:
+            break
+"""
+
+
+def test_an_engine_that_differs_fails_with_the_first_difference(tmp_path: Path) -> None:
+    script = tmp_path / "engine.py"
+    script.write_text(textwrap.dedent(LOSES_AN_ACTION), encoding="utf-8")
+    engine = f"{sys.executable} {script}"
+    (perft,) = check(engine, only="perft/2p-seed1-first", perft_depth=1)
+    assert not perft.passed and "depth 1: the engine counts 15, the kit 16" in perft.detail
+    (golden,) = check(engine, only="golden/2p-seed1")
+    assert not golden.passed and "step " in golden.detail and "legal actions differ: missing [" in golden.detail
+    (dead,) = check(f"{sys.executable} -c pass", only="golden/2p-seed1")
+    assert not dead.passed and "engine" in dead.detail
