@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
 from .ast import Citation
-from .compiler import CHANCE_PLAYER
+from .compiler import CHANCE_PLAYER, render_value
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
 from .runtime import State
@@ -96,7 +96,8 @@ class Host:
 class _Game:
     """A game of the session: its state, chance mode, and the texts of the pending decision."""
 
-    __slots__ = ("by_text", "chance", "pending", "state", "texts", "word")
+    __slots__ = ("by_text", "chance", "named", "pending", "state", "texts", "word")
+    # (decisions live as long as the game of the state kept here: their ids stay theirs)
 
     def __init__(self, state: State, chance: str, word: Callable[[int], str]):
         self.state = state
@@ -105,6 +106,8 @@ class _Game:
         self.pending: object = None
         self.texts: list[str] = []
         self.by_text: dict[str, int] = {}
+        #: Texts of options that name pieces, once made, by decision (they depend on the option only).
+        self.named: dict[int, dict[tuple[int, tuple[Any, ...]], str]] = {}
 
     def refresh(self) -> None:
         """Make the texts of the pending decision's options (once per decision)."""
@@ -113,17 +116,33 @@ class _Game:
         if p is self.pending:
             return
         self.pending = p
-        self.texts = [] if p is None else [option_text(st, o, self.word) for o in p.options]
+        if p is None:
+            self.texts = []
+        elif (named := self.named.get(id(p.decision))) is not None or _names_pieces(p.decision):
+            if named is None:
+                named = self.named[id(p.decision)] = {}
+            texts = []
+            for o in p.options:
+                text = named.get(o)
+                if text is None:
+                    text = named[o] = option_text(st, o, self.word)
+                texts.append(text)
+            self.texts = texts
+        else:
+            self.texts = st.legal_action_texts()
         by_text: dict[str, int] = {}
         for i, t in enumerate(self.texts):
             by_text.setdefault(t, i)
         self.by_text = by_text
 
 
+def _names_pieces(decision: Any) -> bool:
+    """Whether some option of a decision names a piece (then its texts are the host's)."""
+    return any(b.type.startswith("piece:") for br in decision.branches for b in br.bindings)
+
+
 def option_text(state: State, option: tuple[int, tuple[Any, ...]], word: Callable[[int], str]) -> str:
     """An option of the pending decision as text, pieces written by ``word``."""
-    from .compiler import render_value
-
     decision = state.pending.decision  # type: ignore[union-attr]
     branch = decision.branches[option[0]]
     if not option[1]:
@@ -257,8 +276,9 @@ class Session:
         text = g.texts[index]
         was_up = st.face_up.copy()
         st.apply_index(index)
-        turned = turned_face_up(was_up, st)
-        return {"action": text, "revealed": [g.word(p) for p in turned]}
+        if st.face_up == was_up:
+            return {"action": text, "revealed": []}
+        return {"action": text, "revealed": [g.word(p) for p in turned_face_up(was_up, st)]}
 
     def _find(self, g: _Game, request: Request) -> int:
         """The option a request's ``action`` (text) or ``index`` names; an illegal-action error if none."""
@@ -292,8 +312,6 @@ class Session:
 
     def action_detail(self, g: _Game, index: int) -> dict[str, Any]:
         """One legal action with its structured fields and the citations of the rule offering it."""
-        from .compiler import render_value
-
         st = g.state
         decision = st.pending.decision  # type: ignore[union-attr]
         branch_index, values = st.pending.options[index]  # type: ignore[union-attr]
@@ -432,24 +450,46 @@ def _dump(reply: Reply) -> str:
 def serve(session: Session, stdin: IO[bytes], stdout: IO[bytes], max_line: int = MAX_LINE) -> None:
     """Answer request lines from ``stdin`` on ``stdout`` until end of input or ``quit``.
 
-    Blank lines are skipped; a line longer than ``max_line`` bytes is skipped to
-    its end and answered with a ``too-long`` error.
+    Input is read in chunks as it comes; the answers to every complete line
+    of a chunk are written together, before waiting for more.  Blank lines are
+    skipped; a line longer than ``max_line`` bytes is skipped to its end and
+    answered with a ``too-long`` error.
     """
+    too_long = _dump({"id": None, "ok": False,
+                      "error": {"code": "too-long", "message": f"a request line has at most {max_line} bytes"}})
+    pending = b""
+    skipping = False  # inside a line already answered as too long
     while not session.closed:
-        line = stdin.readline(max_line + 1)
-        if not line:
+        chunk = stdin.read1(1 << 16)  # type: ignore[attr-defined]
+        done = not chunk
+        pending = pending + chunk if pending else chunk
+        if done and pending and not skipping:
+            pending += b"\n"  # the last line may lack its newline
+        out: list[str] = []
+        pos = 0
+        while not session.closed:
+            nl = pending.find(b"\n", pos)
+            if nl < 0:
+                if len(pending) - pos > max_line:
+                    if not skipping:
+                        out.append(too_long)
+                    skipping = True
+                    pos = len(pending)
+                break
+            line = pending[pos:nl]
+            pos = nl + 1
+            if skipping:
+                skipping = False
+            elif len(line) > max_line:
+                out.append(too_long)
+            elif line.strip():
+                out.append(session.answer_line(line))
+        pending = pending[pos:]
+        if out:
+            stdout.write(("\n".join(out) + "\n").encode("utf-8"))
+            stdout.flush()
+        if done:
             return
-        if len(line) > max_line and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):
-                line = stdin.readline(1 << 16)
-            out = _dump({"id": None, "ok": False,
-                         "error": {"code": "too-long", "message": f"a request line has at most {max_line} bytes"}})
-        elif not line.strip():
-            continue
-        else:
-            out = session.answer_line(line)
-        stdout.write(out.encode("utf-8") + b"\n")
-        stdout.flush()
 
 
 __all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Host", "ProtocolError", "Session", "citation_json", "serve"]
