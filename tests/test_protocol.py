@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from interpreter.session import MAX_LINE, serve
 from rattus_rules import new_game
+from rattus_rules.cli import main
 from rattus_rules.records import record_game, validate
 from rattus_rules.referee import referee_session
 from rattus_rules.schemas import validator
@@ -178,9 +180,10 @@ def test_a_line_over_the_limit_is_refused_and_the_session_goes_on() -> None:
 _MALFORMED = st.one_of(
     st.binary(max_size=200),
     st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
-    st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-                 lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                 max_leaves=12).map(lambda v: json.dumps(v).encode()),
+    st.lists(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20), max_size=4).map(
+        lambda v: json.dumps(v).encode()),
+    st.dictionaries(st.text(max_size=8), st.none() | st.integers() | st.lists(st.text(max_size=4), max_size=3),
+                    max_size=4).map(lambda v: json.dumps(v).encode()),
     st.fixed_dictionaries({"cmd": st.sampled_from(["new", "legal", "apply", "chance", "state", "load", "validate",
                                                    "explain", "drop", "hello"])},
                           optional={"game": st.one_of(st.just("g1"), st.integers(), st.text(max_size=5)),
@@ -223,3 +226,15 @@ def test_rattus_serve_over_a_pipe() -> None:
     assert [r["id"] for r in replies] == [1, 2, 3, None]
     assert replies[2]["actions"][0].startswith("start ") and replies[3]["error"]["code"] == "malformed"
     assert done.stderr == b""
+
+
+def test_validate_json_on_a_legal_prefix_lists_the_legal_actions(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    record = record_game(2, seed=6)
+    record["entries"] = [e for e in record["entries"][:20] if "reveal" not in e]
+    path = tmp_path / "prefix.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["validate", "--json", str(path)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["status"] == "legal" and not verdict["finished"]
+    assert verdict["legal"] == list(validate(record).legal) and verdict["legal"]
