@@ -21,36 +21,9 @@ from typing import Any
 import attrs
 
 from . import ast as A
+from .builtins import BUILTINS, SPECIAL_NAMES
 from .data import BASIC_COLUMN_TYPES
 from .errors import Diagnostic, SpecError
-
-#: Builtin functions: name → (arity, description used in the language reference).
-BUILTINS: dict[str, tuple[int, str]] = {
-    "size": (1, "number of pieces in a zone, or of items in a list"),
-    "pieces": (1, "the pieces of a zone, in order"),
-    "piece": (2, "the piece at a 1-based position of a zone"),
-    "position": (1, "a piece's 1-based position in its zone"),
-    "revealed": (1, "whether a piece lies face up"),
-    "nodes": (1, "the nodes of a graph that are in play"),
-    "neighbours": (2, "the nodes in play next to a node"),
-    "adjacent": (3, "whether two nodes of a graph are neighbours"),
-    "next": (1, "the next player clockwise"),
-    "prev": (1, "the previous player clockwise (the next counter-clockwise)"),
-    "clockwise": (1, "all players clockwise, starting with the given one"),
-    "counterclockwise": (1, "all players counter-clockwise, starting with the given one"),
-    "snake": (1, "clockwise from the given player, then back counter-clockwise"),
-    "min": (2, "the smaller of two numbers"),
-    "max": (2, "the larger of two numbers"),
-    "abs": (1, "the absolute value"),
-    "startswith": (2, "whether a text starts with another"),
-}
-
-#: Names every spec can use.
-SPECIAL_NAMES = {
-    "players": ("list:player", "all players, clockwise from the start player"),
-    "player_count": ("int", "the number of players"),
-    "first_player": ("player", "the start player: the first seat"),
-}
 
 #: A function's body with every function it calls written out in place may have
 #: at most this many expression nodes, nested at most this deep.  Functions are
@@ -796,7 +769,7 @@ class Checker:
             self.locals[id(e)] = True
             return local
         if e.ident in SPECIAL_NAMES:
-            return SPECIAL_NAMES[e.ident][0]
+            return SPECIAL_NAMES[e.ident].type
         kind = s.kind_of(e.ident)
         if self.in_state_free and kind in ("state", "zone", "limit"):
             self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
@@ -939,51 +912,11 @@ class Checker:
         if e.func not in BUILTINS:
             self.error(e.pos, f"unknown function {e.func!r}" + suggest(e.func, [*BUILTINS, *s.functions]))
             return "any"
-        arity = BUILTINS[e.func][0]
-        if len(e.args) != arity:
-            self.error(e.pos, f"{e.func} takes {arity} argument(s), not {len(e.args)}")
+        builtin = BUILTINS[e.func]
+        if len(e.args) != builtin.arity:
+            self.error(e.pos, f"{e.func} takes {builtin.arity} argument(s), not {len(e.args)}")
             return "any"
-        a = arg_types
-        f = e.func
-        if f == "size":
-            if not (a[0].startswith(("zone:", "list:")) or a[0] == "any"):
-                self.error(e.args[0].pos, f"size needs a zone or a list, found a {a[0]}")
-            return "int"
-        if f in ("pieces", "piece"):
-            if not (a[0].startswith("zone:") or a[0] == "any"):
-                self.error(e.args[0].pos, f"{f} needs a zone, found a {a[0]}")
-                return "any"
-            ptype = f"piece:{a[0][5:]}" if a[0] != "any" else "any"
-            if f == "piece":
-                if a[1] not in ("int", "any"):
-                    self.error(e.args[1].pos, f"a position is a number, not a {a[1]}")
-                return ptype
-            return f"list:{ptype}"
-        if f in ("position", "revealed"):
-            if not (a[0].startswith("piece:") or a[0] == "any"):
-                self.error(e.args[0].pos, f"{f} needs a piece, found a {a[0]}")
-            return "int" if f == "position" else "bool"
-        if f in ("nodes", "neighbours", "adjacent"):
-            if not a[0].startswith("graph:"):
-                self.error(e.args[0].pos, f"{f} needs a graph, found a {a[0]}")
-                return "any"
-            node_type = f"entity:{s.graphs[a[0][6:]].nodes}"
-            for i, t in enumerate(a[1:], start=1):
-                if t not in (node_type, "any"):
-                    self.error(e.args[i].pos, f"{f} needs a {node_type[7:]}, found a {t}")
-            return "bool" if f == "adjacent" else f"list:{node_type}"
-        if f in ("next", "prev", "clockwise", "counterclockwise", "snake"):
-            if a[0] not in ("player", "any"):
-                self.error(e.args[0].pos, f"{f} needs a player, found a {a[0]}")
-            return "player" if f in ("next", "prev") else "list:player"
-        if f in ("min", "max", "abs"):
-            for i, t in enumerate(a):
-                if t not in ("int", "any"):
-                    self.error(e.args[i].pos, f"{f} needs numbers, found a {t}")
-            return "int"
-        if f == "startswith":
-            return "bool"
-        raise AssertionError(f)
+        return builtin.check(self, e, arg_types)
 
 
 def _callees_first(functions: dict[str, A.FunctionDecl]) -> list[str]:

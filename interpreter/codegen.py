@@ -41,6 +41,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, overload
 
 from . import ast as A
+from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
 from .errors import RuleError
 
 if TYPE_CHECKING:
@@ -50,44 +51,12 @@ if TYPE_CHECKING:
 INLINE_LIMIT = 700
 
 _OPS = frozenset({"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"})
-_CHEAP_BUILTINS = frozenset({"size", "revealed", "next", "prev", "min", "max", "abs"})
 _SIMPLE = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+|'[^'\\]*'|env\['[A-Za-z0-9_$]+'\])$")
-
-
-def piece_at(zone: list[int], pos: int) -> int:
-    """The piece at a 1-based position of a zone (builtin `piece`)."""
-    if pos < 1:
-        raise IndexError(f"position {pos} is not 1 or more")
-    return zone[pos - 1]
-
-
-def position_of(st: Any, piece: int) -> int:
-    """A piece's 1-based position in its zone (builtin `position`)."""
-    zone, key = st.loc[piece]
-    return int(st.zones[zone][key].index(piece)) + 1
 
 
 def zone_of(st: Any, ref: tuple[str, Any]) -> list[int]:
     """The live list of pieces of a zone value ``(name, key)``."""
     return st.zones[ref[0]][ref[1]]  # type: ignore[no-any-return]
-
-
-def clockwise(st: Any, start: int) -> list[int]:
-    """All players clockwise from ``start``."""
-    n = st.n
-    return [(start + i) % n for i in range(n)]
-
-
-def counterclockwise(st: Any, start: int) -> list[int]:
-    """All players counter-clockwise from ``start``."""
-    n = st.n
-    return [(start - i) % n for i in range(n)]
-
-
-def snake(st: Any, start: int) -> list[int]:
-    """Clockwise from ``start``, then back counter-clockwise."""
-    order = clockwise(st, start)
-    return order + order[::-1]
 
 
 def check_key(table: dict[Any, Any], key: Any, name: str) -> Any:
@@ -168,13 +137,9 @@ HELPERS: dict[str, Any] = {
     "_ONCE": (None,),
     "_STEP_LIMIT": STEP_LIMIT,
     "_Stuck": Stuck,
-    "_piece_at": piece_at,
-    "_position": position_of,
     "_zone": zone_of,
-    "_clockwise": clockwise,
-    "_counterclockwise": counterclockwise,
-    "_snake": snake,
     "_check_key": check_key,
+    **BUILTIN_HELPERS,
 }
 
 
@@ -214,7 +179,7 @@ def cheap(e: A.Expr) -> bool:
     if isinstance(e, A.Binary):
         return e.op != ".." and cheap(e.left) and cheap(e.right)
     if isinstance(e, A.Call):
-        return e.func in _CHEAP_BUILTINS and all(cheap(a) for a in e.args)
+        return e.func in BUILTINS and BUILTINS[e.func].cheap and all(cheap(a) for a in e.args)
     return False
 
 
@@ -411,12 +376,8 @@ class PyGen:
         ident = e.ident
         if self.checked.locals.get(id(e)):
             return sc[ident] if ident in sc else fr.local(ident)
-        if ident == "players":
-            return "st.seats"
-        if ident == "player_count":
-            return "st.n"
-        if ident == "first_player":
-            return "0"
+        if ident in SPECIAL_NAMES:
+            return SPECIAL_NAMES[ident].python
         kind = self.symbols.kind_of(ident)
         if kind == "state":
             return f"{self.vals(ident, fr)}[None]"
@@ -521,44 +482,7 @@ class PyGen:
         f = e.func
         if f in self.symbols.functions:
             return self.user_call(e, sc, fr)
-        args = e.args
-        if f == "size":
-            if self.type_of(args[0]).startswith("zone:"):
-                return f"len({self.zone_list(args[0], sc, fr)})"
-            return f"len({self.expr(args[0], sc, fr, iterating=True)})"
-        if f == "pieces":
-            zl = self.zone_list(args[0], sc, fr)
-            return zl if iterating else f"list({zl})"
-        if f == "piece":
-            return f"_piece_at({self.zone_list(args[0], sc, fr)}, {self.expr(args[1], sc, fr)})"
-        if f == "position":
-            return f"_position(st, {self.expr(args[0], sc, fr)})"
-        if f == "revealed":
-            return f"st.face_up[{self.expr(args[0], sc, fr)}]"
-        if f in ("nodes", "neighbours", "adjacent"):
-            graph = self.type_of(args[0])[6:]
-            if f == "nodes":
-                return fr.ref(f"N_{graph}", f"st.world.nodes[{graph!r}]")
-            adj = fr.ref(f"A_{graph}", f"st.world.adjacent[{graph!r}]")
-            if f == "neighbours":
-                return f"{adj}.get({self.expr(args[1], sc, fr)}, [])"
-            x, y = self.expr(args[1], sc, fr), self.expr(args[2], sc, fr)
-            return f"({y} in {adj}.get({x}, ()))"
-        one = self.expr(args[0], sc, fr)
-        if f == "next":
-            return f"(({one} + 1) % st.n)"
-        if f == "prev":
-            return f"(({one} - 1) % st.n)"
-        if f in ("clockwise", "counterclockwise", "snake"):
-            return f"_{f}(st, {one})"
-        if f == "abs":
-            return f"abs({one})"
-        two = self.expr(args[1], sc, fr)
-        if f in ("min", "max"):
-            return f"{f}({one}, {two})"
-        if f == "startswith":
-            return f"str({one}).startswith(str({two}))"
-        raise AssertionError(f)
+        return BUILTINS[f].emit(self, e, sc, fr, iterating)
 
     def user_call(self, e: A.Call, sc: Scope, fr: Frame) -> str:
         decl = self.symbols.functions[e.func]

@@ -42,7 +42,8 @@ import attrs
 
 from . import ast as A
 from .ast import child_blocks
-from .checker import BUILTINS, SPECIAL_NAMES, Checked, element_type
+from .builtins import BUILTINS, SPECIAL_NAMES
+from .checker import Checked, element_type
 
 # ------------------------------------------------------------------ typesetting
 
@@ -214,18 +215,6 @@ _COMPARE = {
 }
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "//": "divided by (rounded down)", "%": "modulo"}
 _ARITH_LEVEL = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2}
-_SIMPLE_BUILTINS = {
-    "next": "the player after {0}",
-    "prev": "the player before {0}",
-    "clockwise": "the players clockwise from {0}",
-    "counterclockwise": "the players counter-clockwise from {0}",
-    "snake": "the players clockwise from {0} and then back counter-clockwise",
-    "min": "the smaller of {0} and {1}",
-    "max": "the larger of {0} and {1}",
-    "abs": "the absolute value of {0}",
-    "position": "the position of {0} in its zone",
-}
-
 
 class English:
     """Renders checked spec nodes as English.  See the module docstring."""
@@ -411,8 +400,7 @@ class English:
         if self.is_local(e):
             return self.m.var(ident)
         if ident in SPECIAL_NAMES:
-            return self.t({"players": "the players", "player_count": "the number of players",
-                           "first_player": "the start player"}.get(ident, words(ident)))
+            return self.t(SPECIAL_NAMES[ident].english)
         if ident in s.states:
             return self.state(ident, [])
         if ident in s.zones:
@@ -482,46 +470,7 @@ class English:
                 return self.t("not: ") + self._fill(p.text, args)
             shown = self.m.ref("function", f, f) + self.t("(") + self.t(", ").join(args) + self.t(")")
             return shown if positive else self.t("not ") + shown
-        out = self._builtin(e, args, positive)
-        return out
-
-    def _builtin(self, e: A.Call, args: list[str], positive: bool) -> str:
-        f = e.func
-        neg = not positive
-        if f == "size":
-            contents = self.zone_contents(e.args[0])
-            if contents is not None:
-                return self.t("the number of ") + contents
-            if isinstance(e.args[0], A.Name) and (e.args[0].ident in self.symbols.tables
-                                                   or e.args[0].ident in self.symbols.enums):
-                return self.t("the number of " + self.noun(e.args[0].ident).plural)
-            return self.t("the number of items in ") + args[0]
-        if f == "pieces":
-            contents = self.zone_contents(e.args[0])
-            return self.t("the ") + contents if contents else self.t("the pieces in ") + args[0]
-        if f == "piece":
-            contents = self.zone_contents(e.args[0])
-            where = contents if contents else self.t("pieces in ") + args[0]
-            if isinstance(e.args[1], A.Literal) and e.args[1].value == 1:
-                return self.t("the first of the ") + where
-            return self.t("the piece at position ") + args[1] + self.t(" among the ") + where
-        if f == "revealed":
-            return args[0] + self.t(" is face up" if positive else " is face down")
-        if f == "nodes":
-            g = self.symbols.graphs.get(e.args[0].ident if isinstance(e.args[0], A.Name) else "")
-            plural = self.noun(g.nodes).plural if g else "nodes"
-            return self.t(f"the {plural} in play")
-        if f == "neighbours":
-            return self.t("the neighbours of ") + args[1]
-        if f == "adjacent":
-            return args[1] + self.t(" and ") + args[2] + self.t(" are " + ("not " if neg else "") + "neighbours")
-        if f == "startswith":
-            return args[0] + self.t(" does not start with " if neg else " starts with ") + args[1]
-        if f in _SIMPLE_BUILTINS:
-            return self._fill(_SIMPLE_BUILTINS[f], args)
-        if f in BUILTINS:  # a builtin added to the language but not yet given words here
-            return self.t(f"{f}(") + self.t(", ").join(args) + self.t(")")
-        raise TypeError(f"no English for the function {f}")
+        return BUILTINS[f].english(self, e, args, positive)
 
     def aggregate(self, e: A.Aggregate, positive: bool = True) -> str:
         """``all / any / count / sum / most / least / first (x in D where W: B)``."""
@@ -572,8 +521,7 @@ class English:
             return self.compare(e, positive)
         if isinstance(e, A.Literal) and isinstance(e.value, bool):
             return self.t("always" if e.value == positive else "never")
-        if isinstance(e, A.Call) and (e.func in ("revealed", "adjacent", "startswith")
-                                      or e.func in self.symbols.functions):
+        if isinstance(e, A.Call) and (e.func in self.symbols.functions or BUILTINS[e.func].is_condition):
             return self.call(e, positive)
         if isinstance(e, A.Attr):
             return self.attr(e, positive)

@@ -30,7 +30,7 @@ from pygments.token import (  # type: ignore[import-untyped]
     Whitespace,
 )
 
-from interpreter.checker import BUILTINS, SPECIAL_NAMES
+from interpreter.builtins import BUILTINS, SPECIAL_NAMES
 from interpreter.parser import grammar_text
 
 #: Words of the language that start a declaration (at the start of a line).

@@ -17,7 +17,7 @@ import attrs
 
 from interpreter import Game
 from interpreter import ast as A
-from interpreter.checker import BUILTINS, SPECIAL_NAMES
+from interpreter.builtins import BUILTINS, SPECIAL_NAMES
 from interpreter.english import English, child_blocks
 from interpreter.parser import grammar_text
 
@@ -225,11 +225,14 @@ def keywords_rst(game: Game | None = None) -> str:
 
 def builtins_rst(game: Game | None = None) -> str:
     """The builtin functions and the names every spec can use."""
-    rows = [[literal(f"{name}({', '.join('abc'[:arity])})"), str(arity), esc(desc)]
-            for name, (arity, desc) in BUILTINS.items()]
-    out = heading("Builtin functions", "~") + list_table(["function", "arguments", "what it gives"], rows,
-                                                           [25, 10, 65])
-    rows = [[literal(name), literal(t), esc(desc)] for name, (t, desc) in SPECIAL_NAMES.items()]
+    rows = []
+    for b in BUILTINS.values():
+        letters = "abc"[:b.arity]
+        args = "; ".join(f"{literal(x)}: {esc(what)}" for x, what in zip(letters, b.params))
+        rows.append([literal(f"{b.name}({', '.join(letters)})"), args, esc(b.returns), esc(b.doc)])
+    out = heading("Builtin functions", "~") + list_table(["function", "arguments", "gives", "what it gives"],
+                                                           rows, [20, 30, 15, 35])
+    rows = [[literal(n.name), literal(n.type), esc(n.doc)] for n in SPECIAL_NAMES.values()]
     out += heading("Names every spec can use", "~") + list_table(["name", "type", "meaning"], rows, [25, 20, 55])
     return "\n".join(out) + "\n"
 
