@@ -104,3 +104,25 @@ def test_an_engine_that_differs_fails_with_the_first_difference(tmp_path: Path) 
     assert not golden.passed and "step " in golden.detail and "legal actions differ: missing [" in golden.detail
     (dead,) = check(f"{sys.executable} -c pass", only="golden/2p-seed1")
     assert not dead.passed and "engine" in dead.detail
+
+
+WITHOUT_SAVE = """
+    import json, sys
+    from rattus_rules.referee import referee_session
+    session = referee_session()
+    for line in sys.stdin:
+        answer = session.answer(json.loads(line))
+        if "commands" in answer:
+            answer["commands"] = [c for c in answer["commands"] if c not in ("save", "load")]
+        print(json.dumps(answer), flush=True)
+        if session.closed:
+            break
+"""
+
+
+def test_perft_of_an_engine_without_save_and_load_replays_each_position(tmp_path: Path) -> None:
+    script = tmp_path / "engine.py"
+    script.write_text(textwrap.dedent(WITHOUT_SAVE), encoding="utf-8")
+    for name in ("perft/3p-seed2-first", "perft/3p-seed2-seed"):
+        (result,) = check(f"{sys.executable} {script}", only=name, perft_depth=2)
+        assert result.passed, result.detail
