@@ -33,7 +33,8 @@ from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
 from .files import read_text
 from .parser import MAX_SOURCE_BYTES, parse_file
-from .runtime import STATE_FORMAT, State, World, all_keys, key_in
+from .runtime import State, World, all_keys
+from .stored import state_from_data
 
 SPEC_SUFFIX = ".rules"
 #: At most this many variants of the generated code: combinations of switch settings with code of
@@ -327,55 +328,12 @@ class Game:
         return st
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
-        """Rebuild a state stored with :meth:`State.to_json`; raise ValueError if malformed."""
-        try:
-            return self._from_json(data)
-        except (KeyError, TypeError, IndexError, AttributeError) as err:
-            raise ValueError(f"not a stored {self.name} state: {type(err).__name__}: {err}") from None
+        """Rebuild a state stored with :meth:`State.to_json`, checking it all (see :mod:`.stored`).
 
-    def _from_json(self, data: Mapping[str, Any]) -> State:
-        if data.get("format") != STATE_FORMAT or data.get("game") != self.name:
-            raise ValueError(f"not a stored {self.name} state (format {STATE_FORMAT})")
-        st = self._blank_state(int(data["players"]), self.settings_for(data["settings"]), int(data["rng"]))
-        st.vals = {name: {key_in(k): v for k, v in rows} for name, rows in data["vals"].items()}
-        if set(st.vals) != set(self.symbols.states):
-            raise ValueError("stored state has other variables than the spec")
-        st.zones = {}
-        for name, rows in data["zones"].items():
-            st.zones[name] = {}
-            for k, keys in rows:
-                key = key_in(k)
-                lst = [self.piece_by_key[pk] for pk in keys]
-                st.zones[name][key] = lst
-                for pid in lst:
-                    st.loc[pid] = (name, key)
-        if set(st.zones) != set(self.symbols.zones) or any(z == "" for z, _ in st.loc):
-            raise ValueError("stored state does not place every piece in a zone")
-        for pk in data["face_up"]:
-            st.face_up[self.piece_by_key[pk]] = True
-        for pk, bits in data["seen"]:
-            st.seen[self.piece_by_key[pk]] = int(bits)
-        st.used = {name: {key_in(k) for k in keys} for name, keys in data["used"].items()}
-        for name in self.symbols.limits:
-            st.used.setdefault(name, set())
-        # copies throughout: changing the stored data later must not change the state
-        st.frames = [[self.proc_index[name], int(pc), {k: list(v) if isinstance(v, list) else v
-                                                        for k, v in dict(env).items()}]
-                     for name, pc, env in data["frames"]]
-        for f in st.frames:
-            if not 0 <= f[1] < len(self.procedures[f[0]].code):
-                raise ValueError("stored program position is outside its procedure")
-        st.winners = None if data["winners"] is None else [int(w) for w in data["winners"]]
-        st.history = list(data["history"])
-        log = data.get("log")
-        st.log = None if log is None else [str(line) for line in log]
-        if st.frames:
-            top = st.frames[-1]
-            op, decision, _ = self.procedures[top[0]].code[top[1]]
-            if op not in (CHOOSE, CHANCE):
-                raise ValueError("stored program position is not at a decision")
-            st._pend(decision, top[2])
-        return st
+        Raise ValueError, saying what is wrong and where, for anything that a
+        state of this game cannot be.
+        """
+        return state_from_data(self, data)
 
     def score(self, st: State, player: int) -> int:
         """A player's score by the spec's `score` declaration (0 if there is none)."""

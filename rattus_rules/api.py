@@ -72,7 +72,11 @@ def new_game(
 
 
 def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None) -> State:
-    """Restore a state saved with ``state.to_json()``; raises ValueError if malformed."""
+    """Restore a state saved with ``state.to_json()``; ValueError if it is not one a game can reach.
+
+    Structure, references, program position and the spec's invariants are
+    checked (see :mod:`interpreter.stored`).
+    """
     return load_rules(data).state_from_json(stored)
 
 

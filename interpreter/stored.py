@@ -1,0 +1,364 @@
+"""Stored states read back with suspicion: :meth:`Game.state_from_json` checks everything.
+
+A stored state (see :meth:`State.to_json`) may come from anywhere, so before
+it is believed this module checks, knowing nothing of any particular game:
+
+- its structure: exactly the expected fields, each of the right JSON type,
+  values of bounded size and nesting;
+- every reference: the switches and their options, every state variable and
+  zone of the spec with exactly the keys its dimensions give for this number
+  of players, every piece once and in exactly one zone, known pieces in the
+  face-up and seen lists, known limits used with keys of their dimensions,
+  winners among the seats;
+- the program position: the main procedure at the bottom, each caller
+  stopped just after calling the procedure above it, the top one at a
+  decision, each frame's locals ones its procedure has; the decision must
+  be able to list its options;
+- what the runtime itself keeps true (pieces in open zones are face up; a
+  finished game has winners and no program left) and every invariant the
+  spec declares.
+
+Anything else is a :class:`ValueError` saying what and where.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import ast as A
+from .compiler import CALL, CHANCE, CHOOSE, Procedure
+from .errors import RulesError
+from .runtime import STATE_FORMAT, State, all_keys, key_in
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_FIELDS = {"format", "game", "players", "settings", "vals", "zones", "face_up", "seen", "used",
+           "frames", "rng", "winners", "history", "log"}
+_OPTIONAL = {"log"}
+#: The compiler's own locals (loop counters) besides the spec's names.
+_INTERNAL_LOCAL = re.compile(r"\$[a-z]+[0-9]+\Z")
+#: Bounds on what a stored value may be: nesting, list length, text length, number size.
+MAX_VALUE_DEPTH = 4
+MAX_LIST = 10_000
+MAX_TEXT = 10_000
+MAX_INT = 2**63
+MAX_FRAMES = 1_000
+MAX_HISTORY = 1_000_000
+
+
+class _Bad(ValueError):
+    pass
+
+
+def _fail(where: str, what: str) -> _Bad:
+    return _Bad(f"stored state: {where}: {what}")
+
+
+def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
+    """``value`` if it has exactly this JSON type (a bool is not a number here)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if type(value) not in kinds:
+        names = " or ".join("a list" if k is list else "an object" if k is dict else
+                            "a number" if k is int else "a text" if k is str else k.__name__ for k in kinds)
+        raise _fail(where, f"expected {names}, found {_describe(value)}")
+    return value
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _number(value: Any, where: str, low: int = -MAX_INT, high: int = MAX_INT) -> int:
+    _expect(value, int, where)
+    if not low <= value < high:
+        raise _fail(where, f"{value} is out of range")
+    return int(value)
+
+
+def _value(value: Any, where: str, depth: int = 0) -> Any:
+    """A plain value as the rules store it: a number, text, truth value, none, or a list of them."""
+    if value is None or type(value) is bool:
+        return value
+    if type(value) is int:
+        return _number(value, where)
+    if type(value) is str:
+        if len(value) > MAX_TEXT:
+            raise _fail(where, "text too long")
+        return value
+    if type(value) is list:
+        if depth >= MAX_VALUE_DEPTH:
+            raise _fail(where, "nested too deeply")
+        if len(value) > MAX_LIST:
+            raise _fail(where, "list too long")
+        return [_value(v, where, depth + 1) for v in value]
+    raise _fail(where, f"not a value: {_describe(value)}")
+
+
+def _key(raw: Any, where: str) -> Any:
+    """A stored key (a list of its parts) as the runtime keeps it."""
+    _expect(raw, list, where)
+    if len(raw) > 8 or not all(type(part) in (int, str) for part in raw):
+        raise _fail(where, f"not a key: {_describe(raw)}")
+    return key_in(raw)
+
+
+def _keyed(rows: Any, keys: list[Any], where: str) -> Iterator[tuple[Any, Any]]:
+    """The ``[key, value]`` rows of one table, in the order of ``keys``; exactly those keys."""
+    _expect(rows, list, where)
+    found: dict[Any, Any] = {}
+    for row in rows:
+        if type(row) is not list or len(row) != 2:
+            raise _fail(where, f"not a [key, value] row: {_describe(row)}")
+        key = _key(row[0], where)
+        if key in found:
+            raise _fail(where, f"key {row[0]} twice")
+        found[key] = row[1]
+    wanted = set(keys)
+    unknown = [k for k in found if k not in wanted]
+    if unknown:
+        raise _fail(where, f"unknown key {_describe(unknown[0])}")
+    missing = [k for k in keys if k not in found]
+    if missing:
+        raise _fail(where, f"key {_describe(missing[0])} is missing")
+    for key in keys:
+        yield key, found[key]
+
+
+def _names(data: Any, wanted: Mapping[str, Any], where: str, all_needed: bool = True) -> dict[str, Any]:
+    _expect(data, dict, where)
+    unknown = sorted(set(data) - set(wanted))
+    if unknown:
+        raise _fail(where, f"unknown name {_describe(unknown[0])}")
+    if all_needed:
+        missing = sorted(set(wanted) - set(data))
+        if missing:
+            raise _fail(where, f"{missing[0]!r} is missing")
+    return dict(data)
+
+
+def _piece(game: Game, key: Any, where: str) -> int:
+    if type(key) not in (int, str) or key not in game.piece_by_key:
+        raise _fail(where, f"no piece {_describe(key)}")
+    return game.piece_by_key[key]
+
+
+def procedure_locals(proc: A.ProcedureDecl) -> tuple[frozenset[str], dict[A.Pos, frozenset[str]]]:
+    """Every name a procedure's frame may hold, and the names surely bound at each stop.
+
+    The first: parameters and the names of every `let`, `for` and decision
+    binding.  The second, for each decision and call (by position): the
+    parameters, the `let`s before it in the blocks around it, the variables
+    of the `for` loops around it and the bindings of the decisions it lies in.
+    """
+    every = {p.split(":")[0] for p in proc.params}
+    bound: dict[A.Pos, frozenset[str]] = {}
+
+    def walk(block: A.Block, outer: set[str]) -> None:
+        scope = set(outer)
+        for st in block.statements:
+            if isinstance(st, (A.Choose, A.Chance, A.CallProc)):
+                bound[st.pos] = frozenset(scope)
+            inner: list[tuple[A.Block, set[str]]] = []
+            if isinstance(st, A.Let):
+                scope.add(st.name)
+                every.add(st.name)
+            elif isinstance(st, A.For):
+                inner = [(st.body, {st.var})]
+            elif isinstance(st, A.Choose):
+                inner = [(o.body, {b.var for b in o.bindings}) for o in st.options]
+            elif isinstance(st, A.Chance):
+                inner = [(st.body, {st.binding.var})]
+            else:
+                inner = [(b, set()) for b in A.child_blocks(st)]
+            for body, names in inner:
+                every.update(names)
+                walk(body, scope | names)
+
+    walk(proc.body, set(every))
+    return frozenset(every), bound
+
+
+def state_from_data(game: Game, data: Any) -> State:
+    """Rebuild and check a stored state; raise ValueError on anything a real state cannot be."""
+    try:
+        return _load(game, data)
+    except _Bad:
+        raise
+    except ValueError as err:
+        raise ValueError(f"stored state: {err}") from None
+    except RulesError as err:
+        raise ValueError(f"stored state: the rules cannot go on from it: {err}") from None
+    except RecursionError:
+        raise ValueError("stored state: nested too deeply") from None
+
+
+def _load(game: Game, data: Any) -> State:
+    if not isinstance(data, Mapping):
+        raise _fail("top", f"expected an object, found {_describe(data)}")
+    if data.get("format") != STATE_FORMAT or data.get("game") != game.name:
+        raise ValueError(f"not a stored {game.name} state (format {STATE_FORMAT})")
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise _fail("top", f"unknown field {_describe(unknown[0])}")
+    missing = sorted(_FIELDS - _OPTIONAL - set(data))
+    if missing:
+        raise _fail("top", f"field {missing[0]!r} is missing")
+    n = _number(data["players"], "players")
+    settings = _expect(data["settings"], dict, "settings")
+    if not all(type(k) is str and type(v) is str for k, v in settings.items()):
+        raise _fail("settings", "switches and options are texts")
+    st = game._blank_state(n, game.settings_for(settings), _number(data["rng"], "rng", 0, 2**64))
+    symbols = game.symbols
+
+    vals = _names(data["vals"], symbols.states, "vals")
+    for name, decl in symbols.states.items():
+        where = f"vals.{name}"
+        keys = all_keys([game.domain(d, n) for d in decl.dims])
+        table = {k: _value(v, where) for k, v in _keyed(vals[name], keys, where)}
+        if decl.kind == "counter" and not all(type(v) is int for v in table.values()):
+            raise _fail(where, "a counter holds numbers only")
+        st.vals[name] = table
+
+    zones = _names(data["zones"], symbols.zones, "zones")
+    for name, z in symbols.zones.items():
+        where = f"zones.{name}"
+        keys = all_keys([game.domain(d, n) for d in z.dims])
+        st.zones[name] = {}
+        for key, pieces in _keyed(zones[name], keys, where):
+            _expect(pieces, list, where)
+            lst = []
+            for pk in pieces:
+                pid = _piece(game, pk, where)
+                if st.loc[pid][0]:
+                    raise _fail(where, f"piece {pk} is also in zones.{st.loc[pid][0]}")
+                if game.piece_types[pid] != z.piece_type:
+                    raise _fail(where, f"piece {pk} is a {game.piece_types[pid]}, not a {z.piece_type}")
+                st.loc[pid] = (name, key)
+                lst.append(pid)
+            st.zones[name][key] = lst
+    lost = [game.piece_keys[p] for p, (zone, _) in enumerate(st.loc) if not zone]
+    if lost:
+        raise _fail("zones", f"piece {lost[0]} is in no zone")
+
+    for pk in _expect(data["face_up"], list, "face_up"):
+        pid = _piece(game, pk, "face_up")
+        if st.face_up[pid]:
+            raise _fail("face_up", f"piece {pk} twice")
+        st.face_up[pid] = True
+    for pid, (zone, _) in enumerate(st.loc):
+        if not game.hidden_zones[zone] and not st.face_up[pid]:
+            raise _fail("face_up", f"piece {game.piece_keys[pid]} lies face down in open zone {zone}")
+    for row in _expect(data["seen"], list, "seen"):
+        if type(row) is not list or len(row) != 2:
+            raise _fail("seen", f"not a [piece, players] row: {_describe(row)}")
+        pid = _piece(game, row[0], "seen")
+        if st.seen[pid]:
+            raise _fail("seen", f"piece {row[0]} twice")
+        st.seen[pid] = _number(row[1], "seen", 1, 1 << n)
+
+    used = _names(data["used"], symbols.limits, "used", all_needed=False)
+    for name, limit in symbols.limits.items():
+        where = f"used.{name}"
+        allowed = set(all_keys([game.domain(d, n) for d in limit.dims]))
+        st.used[name] = set()
+        for raw in _expect(used.get(name, []), list, where):
+            key = _key(raw, where)
+            if key not in allowed or key in st.used[name]:
+                raise _fail(where, f"key {_describe(raw)} unknown or twice")
+            st.used[name].add(key)
+
+    st.frames = _frames(game, data["frames"])
+    st.winners = _winners(data["winners"], n)
+    if st.winners is not None and st.frames:
+        raise _fail("winners", "the game has winners but its program goes on")
+    history = _expect(data["history"], list, "history")
+    if len(history) > MAX_HISTORY or not all(type(h) is str and len(h) <= MAX_TEXT for h in history):
+        raise _fail("history", "expected a list of action texts")
+    st.history = list(history)
+    log = data.get("log")
+    if log is not None:
+        _expect(log, list, "log")
+        if len(log) > MAX_HISTORY or not all(type(line) is str and len(line) <= MAX_TEXT for line in log):
+            raise _fail("log", "expected a list of texts")
+        st.log = list(log)
+    if st.frames:
+        top = st.frames[-1]
+        try:
+            st._pend(game.procedures[top[0]].code[top[1]][1], top[2])
+        except Exception as err:  # a local missing or of the wrong kind, no option left, ...
+            raise _fail(f"frames[{len(st.frames) - 1}]", f"the decision there cannot list its options "
+                        f"({type(err).__name__}: {err})") from None
+    broken = st.broken_invariants()
+    if broken:
+        invariant = symbols.invariants[broken[0]]
+        cites = "; ".join(str(c) for c in invariant.citations)
+        raise _fail("invariants", f"invariant {broken[0]} ({invariant.pos}) does not hold"
+                    + (f" ({cites})" if cites else ""))
+    return st
+
+
+def _winners(raw: Any, n: int) -> list[int] | None:
+    if raw is None:
+        return None
+    _expect(raw, list, "winners")
+    winners = [_number(w, "winners", 0, n) for w in raw]
+    if winners != sorted(set(winners)):
+        raise _fail("winners", "seats sorted, each once")
+    return winners
+
+
+def _frames(game: Game, raw: Any) -> list[list[Any]]:
+    """The program position: checked frame by frame, and against each other."""
+    _expect(raw, list, "frames")
+    if len(raw) > MAX_FRAMES:
+        raise _fail("frames", "too many")
+    frames: list[list[Any]] = []
+    for i, frame in enumerate(raw):
+        where = f"frames[{i}]"
+        if type(frame) is not list or len(frame) != 3:
+            raise _fail(where, f"not a [procedure, position, locals] frame: {_describe(frame)}")
+        name, pc, env = frame
+        if type(name) is not str or name not in game.proc_index:
+            raise _fail(where, f"no procedure {_describe(name)}")
+        index = game.proc_index[name]
+        proc = game.procedures[index]
+        pc = _number(pc, where, 0, len(proc.code))
+        top = i == len(raw) - 1
+        at = proc.code[pc][1].pos if top and proc.code[pc][0] in (CHOOSE, CHANCE) else \
+            proc.positions[pc - 1] if pc > 0 else None
+        frames.append([index, pc, _locals(proc, env, at, where)])
+    if not frames:
+        return frames
+    if frames[0][0] != game.main_index:
+        raise _fail("frames[0]", f"the program starts in {game.procedures[game.main_index].name}, "
+                    f"not {game.procedures[frames[0][0]].name}")
+    for i, (caller, callee) in enumerate(itertools.pairwise(frames)):
+        code = game.procedures[caller[0]].code
+        op, target, _ = code[caller[1] - 1] if caller[1] > 0 else (None, None, None)
+        if op != CALL or target != callee[0]:
+            raise _fail(f"frames[{i}]", f"{game.procedures[caller[0]].name} is not waiting for a call of "
+                        f"{game.procedures[callee[0]].name} there")
+    top_index, top_pc, _ = frames[-1]
+    if game.procedures[top_index].code[top_pc][0] not in (CHOOSE, CHANCE):
+        raise _fail(f"frames[{len(frames) - 1}]", "the program does not stop at a decision there")
+    return frames
+
+
+def _locals(proc: Procedure, env: Any, at: A.Pos | None, where: str) -> dict[str, Any]:
+    """A frame's locals: names of its procedure, and every name surely bound at its stop."""
+    _expect(env, dict, where)
+    every, bound = procedure_locals(proc.decl)
+    out = {}
+    for name, value in env.items():
+        if type(name) is not str or not (name in every or _INTERNAL_LOCAL.match(name)):
+            raise _fail(where, f"{proc.name} has no local {_describe(name)}")
+        out[name] = _value(value, f"{where}.{name}")
+    missing = sorted(bound.get(at, frozenset()) - set(out)) if at is not None else []
+    if missing:
+        raise _fail(where, f"{missing[0]!r} is not set, but {proc.name} has set it by then")
+    return out
