@@ -21,17 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from interpreter import Citation, State
+from interpreter import State
+from interpreter.session import citations_json
 
 from .frames import Frame, record_frames
 from .records import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, _name, seats_of
 from .render import state_svg
 from .webpage import COMPONENTS_NOTE, asset, page
-
-
-def citations_json(citations: Sequence[Citation]) -> list[dict[str, str]]:
-    """Citations as JSON: source, section and the German sentence."""
-    return [{"source": c.source, "section": c.section, "quote": c.quote} for c in citations]
 
 
 def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:

@@ -7,10 +7,17 @@ where no browser is installed (`make browser`).
 
 from __future__ import annotations
 
+import json
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from interpreter.session import citations_json
 from rattus_rules.frames import record_frames
+from rattus_rules.playweb import PlayServer, make_play_server
 from rattus_rules.records import PLAYERS_EYE, record_game
 from rattus_rules.viewer import viewer_html
 
@@ -132,3 +139,73 @@ def test_viewer_of_a_players_eye_record_hides_tokens(open_page: Any, shots: Path
     screenshot(page, shots, "viewer-players-eye-1440")
     assert not watched.errors, watched.errors
     assert drawn > 50, "face-down tokens are drawn"
+
+
+# ------------------------------------------------------------- the play page
+@pytest.fixture
+def play_url() -> Iterator[tuple[PlayServer, str]]:
+    server = PlayServer(seed=3)
+    httpd = make_play_server(server, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server, f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_play_a_game_in_the_browser(open_page: Any, shots: Path,  # noqa: F811
+                                    play_url: tuple[PlayServer, str], tmp_path: Path) -> None:
+    server, url = play_url
+    watched = open_page(*WIDTHS["1440"])
+    page = watched.page
+    page.goto(url)
+    page.select_option("#players", "2")
+    page.select_option("#seat", "0")
+    page.fill("#seed", "8")
+    page.select_option("select[data-switch='reveal-order']", "placed")
+    screenshot(page, shots, "play-setup-1440")
+    page.click("#start")
+    page.wait_for_selector("#actions button")
+    assert page.locator("#setup-view").is_hidden()
+    (session,) = server.games.values()
+    assert session.state.settings["reveal_order"] == "placed" and session.human == 0
+    buttons = page.locator("#actions button").all_inner_texts()
+    assert buttons == session.legal()
+    assert page.locator("#turn blockquote[lang=de]").count() == len(citations_json(session.state.decision_citations()))
+    screenshot(page, shots, "play-start-1440")
+    # a click on a region chooses the action naming it
+    page.locator("#picture g.region.clickable[data-region='Gallia']").click()
+    page.wait_for_selector("#log li.mine")
+    assert page.locator("#log li.mine").first.inner_text().startswith("P0: start Gallia")
+    assert {"by": "P0", "action": "start Gallia"} in session.seen.entries
+    # the record can be downloaded at any time
+    with page.expect_download() as download:
+        page.click("#download")
+    path = tmp_path / "record.json"
+    download.value.save_as(path)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["kind"] == "players-eye" and len(record["entries"]) == len(session.seen.entries)
+    # play on: always the first button; the page follows the game
+    for _ in range(400):
+        if page.locator("#turn h2").inner_text().startswith("The game is over"):
+            break
+        before = len(session.log)
+        page.locator("#actions button").first.click()
+        page.wait_for_function(f"() => !document.getElementById('error').hidden || "
+                               f"document.querySelectorAll('#log li').length > {before}")
+        assert page.locator("#error").is_hidden()
+        if len(session.log) % 40 == 0:
+            screenshot(page, shots, "play-midgame-1440")
+    text = page.inner_text("#turn")
+    assert session.state.is_terminal() and "Scores:" in text
+    assert all(f"P{p} {s}" in text for p, s in enumerate(session.state.scores()))
+    assert page.locator("#download-full").is_visible()
+    screenshot(page, shots, "play-over-1440")
+    for name in ("1280", "phone"):
+        page.set_viewport_size({"width": WIDTHS[name][0], "height": WIDTHS[name][1]})
+        screenshot(page, shots, f"play-over-{name}")
+        assert page.locator("#picture svg").bounding_box()["width"] <= WIDTHS[name][0]
+    assert not watched.errors, watched.errors
+    assert all(u.startswith(url) for u in watched.requests), watched.requests

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from interpreter.session import citations_json
 from rattus_rules.cli import main
 from rattus_rules.frames import record_frames
 from rattus_rules.records import PLAYERS_EYE, dumps, record_game, validate
@@ -66,8 +67,8 @@ def test_page_data_follows_the_record() -> None:
         supplies = [g.get("data-supply") for g in svg.iter(f"{SVG}g") if g.get("class") == "player"]
         assert supplies == [str(p["supply"]) for p in data["players"]]
         assert supplies == [str(frame.state.vals["supply"][p]) for p in frame.state.seats]
-        assert data["citations"] == [{"source": c.source, "section": c.section, "quote": c.quote}
-                                     for c in frame.citations]
+        assert data["citations"] == citations_json(frame.citations)
+        assert {c["quote"] for c in data["citations"]} == {c.quote for c in frame.citations}
     scores = validate(record).scores
     assert all(str(s) in shown["frames"][-1]["status"] for s in scores)
 
