@@ -48,9 +48,10 @@ def _digest(text: str) -> str:
 
 
 def page(title: str, body: str, data: Any, script: str, connect_self: bool = False) -> str:
-    """An HTML page: ``body`` (trusted markup), ``data`` as JSON, the CSS and the named script inline."""
+    """An HTML page: ``body`` (trusted markup), ``data`` as JSON, the CSS, ``common.js`` and the named script
+    inline."""
     css = asset("rattus.css")
-    js = asset(script)
+    js = asset("common.js") + asset(script)
     connect = "'self'" if connect_self else "'none'"
     policy = (f"default-src 'none'; style-src {_digest(css)}; script-src {_digest(js)}; img-src 'none'; "
               f"connect-src {connect}; base-uri 'none'; form-action 'none'")

@@ -7,13 +7,17 @@ go to ``$RATTUS_SCREENSHOTS`` if set, else to pytest's temporary folder.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from rattus_rules.playweb import PlayServer, make_play_server
 
 #: Debian's Chromium (package ``chromium``); RATTUS_CHROMIUM names another binary.
 CHROMIUM = os.environ.get("RATTUS_CHROMIUM", "/usr/bin/chromium")
@@ -92,3 +96,17 @@ def screenshot(page: Any, folder: Path, name: str) -> Path:
     page.screenshot(path=str(path), full_page=True)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
     return path
+
+
+@contextlib.contextmanager
+def serving(server: PlayServer) -> Iterator[str]:
+    """Serve a play server on a free port of 127.0.0.1 in a thread; yields its address (``http://…/``)."""
+    httpd = make_play_server(server, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)

@@ -8,7 +8,6 @@ where no browser is installed (`make browser`).
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,11 @@ import pytest
 
 from interpreter.session import citations_json
 from rattus_rules.frames import record_frames
-from rattus_rules.playweb import PlayServer, make_play_server
+from rattus_rules.playweb import PlayServer
 from rattus_rules.records import PLAYERS_EYE, record_game
 from rattus_rules.viewer import viewer_html
 
-from .browser import WIDTHS, browser, open_page, screenshot, shots  # noqa: F401
+from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
 from .test_viewer import spoiled
 
 
@@ -145,14 +144,8 @@ def test_viewer_of_a_players_eye_record_hides_tokens(open_page: Any, shots: Path
 @pytest.fixture
 def play_url() -> Iterator[tuple[PlayServer, str]]:
     server = PlayServer(seed=3)
-    httpd = make_play_server(server, 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server, f"http://127.0.0.1:{httpd.server_port}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(server) as url:
+        yield server, url
 
 
 def test_play_a_game_in_the_browser(open_page: Any, shots: Path,  # noqa: F811

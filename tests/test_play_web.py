@@ -4,7 +4,6 @@ plays the other seats, and hands out the record (tests/test_browser.py plays it 
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -15,8 +14,10 @@ import pytest
 
 from rattus_rules import interpretations
 from rattus_rules.cli import main
-from rattus_rules.playweb import MAX_BODY, PlayServer, make_play_server
+from rattus_rules.playweb import MAX_BODY, PlayServer
 from rattus_rules.records import validate
+
+from .browser import serving
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -47,14 +48,8 @@ class Client:
 def served() -> Iterator[tuple[PlayServer, Client]]:
     """A play server on a free port, in a thread."""
     server = PlayServer(seed=5)
-    httpd = make_play_server(server, 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server, Client(f"http://127.0.0.1:{httpd.server_port}")
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with serving(server) as url:
+        yield server, Client(url.rstrip("/"))
 
 
 def test_the_page_and_the_setup(served: tuple[PlayServer, Client]) -> None:

@@ -142,5 +142,5 @@ def _draw_record_position(record: dict[str, Any], args: argparse.Namespace) -> i
         print(f"the record is illegal before entry {position.at}; drawing the position where entry "
               f"{position.verdict.index} was refused:", file=sys.stderr)
         print(position.verdict.format(seats_of(record)), file=sys.stderr)
-    write_output(state_svg(position.state), args.output)
+    write_output(state_svg(position.state, position.shown, seats_of(record)), args.output)
     return EXIT_RULES if position.verdict.status == ILLEGAL else EXIT_OK

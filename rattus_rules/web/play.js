@@ -7,35 +7,8 @@
 
   function $(id) { return document.getElementById(id); }
 
-  function el(tag, text, cls) {
-    var node = document.createElement(tag);
-    if (text !== undefined && text !== null) { node.textContent = String(text); }
-    if (cls) { node.className = cls; }
-    return node;
-  }
-
-  /* Text with the rulebook's circled letters (Ⓐ Ⓑ Ⓒ) drawn as a letter in a ring: few fonts have them. */
-  function ringed(tag, text) {
-    var node = el(tag);
-    String(text).split(/([\u24B6-\u24E9])/).forEach(function (part, i) {
-      if (i % 2 === 0) { node.appendChild(document.createTextNode(part)); return; }
-      var code = part.charCodeAt(0);
-      var letter = String.fromCharCode(code < 0x24D0 ? code - 0x24B6 + 65 : code - 0x24D0 + 97);
-      var ring = el("span", letter, "ringed");
-      ring.title = part;
-      node.appendChild(ring);
-    });
-    return node;
-  }
-
-  function citations(parent, cites) {
-    cites.forEach(function (c) {
-      var q = ringed("blockquote", c.quote);
-      q.lang = "de";
-      parent.appendChild(q);
-      parent.appendChild(ringed("cite", c.source + ", " + c.section));
-    });
-  }
+  var el = Rattus.el;
+  var citations = Rattus.citations;
 
   function call(method, path, body) {
     var options = {method: method, headers: {"Accept": "application/json"}};
@@ -141,9 +114,7 @@
   }
 
   function picture(view) {
-    var doc = new DOMParser().parseFromString(view.svg, "image/svg+xml");
-    var svg = document.importNode(doc.documentElement, true);
-    $("picture").replaceChildren(svg);
+    var svg = Rattus.picture($("picture"), view.svg);
     svg.querySelectorAll("g.region[data-in-play=yes]").forEach(function (g) {
       var region = g.getAttribute("data-region");
       var usable = view.legal.some(function (t) { return t.split(" ").indexOf(region) > 0; });
@@ -185,17 +156,7 @@
   }
 
   function players(view) {
-    var table = $("players-table");
-    table.replaceChildren();
-    var head = el("tr");
-    ["seat", "supply", "castle", "cards"].forEach(function (h) { head.appendChild(el("th", h)); });
-    table.appendChild(head);
-    view.players.forEach(function (p) {
-      var row = el("tr", null, p.to_move ? "to-move" : "");
-      [p.seat + (p.seat === view.seat ? " (you)" : ""), p.supply, p.castle, p.cards.join(", ") || "none"]
-        .forEach(function (v) { row.appendChild(el("td", v)); });
-      table.appendChild(row);
-    });
+    Rattus.players($("players-table"), view.players, view.seat);
   }
 
   function log(view) {

@@ -6,56 +6,11 @@
   var current = -1;
   var slider = document.getElementById("slider");
 
-  function el(tag, text, cls) {
-    var node = document.createElement(tag);
-    if (text !== undefined && text !== null) { node.textContent = String(text); }
-    if (cls) { node.className = cls; }
-    return node;
-  }
-
-  /* Text with the rulebook's circled letters (Ⓐ Ⓑ Ⓒ) drawn as a letter in a ring: few fonts have them. */
-  function ringed(tag, text) {
-    var node = el(tag);
-    String(text).split(/([\u24B6-\u24E9])/).forEach(function (part, i) {
-      if (i % 2 === 0) { node.appendChild(document.createTextNode(part)); return; }
-      var code = part.charCodeAt(0);
-      var letter = String.fromCharCode(code < 0x24D0 ? code - 0x24B6 + 65 : code - 0x24D0 + 97);
-      var ring = el("span", letter, "ringed");
-      ring.title = part;
-      node.appendChild(ring);
-    });
-    return node;
-  }
-
-  function citations(parent, cites) {
-    cites.forEach(function (c) {
-      var q = ringed("blockquote", c.quote);
-      q.lang = "de";
-      parent.appendChild(q);
-      parent.appendChild(ringed("cite", c.source + ", " + c.section));
-    });
-  }
-
-  function drawSvg(text) {
-    var doc = new DOMParser().parseFromString(text, "image/svg+xml");
-    var box = document.getElementById("picture");
-    box.replaceChildren(document.importNode(doc.documentElement, true));
-  }
+  var el = Rattus.el;
+  var citations = Rattus.citations;
 
   function players(frame) {
-    var table = document.getElementById("players");
-    table.replaceChildren();
-    var head = el("tr");
-    ["seat", "supply", "castle", "cards"].forEach(function (h) { head.appendChild(el("th", h)); });
-    table.appendChild(head);
-    frame.players.forEach(function (p) {
-      var row = el("tr", null, p.to_move ? "to-move" : "");
-      row.dataset.seat = p.seat;
-      [p.label + (p.to_move ? " ◀" : ""), p.supply, p.castle, p.cards.join(", ") || "none"].forEach(function (v) {
-        row.appendChild(el("td", v));
-      });
-      table.appendChild(row);
-    });
+    Rattus.players(document.getElementById("players"), frame.players, null);
   }
 
   function step(frame, k) {
@@ -124,7 +79,8 @@
     var frame = frames[k];
     slider.value = String(k);
     document.getElementById("where").textContent = "step " + k + " of " + (frames.length - 1);
-    drawSvg(frame.svg.map(function (n) { return data.svg_lines[n]; }).join("\n"));
+    Rattus.picture(document.getElementById("picture"),
+                   frame.svg.map(function (n) { return data.svg_lines[n]; }).join("\n"));
     step(frame, k);
     verdict(k);
     players(frame);
