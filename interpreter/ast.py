@@ -6,6 +6,8 @@ documentation can point back at the spec text it came from.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 import attrs
 
 
@@ -537,10 +539,15 @@ class SpecFile:
 
 def child_blocks(st: Stmt) -> list[Block]:
     """The blocks directly inside a statement (for walkers of the tree)."""
-    if isinstance(st, If):
-        return [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
-    if isinstance(st, (While, Loop, For, Rule, Chance)):
-        return [st.body]
-    if isinstance(st, Choose):
-        return [o.body for o in st.options]
-    return []
+    match st:
+        case If():
+            return [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
+        case While() | Loop() | For() | Rule() | Chance():
+            return [st.body]
+        case Choose():
+            return [o.body for o in st.options]
+        case Let() | Assign() | Break() | CallProc() | Move() | Reveal() | Look() | Swap() | Begin() | Use() \
+                | Finish() | Say():
+            return []
+        case _:
+            assert_never(st)

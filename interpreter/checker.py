@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, assert_never
 
 import attrs
 
@@ -175,46 +175,49 @@ class Checker:
         s = self.symbols
         for f in self.files:
             for d in f.declarations:
-                if isinstance(d, A.GameDecl):
-                    self.single("game", s.game, d)
-                    s.game = d
-                elif isinstance(d, A.PlayersDecl):
-                    self.single("players", s.players, d)
-                    s.players = d
-                elif isinstance(d, A.MainDecl):
-                    if d.procedure:
-                        self.single("main", s.main, d)
-                        s.main = d
-                elif isinstance(d, A.ScoreDecl):
-                    self.single("score", s.score, d)
-                    s.score = d
-                elif isinstance(d, A.SourceDecl):
-                    self.add(s.sources, d.name, d, "source")
-                elif isinstance(d, A.EnumDecl):
-                    self.add_global(s.enums, d.name, d)
-                elif isinstance(d, A.TableDecl):
-                    self.add_global(s.tables, d.name, d)
-                elif isinstance(d, A.GraphDecl):
-                    self.add_global(s.graphs, d.name, d)
-                elif isinstance(d, A.PiecesDecl):
-                    self.add_global(s.pieces, d.name, d)
-                elif isinstance(d, A.StateDecl):
-                    self.add_global(s.states, d.name, d)
-                elif isinstance(d, A.ZoneDecl):
-                    self.add_global(s.zones, d.name, d)
-                elif isinstance(d, A.ScopeDecl):
-                    self.add_global(s.scopes, d.name, d)
-                elif isinstance(d, A.LimitDecl):
-                    self.add_global(s.limits, d.name, d)
-                elif isinstance(d, A.SwitchDecl):
-                    self.add_global(s.switches, d.name, d)
-                elif isinstance(d, A.Condition):
-                    target = s.checks if d.kind == "check" else s.invariants
-                    self.add(target, d.name, d, d.kind)
-                elif isinstance(d, A.FunctionDecl):
-                    self.add_global(s.functions, d.name, d)
-                elif isinstance(d, A.ProcedureDecl):
-                    self.add_global(s.procedures, d.name, d)
+                match d:
+                    case A.GameDecl():
+                        self.single("game", s.game, d)
+                        s.game = d
+                    case A.PlayersDecl():
+                        self.single("players", s.players, d)
+                        s.players = d
+                    case A.MainDecl():
+                        if d.procedure:
+                            self.single("main", s.main, d)
+                            s.main = d
+                    case A.ScoreDecl():
+                        self.single("score", s.score, d)
+                        s.score = d
+                    case A.SourceDecl():
+                        self.add(s.sources, d.name, d, "source")
+                    case A.EnumDecl():
+                        self.add_global(s.enums, d.name, d)
+                    case A.TableDecl():
+                        self.add_global(s.tables, d.name, d)
+                    case A.GraphDecl():
+                        self.add_global(s.graphs, d.name, d)
+                    case A.PiecesDecl():
+                        self.add_global(s.pieces, d.name, d)
+                    case A.StateDecl():
+                        self.add_global(s.states, d.name, d)
+                    case A.ZoneDecl():
+                        self.add_global(s.zones, d.name, d)
+                    case A.ScopeDecl():
+                        self.add_global(s.scopes, d.name, d)
+                    case A.LimitDecl():
+                        self.add_global(s.limits, d.name, d)
+                    case A.SwitchDecl():
+                        self.add_global(s.switches, d.name, d)
+                    case A.Condition():
+                        target = s.checks if d.kind == "check" else s.invariants
+                        self.add(target, d.name, d, d.kind)
+                    case A.FunctionDecl():
+                        self.add_global(s.functions, d.name, d)
+                    case A.ProcedureDecl():
+                        self.add_global(s.procedures, d.name, d)
+                    case _:
+                        assert_never(d)
         if s.game is None:
             self.error(A.Pos(self.files[0].path if self.files else "<spec>", 1, 1),
                        "the spec has no `game` declaration")
@@ -256,9 +259,39 @@ class Checker:
         for f in self.files:
             for d in f.declarations:
                 self.check_citations(d)
-                method = getattr(self, "decl_" + type(d).__name__, None)
-                if method is not None:
-                    method(d)
+                self.declaration(d)
+
+    def declaration(self, d: A.Declaration) -> None:
+        """Check one declaration (its citations are checked apart)."""
+        match d:
+            case A.EnumDecl():
+                self.decl_EnumDecl(d)
+            case A.TableDecl():
+                self.decl_TableDecl(d)
+            case A.GraphDecl():
+                self.decl_GraphDecl(d)
+            case A.PiecesDecl():
+                self.decl_PiecesDecl(d)
+            case A.StateDecl():
+                self.decl_StateDecl(d)
+            case A.ZoneDecl():
+                self.decl_ZoneDecl(d)
+            case A.LimitDecl():
+                self.decl_LimitDecl(d)
+            case A.SwitchDecl():
+                self.decl_SwitchDecl(d)
+            case A.Condition():
+                self.decl_Condition(d)
+            case A.FunctionDecl():
+                self.decl_FunctionDecl(d)
+            case A.ProcedureDecl():
+                self.decl_ProcedureDecl(d)
+            case A.ScoreDecl():
+                self.decl_ScoreDecl(d)
+            case A.GameDecl() | A.SourceDecl() | A.PlayersDecl() | A.ScopeDecl() | A.MainDecl():
+                pass  # nothing to check beyond collecting them (see collect and check_declarations)
+            case _:
+                assert_never(d)
 
     def check_citations(self, d: A.Declaration) -> None:
         needs = (A.TableDecl, A.GraphDecl, A.Condition, A.ProcedureDecl, A.ScoreDecl, A.PiecesDecl)
@@ -478,104 +511,108 @@ class Checker:
         self.scopes.pop()
 
     def statement(self, st: A.Stmt) -> None:
-        if isinstance(st, A.Let):
-            self.define(st.name, self.expr(st.value), st.pos)
-        elif isinstance(st, A.Assign):
-            self.assign(st)
-        elif isinstance(st, A.If):
-            for cond, body in st.branches:
-                self.condition(cond)
-                self.block(body)
-            if st.otherwise:
-                self.block(st.otherwise)
-        elif isinstance(st, A.While):
-            self.condition(st.cond)
-            self.loop_body(st.body)
-        elif isinstance(st, A.Loop):
-            self.loop_body(st.body)
-        elif isinstance(st, A.For):
-            item = self.iterable(st.domain)
-            scope = {st.var: item}
-            self.scopes.append(scope)
-            if st.where is not None:
-                self.condition(st.where)
-            self.scopes.pop()
-            self.loop_body(st.body, scope)
-        elif isinstance(st, A.Break):
-            if self.loop_depth == 0:
-                self.error(st.pos, "`break` outside a loop")
-        elif isinstance(st, A.CallProc):
-            proc = self.symbols.procedures.get(st.name)
-            if proc is None:
-                self.error(st.pos, f"unknown procedure {st.name!r}" + suggest(st.name, self.symbols.procedures))
-            elif len(proc.params) != len(st.args):
-                self.error(st.pos, f"procedure {st.name} takes {len(proc.params)} argument(s), not {len(st.args)}")
-            for a in st.args:
-                self.expr(a)
-            if proc is not None:
-                for param_type, arg in zip(self.param_scope(proc.params, proc.pos).values(), st.args):
-                    self.enum_literal(arg, param_type)
-        elif isinstance(st, A.Choose):
-            self.expect(st.player, "player")
-            for opt in st.options:
-                self.option(opt.verb, opt.bindings, opt.when, opt.body, opt.pos)
-                self.cite_sources(opt.citations)
-        elif isinstance(st, A.Chance):
-            self.option(st.verb, (st.binding,), None, st.body, st.pos)
-            self.cite_sources(st.citations)
-        elif isinstance(st, A.Move):
-            pt = self.expr(st.pieces)
-            zt = self.zone(st.zone)
-            ptype = pt[5:] if pt.startswith("list:") else pt
-            if ptype not in ("any", "list:any") and not ptype.startswith("piece:"):
-                self.error(st.pieces.pos, f"`move` moves pieces, not a {pt}")
-            elif ptype.startswith("piece:") and zt.startswith("zone:") and ptype[6:] != zt[5:]:
-                self.error(st.pos, f"zone holds {zt[5:]} pieces, not {ptype[6:]}")
-        elif isinstance(st, A.Reveal):
-            self.expect_piece(st.piece)
-        elif isinstance(st, A.Look):
-            self.expect_piece(st.piece)
-            self.expect(st.player, "player")
-        elif isinstance(st, A.Swap):
-            self.expect_piece(st.first)
-            self.expect_piece(st.second)
-        elif isinstance(st, A.Begin):
-            if st.scope not in self.symbols.scopes:
-                self.error(st.pos, f"unknown scope {st.scope!r}" + suggest(st.scope, self.symbols.scopes))
-        elif isinstance(st, A.Use):
-            limit = self.symbols.limits.get(st.limit)
-            if limit is None:
-                self.error(st.pos, f"unknown limit {st.limit!r}" + suggest(st.limit, self.symbols.limits))
-            elif len(limit.dims) != len(st.keys):
-                self.error(st.pos, f"limit {st.limit} takes {len(limit.dims)} key(s), not {len(st.keys)}")
-            for k in st.keys:
-                self.expr(k)
-            if limit is not None:
-                for dim, key in zip(limit.dims, st.keys):
-                    self.enum_literal(key, self.symbols.domain_keys_type(dim))
-        elif isinstance(st, A.Finish):
-            t = self.expr(st.winners)
-            if t not in ("list:player", "any", "list:any"):
-                self.error(st.winners.pos, f"`finish` takes the list of winners, not a {t}")
-        elif isinstance(st, A.Rule):
-            if st.name in self.symbols.rules:
-                self.error(st.pos, f"rule {st.name!r} is declared twice (first at {self.symbols.rules[st.name].pos})")
-            else:
-                self.symbols.rules[st.name] = st
-            self.cite_sources(st.citations)
-            self.block(st.body)
-        elif isinstance(st, A.Say):
-            found: dict[str, str] = {}
-            for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", st.template):
-                local = self.lookup_local(name)
-                if local is not None:
-                    found[name] = local
-                elif name in self.symbols.states and not self.symbols.states[name].dims:
-                    found[name] = self.state_type(self.symbols.states[name])
+        match st:
+            case A.Let():
+                self.define(st.name, self.expr(st.value), st.pos)
+            case A.Assign():
+                self.assign(st)
+            case A.If():
+                for cond, body in st.branches:
+                    self.condition(cond)
+                    self.block(body)
+                if st.otherwise:
+                    self.block(st.otherwise)
+            case A.While():
+                self.condition(st.cond)
+                self.loop_body(st.body)
+            case A.Loop():
+                self.loop_body(st.body)
+            case A.For():
+                item = self.iterable(st.domain)
+                scope = {st.var: item}
+                self.scopes.append(scope)
+                if st.where is not None:
+                    self.condition(st.where)
+                self.scopes.pop()
+                self.loop_body(st.body, scope)
+            case A.Break():
+                if self.loop_depth == 0:
+                    self.error(st.pos, "`break` outside a loop")
+            case A.CallProc():
+                proc = self.symbols.procedures.get(st.name)
+                if proc is None:
+                    self.error(st.pos, f"unknown procedure {st.name!r}" + suggest(st.name, self.symbols.procedures))
+                elif len(proc.params) != len(st.args):
+                    self.error(st.pos, f"procedure {st.name} takes {len(proc.params)} argument(s), not {len(st.args)}")
+                for a in st.args:
+                    self.expr(a)
+                if proc is not None:
+                    for param_type, arg in zip(self.param_scope(proc.params, proc.pos).values(), st.args):
+                        self.enum_literal(arg, param_type)
+            case A.Choose():
+                self.expect(st.player, "player")
+                for opt in st.options:
+                    self.option(opt.verb, opt.bindings, opt.when, opt.body, opt.pos)
+                    self.cite_sources(opt.citations)
+            case A.Chance():
+                self.option(st.verb, (st.binding,), None, st.body, st.pos)
+                self.cite_sources(st.citations)
+            case A.Move():
+                pt = self.expr(st.pieces)
+                zt = self.zone(st.zone)
+                ptype = pt[5:] if pt.startswith("list:") else pt
+                if ptype not in ("any", "list:any") and not ptype.startswith("piece:"):
+                    self.error(st.pieces.pos, f"`move` moves pieces, not a {pt}")
+                elif ptype.startswith("piece:") and zt.startswith("zone:") and ptype[6:] != zt[5:]:
+                    self.error(st.pos, f"zone holds {zt[5:]} pieces, not {ptype[6:]}")
+            case A.Reveal():
+                self.expect_piece(st.piece)
+            case A.Look():
+                self.expect_piece(st.piece)
+                self.expect(st.player, "player")
+            case A.Swap():
+                self.expect_piece(st.first)
+                self.expect_piece(st.second)
+            case A.Begin():
+                if st.scope not in self.symbols.scopes:
+                    self.error(st.pos, f"unknown scope {st.scope!r}" + suggest(st.scope, self.symbols.scopes))
+            case A.Use():
+                limit = self.symbols.limits.get(st.limit)
+                if limit is None:
+                    self.error(st.pos, f"unknown limit {st.limit!r}" + suggest(st.limit, self.symbols.limits))
+                elif len(limit.dims) != len(st.keys):
+                    self.error(st.pos, f"limit {st.limit} takes {len(limit.dims)} key(s), not {len(st.keys)}")
+                for k in st.keys:
+                    self.expr(k)
+                if limit is not None:
+                    for dim, key in zip(limit.dims, st.keys):
+                        self.enum_literal(key, self.symbols.domain_keys_type(dim))
+            case A.Finish():
+                t = self.expr(st.winners)
+                if t not in ("list:player", "any", "list:any"):
+                    self.error(st.winners.pos, f"`finish` takes the list of winners, not a {t}")
+            case A.Rule():
+                if st.name in self.symbols.rules:
+                    first = self.symbols.rules[st.name].pos
+                    self.error(st.pos, f"rule {st.name!r} is declared twice (first at {first})")
                 else:
-                    self.error(st.pos, f"`say` mentions {name!r}, which is not a local name "
-                               "or a state without keys" + suggest(name, self.all_locals()))
-            self.say_types[id(st)] = found
+                    self.symbols.rules[st.name] = st
+                self.cite_sources(st.citations)
+                self.block(st.body)
+            case A.Say():
+                found: dict[str, str] = {}
+                for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", st.template):
+                    local = self.lookup_local(name)
+                    if local is not None:
+                        found[name] = local
+                    elif name in self.symbols.states and not self.symbols.states[name].dims:
+                        found[name] = self.state_type(self.symbols.states[name])
+                    else:
+                        self.error(st.pos, f"`say` mentions {name!r}, which is not a local name "
+                                   "or a state without keys" + suggest(name, self.all_locals()))
+                self.say_types[id(st)] = found
+            case _:
+                assert_never(st)
 
     def loop_body(self, body: A.Block, bound: dict[str, str] | None = None) -> None:
         self.loop_depth += 1
@@ -675,92 +712,94 @@ class Checker:
 
     def _expr(self, e: A.Expr) -> str:
         s = self.symbols
-        if isinstance(e, A.Literal):
-            v = e.value
-            if v is None:
-                return "none"
-            if isinstance(v, bool):
-                return "bool"
-            return "int" if isinstance(v, int) else "text"
-        if isinstance(e, A.Name):
-            return self.name(e)
-        if isinstance(e, A.ListLit):
-            items = [self.expr(i) for i in e.items]
-            return f"list:{items[0]}" if items and all(i == items[0] for i in items) else "list:any"
-        if isinstance(e, A.Unary):
-            t = self.expr(e.operand)
-            if e.op == "not":
-                if t not in ("bool", "any"):
-                    self.error(e.pos, f"`not` needs a condition, found a {t}")
-                return "bool"
-            if t not in ("int", "any"):
-                self.error(e.pos, f"`-` needs a number, found a {t}")
-            return "int"
-        if isinstance(e, A.Binary):
-            return self.binary(e)
-        if isinstance(e, A.Conditional):
-            self.condition(e.cond)
-            a, b = self.expr(e.then), self.expr(e.otherwise)
-            if a == b or b == "none":
-                return a
-            return b if a == "none" else "any"
-        if isinstance(e, A.Call):
-            return self.call(e)
-        if isinstance(e, A.Index):
-            return self.index(e)
-        if isinstance(e, A.Attr):
-            base = self.expr(e.base)
-            table = None
-            if base.startswith("entity:"):
-                table = base[7:]
-            elif base.startswith("piece:") and base[6:] in s.pieces:
-                table = s.pieces[base[6:]].table
-            if table is None:
-                if base != "any":
-                    self.error(e.pos, f"a {base} has no fields")
-                else:
-                    self.error(e.pos, f"cannot tell what {e.name!r} is a field of; "
-                               "give the parameter a type (`name: table`)")
-                return "any"
-            if table in s.enums:
-                self.error(e.pos, f"enum values of {table} have no fields")
-                return "any"
-            ct = s.column_type(table, e.name)
-            if ct is None:
-                decl = s.tables.get(table)
-                cols = [c.name for c in decl.columns] + ([decl.key.name] if decl and decl.key else []) if decl else []
-                self.error(e.pos, f"table {table} has no column {e.name!r}" + suggest(e.name, cols))
-                return "any"
-            return ct
-        if isinstance(e, A.Aggregate):
-            item = self.iterable(e.domain)
-            self.scopes.append({e.var: item})
-            if e.where is not None:
-                self.condition(e.where)
-            body = self.expr(e.body) if e.body is not None else None
-            self.scopes.pop()
-            if e.kind in ("all", "any"):
-                if body not in ("bool", "any"):
-                    self.error(e.pos, f"`{e.kind}` needs `: condition`")
-                return "bool"
-            if e.kind == "count":
-                if body is not None and body not in ("bool", "any"):
-                    self.error(e.pos, "`count` takes `where`, or `: condition`")
+        match e:
+            case A.Literal():
+                v = e.value
+                if v is None:
+                    return "none"
+                if isinstance(v, bool):
+                    return "bool"
+                return "int" if isinstance(v, int) else "text"
+            case A.Name():
+                return self.name(e)
+            case A.ListLit():
+                items = [self.expr(i) for i in e.items]
+                return f"list:{items[0]}" if items and all(i == items[0] for i in items) else "list:any"
+            case A.Unary():
+                t = self.expr(e.operand)
+                if e.op == "not":
+                    if t not in ("bool", "any"):
+                        self.error(e.pos, f"`not` needs a condition, found a {t}")
+                    return "bool"
+                if t not in ("int", "any"):
+                    self.error(e.pos, f"`-` needs a number, found a {t}")
                 return "int"
-            if e.kind == "first":
-                return body or item
-            if body not in ("int", "any"):
-                self.error(e.pos, f"`{e.kind}` needs `: number`")
-            return "int"
-        if isinstance(e, A.Comprehension):
-            item = self.iterable(e.domain)
-            self.scopes.append({e.var: item})
-            if e.where is not None:
-                self.condition(e.where)
-            body = self.expr(e.body)
-            self.scopes.pop()
-            return f"list:{body}"
-        raise AssertionError(f"unknown expression {e!r}")
+            case A.Binary():
+                return self.binary(e)
+            case A.Conditional():
+                self.condition(e.cond)
+                a, b = self.expr(e.then), self.expr(e.otherwise)
+                if a == b or b == "none":
+                    return a
+                return b if a == "none" else "any"
+            case A.Call():
+                return self.call(e)
+            case A.Index():
+                return self.index(e)
+            case A.Attr():
+                base = self.expr(e.base)
+                table = None
+                if base.startswith("entity:"):
+                    table = base[7:]
+                elif base.startswith("piece:") and base[6:] in s.pieces:
+                    table = s.pieces[base[6:]].table
+                if table is None:
+                    if base != "any":
+                        self.error(e.pos, f"a {base} has no fields")
+                    else:
+                        self.error(e.pos, f"cannot tell what {e.name!r} is a field of; "
+                                   "give the parameter a type (`name: table`)")
+                    return "any"
+                if table in s.enums:
+                    self.error(e.pos, f"enum values of {table} have no fields")
+                    return "any"
+                ct = s.column_type(table, e.name)
+                if ct is None:
+                    decl = s.tables.get(table)
+                    cols = ([c.name for c in decl.columns] + ([decl.key.name] if decl.key else [])) if decl else []
+                    self.error(e.pos, f"table {table} has no column {e.name!r}" + suggest(e.name, cols))
+                    return "any"
+                return ct
+            case A.Aggregate():
+                item = self.iterable(e.domain)
+                self.scopes.append({e.var: item})
+                if e.where is not None:
+                    self.condition(e.where)
+                body = self.expr(e.body) if e.body is not None else None
+                self.scopes.pop()
+                if e.kind in ("all", "any"):
+                    if body not in ("bool", "any"):
+                        self.error(e.pos, f"`{e.kind}` needs `: condition`")
+                    return "bool"
+                if e.kind == "count":
+                    if body is not None and body not in ("bool", "any"):
+                        self.error(e.pos, "`count` takes `where`, or `: condition`")
+                    return "int"
+                if e.kind == "first":
+                    return body or item
+                if body not in ("int", "any"):
+                    self.error(e.pos, f"`{e.kind}` needs `: number`")
+                return "int"
+            case A.Comprehension():
+                item = self.iterable(e.domain)
+                self.scopes.append({e.var: item})
+                if e.where is not None:
+                    self.condition(e.where)
+                body = self.expr(e.body)
+                self.scopes.pop()
+                return f"list:{body}"
+            case _:
+                assert_never(e)
 
     def name(self, e: A.Name) -> str:
         s = self.symbols

@@ -38,7 +38,7 @@ import ast as pyast
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, assert_never, overload
 
 from . import ast as A
 from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
@@ -340,37 +340,39 @@ class PyGen:
 
     def expr(self, e: A.Expr, sc: Scope, fr: Frame, iterating: bool = False) -> str:
         """Python text of an expression.  ``iterating``: only iterated over, never kept."""
-        if isinstance(e, A.Literal):
-            return repr(e.value)
-        if isinstance(e, A.Name):
-            return self.name(e, sc, fr)
-        if isinstance(e, A.ListLit):
-            return "[" + ", ".join(self.expr(i, sc, fr) for i in e.items) + "]"
-        if isinstance(e, A.Unary):
-            operand = self.expr(e.operand, sc, fr)
-            if e.op == "not" and literal(operand) is not _NOT_LITERAL:
-                return repr(not literal(operand))
-            return f"(not {operand})" if e.op == "not" else f"(-{operand})"
-        if isinstance(e, A.Binary):
-            return self.binary(e, sc, fr, iterating)
-        if isinstance(e, A.Conditional):
-            c = self.expr(e.cond, sc, fr)
-            known = literal(c)
-            if known is not _NOT_LITERAL:
-                return self.expr(e.then if known else e.otherwise, sc, fr)
-            a, b = self.expr(e.then, sc, fr), self.expr(e.otherwise, sc, fr)
-            return f"({a} if {c} else {b})"
-        if isinstance(e, A.Call):
-            return self.call(e, sc, fr, iterating)
-        if isinstance(e, A.Index):
-            return self.index(e, sc, fr)
-        if isinstance(e, A.Attr):
-            return self.attr(e, sc, fr)
-        if isinstance(e, A.Aggregate):
-            return self.aggregate(e, sc, fr)
-        if isinstance(e, A.Comprehension):
-            return self.comprehension(e, sc, fr)
-        raise AssertionError(e)
+        match e:
+            case A.Literal():
+                return repr(e.value)
+            case A.Name():
+                return self.name(e, sc, fr)
+            case A.ListLit():
+                return "[" + ", ".join(self.expr(i, sc, fr) for i in e.items) + "]"
+            case A.Unary():
+                operand = self.expr(e.operand, sc, fr)
+                if e.op == "not" and literal(operand) is not _NOT_LITERAL:
+                    return repr(not literal(operand))
+                return f"(not {operand})" if e.op == "not" else f"(-{operand})"
+            case A.Binary():
+                return self.binary(e, sc, fr, iterating)
+            case A.Conditional():
+                c = self.expr(e.cond, sc, fr)
+                known = literal(c)
+                if known is not _NOT_LITERAL:
+                    return self.expr(e.then if known else e.otherwise, sc, fr)
+                a, b = self.expr(e.then, sc, fr), self.expr(e.otherwise, sc, fr)
+                return f"({a} if {c} else {b})"
+            case A.Call():
+                return self.call(e, sc, fr, iterating)
+            case A.Index():
+                return self.index(e, sc, fr)
+            case A.Attr():
+                return self.attr(e, sc, fr)
+            case A.Aggregate():
+                return self.aggregate(e, sc, fr)
+            case A.Comprehension():
+                return self.comprehension(e, sc, fr)
+            case _:
+                assert_never(e)
 
     def name(self, e: A.Name, sc: Scope, fr: Frame) -> str:
         ident = e.ident

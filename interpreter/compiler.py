@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence, Set
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 import attrs
 
@@ -330,28 +330,34 @@ class ProcedureCompiler:
             if self.fusable(st):
                 continue
             self.cite_stack = list(here.cites)
-            if isinstance(st, A.If):
-                blocks = [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
-                for b in blocks:
-                    self.layout([*levels, Level(b.statements, st, i, here.cites)])
-            elif isinstance(st, _LOOPS):
-                if isinstance(st, A.For):
-                    self.counters[id(st)] = (f"$items{len(self.counters) + 1}", f"$i{len(self.counters) + 1}")
-                self.layout([*levels, Level(st.body.statements, st, i, here.cites)])
-            elif isinstance(st, A.Rule):
-                self.layout([*levels, Level(st.body.statements, st, i, (*here.cites, (st.name, st.citations)))])
-            elif isinstance(st, (A.Choose, A.Chance)):
-                self.decision(st, levels, i)
-            elif isinstance(st, A.CallProc):
-                fr = Frame(hot=True, pure=True)
-                line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
-                env_fn = self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line])
-                self.stops[id(st)] = self.emit(CALL, self.x.ctx.proc_index[st.name], [env_fn], st.pos)
-                self.resumes.append((self.emit(RESUME, None, None, st.pos), levels, i + 1))
-            elif isinstance(st, A.Finish):
-                self.stops[id(st)] = self.emit(FINISH, [self.cond(st.winners)], None, st.pos)
-            elif not isinstance(st, A.Break):
-                raise AssertionError(st)
+            match st:
+                case A.If():
+                    blocks = [b for _, b in st.branches] + ([st.otherwise] if st.otherwise is not None else [])
+                    for b in blocks:
+                        self.layout([*levels, Level(b.statements, st, i, here.cites)])
+                case A.While() | A.Loop() | A.For():
+                    if isinstance(st, A.For):
+                        self.counters[id(st)] = (f"$items{len(self.counters) + 1}", f"$i{len(self.counters) + 1}")
+                    self.layout([*levels, Level(st.body.statements, st, i, here.cites)])
+                case A.Rule():
+                    self.layout([*levels, Level(st.body.statements, st, i, (*here.cites, (st.name, st.citations)))])
+                case A.Choose() | A.Chance():
+                    self.decision(st, levels, i)
+                case A.CallProc():
+                    fr = Frame(hot=True, pure=True)
+                    line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
+                    env_fn = self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line])
+                    self.stops[id(st)] = self.emit(CALL, self.x.ctx.proc_index[st.name], [env_fn], st.pos)
+                    self.resumes.append((self.emit(RESUME, None, None, st.pos), levels, i + 1))
+                case A.Finish():
+                    self.stops[id(st)] = self.emit(FINISH, [self.cond(st.winners)], None, st.pos)
+                case A.Break():
+                    pass  # it leaves the loop: stop_block writes it
+                case A.Let() | A.Assign() | A.Move() | A.Reveal() | A.Look() | A.Swap() | A.Begin() | A.Use() \
+                        | A.Say():
+                    raise AssertionError(f"{st} never stops; py_statement writes it")
+                case _:
+                    assert_never(st)
 
     def new_env(self, st: A.CallProc, fr: Frame) -> str:
         """The text of the locals a called procedure starts with: its parameters."""
@@ -400,27 +406,31 @@ class ProcedureCompiler:
                 self.py_statement(st, fr, out, ind)
                 continue
             cites = self.current_citations()
-            if isinstance(st, (A.Choose, A.Chance, A.CallProc, A.Finish)):
-                out.append((f"{ind}return {self.stops[id(st)]}", st.pos, cites))
-                return  # what follows runs from this stop's resume point
-            if isinstance(st, A.Break):
-                out.append((f"{ind}break", st.pos, cites))
-                return
-            if isinstance(st, A.If):
-                for i, (cond, body) in enumerate(st.branches):
-                    out.append((f"{ind}{'if' if i == 0 else 'elif'} {self.text(cond, fr)}:", cond.pos, cites))
-                    self.stop_block(body.statements, fr, out, ind + "    ")
-                if st.otherwise is not None:
-                    out.append((f"{ind}else:", st.pos, cites))
-                    self.stop_block(st.otherwise.statements, fr, out, ind + "    ")
-            elif isinstance(st, A.Rule):
-                self.cite_stack.append((st.name, st.citations))
-                self.stop_block(st.body.statements, fr, out, ind)
-                self.cite_stack.pop()
-            elif isinstance(st, _LOOPS):
-                self.loop(st, fr, out, ind, enter=True)
-            else:
-                raise AssertionError(st)
+            match st:
+                case A.Choose() | A.Chance() | A.CallProc() | A.Finish():
+                    out.append((f"{ind}return {self.stops[id(st)]}", st.pos, cites))
+                    return  # what follows runs from this stop's resume point
+                case A.Break():
+                    out.append((f"{ind}break", st.pos, cites))
+                    return
+                case A.If():
+                    for i, (cond, body) in enumerate(st.branches):
+                        out.append((f"{ind}{'if' if i == 0 else 'elif'} {self.text(cond, fr)}:", cond.pos, cites))
+                        self.stop_block(body.statements, fr, out, ind + "    ")
+                    if st.otherwise is not None:
+                        out.append((f"{ind}else:", st.pos, cites))
+                        self.stop_block(st.otherwise.statements, fr, out, ind + "    ")
+                case A.Rule():
+                    self.cite_stack.append((st.name, st.citations))
+                    self.stop_block(st.body.statements, fr, out, ind)
+                    self.cite_stack.pop()
+                case A.While() | A.Loop() | A.For():
+                    self.loop(st, fr, out, ind, enter=True)
+                case A.Let() | A.Assign() | A.Move() | A.Reveal() | A.Look() | A.Swap() | A.Begin() | A.Use() \
+                        | A.Say():
+                    raise AssertionError(f"{st} never stops; py_statement writes it")
+                case _:
+                    assert_never(st)
         if fill and len(out) == before:
             out.append((ind + "pass", self.decl.pos, self.current_citations()))
 
@@ -465,58 +475,61 @@ class ProcedureCompiler:
         def add(text: str, at: A.Stmt | A.Expr = st) -> None:
             out.append((ind + text, at.pos, cites))
 
-        if isinstance(st, A.Let):
-            add(f"{fr.write(st.name)} = {self.text(st.value, fr)}")
-        elif isinstance(st, A.Assign):
-            for text in self.assign(st, fr):
-                add(text)
-        elif isinstance(st, A.If):
-            for i, (cond, body) in enumerate(st.branches):
-                add(f"{'if' if i == 0 else 'elif'} {self.text(cond, fr)}:", cond)
-                self.py_block(body.statements, fr, out, ind + "    ")
-            if st.otherwise is not None:
-                add("else:")
-                self.py_block(st.otherwise.statements, fr, out, ind + "    ")
-        elif isinstance(st, (A.While, A.Loop)):
-            guard = self.gen.fresh("steps")
-            add(f"{guard} = 0")
-            add(f"while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
-            add(f"    {guard} += 1")
-            add(f"    if {guard} > _STEP_LIMIT: raise _Stuck()")
-            self.py_block(st.body.statements, fr, out, ind + "    ")
-        elif isinstance(st, A.For):
-            item = self.gen.fresh(st.var)
-            add(f"for {item} in list({self.text(st.domain, fr, iterating=True)}):")
-            add(f"    {fr.write(st.var)} = {item}")
-            if st.where is not None:
-                add(f"    if not {self.text(st.where, fr)}: continue", st.where)
-            self.py_block(st.body.statements, fr, out, ind + "    ")
-        elif isinstance(st, A.Break):
-            add("break")
-        elif isinstance(st, A.CallProc):
-            add(f"{self.leaf_function(st.name)}(st, {self.new_env(st, fr)})")
-        elif isinstance(st, A.Move):
-            for text in self.move(st, fr):
-                add(text)
-        elif isinstance(st, A.Reveal):
-            add(f"st.face_up[{self.text(st.piece, fr)}] = True")
-        elif isinstance(st, A.Look):
-            add(f"st.seen[{self.text(st.piece, fr)}] |= 1 << {self.text(st.player, fr)}")
-        elif isinstance(st, A.Swap):
-            add(f"st.swap_pieces({self.text(st.first, fr)}, {self.text(st.second, fr)})")
-        elif isinstance(st, A.Begin):
-            add(f"st.begin_scope({st.scope!r})")
-        elif isinstance(st, A.Use):
-            used = fr.ref(f"U_{st.limit}", f"st.used[{st.limit!r}]")
-            add(f"{used}.add({self.gen.keys(st.keys, {}, fr)})")
-        elif isinstance(st, A.Rule):
-            self.cite_stack.append((st.name, st.citations))
-            self.py_block(st.body.statements, fr, out, ind)
-            self.cite_stack.pop()
-        elif isinstance(st, A.Say):
-            add(f"if st.log is not None: {self.gen.const(self.say(st))}(st, env)")
-        else:
-            raise AssertionError(st)
+        match st:
+            case A.Let():
+                add(f"{fr.write(st.name)} = {self.text(st.value, fr)}")
+            case A.Assign():
+                for text in self.assign(st, fr):
+                    add(text)
+            case A.If():
+                for i, (cond, body) in enumerate(st.branches):
+                    add(f"{'if' if i == 0 else 'elif'} {self.text(cond, fr)}:", cond)
+                    self.py_block(body.statements, fr, out, ind + "    ")
+                if st.otherwise is not None:
+                    add("else:")
+                    self.py_block(st.otherwise.statements, fr, out, ind + "    ")
+            case A.While() | A.Loop():
+                guard = self.gen.fresh("steps")
+                add(f"{guard} = 0")
+                add(f"while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
+                add(f"    {guard} += 1")
+                add(f"    if {guard} > _STEP_LIMIT: raise _Stuck()")
+                self.py_block(st.body.statements, fr, out, ind + "    ")
+            case A.For():
+                item = self.gen.fresh(st.var)
+                add(f"for {item} in list({self.text(st.domain, fr, iterating=True)}):")
+                add(f"    {fr.write(st.var)} = {item}")
+                if st.where is not None:
+                    add(f"    if not {self.text(st.where, fr)}: continue", st.where)
+                self.py_block(st.body.statements, fr, out, ind + "    ")
+            case A.Break():
+                add("break")
+            case A.CallProc():
+                add(f"{self.leaf_function(st.name)}(st, {self.new_env(st, fr)})")
+            case A.Move():
+                for text in self.move(st, fr):
+                    add(text)
+            case A.Reveal():
+                add(f"st.face_up[{self.text(st.piece, fr)}] = True")
+            case A.Look():
+                add(f"st.seen[{self.text(st.piece, fr)}] |= 1 << {self.text(st.player, fr)}")
+            case A.Swap():
+                add(f"st.swap_pieces({self.text(st.first, fr)}, {self.text(st.second, fr)})")
+            case A.Begin():
+                add(f"st.begin_scope({st.scope!r})")
+            case A.Use():
+                used = fr.ref(f"U_{st.limit}", f"st.used[{st.limit!r}]")
+                add(f"{used}.add({self.gen.keys(st.keys, {}, fr)})")
+            case A.Rule():
+                self.cite_stack.append((st.name, st.citations))
+                self.py_block(st.body.statements, fr, out, ind)
+                self.cite_stack.pop()
+            case A.Say():
+                add(f"if st.log is not None: {self.gen.const(self.say(st))}(st, env)")
+            case A.Choose() | A.Chance() | A.Finish():
+                raise AssertionError(f"{st} stops; it is laid out by stop_block")
+            case _:
+                assert_never(st)
 
     def assign(self, st: A.Assign, fr: Frame) -> list[str]:
         name, op = st.name, st.op

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from typing import assert_never
 
 import attrs
 
@@ -336,47 +337,49 @@ class English:
     def expr(self, e: A.Expr) -> str:
         """An expression as a noun phrase (its value)."""
         m = self.m
-        if isinstance(e, A.Literal):
-            v = e.value
-            if v is None:
-                return self.t("none")
-            if isinstance(v, bool):
-                return self.t("true" if v else "false")
-            if isinstance(v, int):
-                return self.t(str(v))
-            return m.value(v)
-        if isinstance(e, A.Name):
-            return self.name(e)
-        if isinstance(e, A.ListLit):
-            if not e.items:
-                return self.t("nobody" if self.type_of(e) == "list:player" else "nothing")
-            return self._and([self.expr(i) for i in e.items])
-        if isinstance(e, A.Unary):
-            if e.op == "-":
-                return self.t("minus ") + self.expr(e.operand)
-            return self.cond(e)
-        if isinstance(e, A.Binary):
-            if e.op in _ARITH:
-                if e.op == "+" and self.type_of(e).startswith("list:"):
-                    return self.expr(e.left) + self.t(" followed by ") + self.expr(e.right)
-                return self._arith_side(e.left, e.op, False) + self.t(f" {_ARITH[e.op]} ") \
-                    + self._arith_side(e.right, e.op, True)
-            if e.op == "..":
-                return self.t("the numbers from ") + self.expr(e.left) + self.t(" to ") + self.expr(e.right)
-            return self.cond(e)
-        if isinstance(e, A.Conditional):
-            return self._conditional(e)
-        if isinstance(e, A.Call):
-            return self.call(e)
-        if isinstance(e, A.Index):
-            return self.index(e)
-        if isinstance(e, A.Attr):
-            return self.attr(e)
-        if isinstance(e, A.Aggregate):
-            return self.aggregate(e)
-        if isinstance(e, A.Comprehension):
-            return self.comprehension(e)
-        raise TypeError(f"no English for {type(e).__name__}")
+        match e:
+            case A.Literal():
+                v = e.value
+                if v is None:
+                    return self.t("none")
+                if isinstance(v, bool):
+                    return self.t("true" if v else "false")
+                if isinstance(v, int):
+                    return self.t(str(v))
+                return m.value(v)
+            case A.Name():
+                return self.name(e)
+            case A.ListLit():
+                if not e.items:
+                    return self.t("nobody" if self.type_of(e) == "list:player" else "nothing")
+                return self._and([self.expr(i) for i in e.items])
+            case A.Unary():
+                if e.op == "-":
+                    return self.t("minus ") + self.expr(e.operand)
+                return self.cond(e)
+            case A.Binary():
+                if e.op in _ARITH:
+                    if e.op == "+" and self.type_of(e).startswith("list:"):
+                        return self.expr(e.left) + self.t(" followed by ") + self.expr(e.right)
+                    return self._arith_side(e.left, e.op, False) + self.t(f" {_ARITH[e.op]} ") \
+                        + self._arith_side(e.right, e.op, True)
+                if e.op == "..":
+                    return self.t("the numbers from ") + self.expr(e.left) + self.t(" to ") + self.expr(e.right)
+                return self.cond(e)
+            case A.Conditional():
+                return self._conditional(e)
+            case A.Call():
+                return self.call(e)
+            case A.Index():
+                return self.index(e)
+            case A.Attr():
+                return self.attr(e)
+            case A.Aggregate():
+                return self.aggregate(e)
+            case A.Comprehension():
+                return self.comprehension(e)
+            case _:
+                assert_never(e)
 
     def _arith_side(self, e: A.Expr, op: str, right: bool) -> str:
         text = self.expr(e)
@@ -607,53 +610,55 @@ class English:
         """One statement as a step (None for a `say`, which only writes the log)."""
         t = self.t
         m = self.m
-        if isinstance(st, A.Say):
-            return None
-        if isinstance(st, A.Let):
-            if self.type_of(st.value) == "bool" and not isinstance(st.value, (A.Literal, A.Name)):
-                return Step(t("Let ") + m.var(st.name) + t(" be true exactly when ") + self.cond(st.value) + t("."),
+        match st:
+            case A.Say():
+                return None
+            case A.Let():
+                if self.type_of(st.value) == "bool" and not isinstance(st.value, (A.Literal, A.Name)):
+                    return Step(t("Let ") + m.var(st.name) + t(" be true exactly when ") + self.cond(st.value) + t("."),
+                                pos=st.pos)
+                return Step(t("Let ") + m.var(st.name) + t(" be ") + self.expr(st.value) + t("."), pos=st.pos)
+            case A.Assign():
+                return Step(self.assign(st), pos=st.pos)
+            case A.If():
+                steps = self.if_steps(st)
+                return steps[0] if len(steps) == 1 else Step(t("Depending on the case:"), steps, pos=st.pos)
+            case A.While():
+                return Step(t("As long as ") + self.cond(st.cond) + t(", repeat:"), self.block(st.body), pos=st.pos)
+            case A.Loop():
+                return Step(t("Repeat:"), self.block(st.body), pos=st.pos)
+            case A.For():
+                return self.for_step(st)
+            case A.Break():
+                return Step(t("Stop repeating."), pos=st.pos)
+            case A.CallProc():
+                return Step(self.call_proc(st) + t("."), kind="call", name=st.name, pos=st.pos)
+            case A.Choose():
+                return self.choose(st)
+            case A.Chance():
+                return self.chance(st)
+            case A.Move():
+                return Step(self.move(st), pos=st.pos)
+            case A.Reveal():
+                return Step(t("Turn ") + self.expr(st.piece) + t(" face up for everyone."), pos=st.pos)
+            case A.Look():
+                return Step(self.expr(st.player) + t(" looks at the face of ") + self.expr(st.piece) + t("."),
                             pos=st.pos)
-            return Step(t("Let ") + m.var(st.name) + t(" be ") + self.expr(st.value) + t("."), pos=st.pos)
-        if isinstance(st, A.Assign):
-            return Step(self.assign(st), pos=st.pos)
-        if isinstance(st, A.If):
-            steps = self.if_steps(st)
-            return steps[0] if len(steps) == 1 else Step(t("Depending on the case:"), steps, pos=st.pos)
-        if isinstance(st, A.While):
-            return Step(t("As long as ") + self.cond(st.cond) + t(", repeat:"), self.block(st.body), pos=st.pos)
-        if isinstance(st, A.Loop):
-            return Step(t("Repeat:"), self.block(st.body), pos=st.pos)
-        if isinstance(st, A.For):
-            return self.for_step(st)
-        if isinstance(st, A.Break):
-            return Step(t("Stop repeating."), pos=st.pos)
-        if isinstance(st, A.CallProc):
-            return Step(self.call_proc(st) + t("."), kind="call", name=st.name, pos=st.pos)
-        if isinstance(st, A.Choose):
-            return self.choose(st)
-        if isinstance(st, A.Chance):
-            return self.chance(st)
-        if isinstance(st, A.Move):
-            return Step(self.move(st), pos=st.pos)
-        if isinstance(st, A.Reveal):
-            return Step(t("Turn ") + self.expr(st.piece) + t(" face up for everyone."), pos=st.pos)
-        if isinstance(st, A.Look):
-            return Step(self.expr(st.player) + t(" looks at the face of ") + self.expr(st.piece) + t("."),
-                        pos=st.pos)
-        if isinstance(st, A.Swap):
-            return Step(t("Swap the places of ") + self.expr(st.first) + t(" and ") + self.expr(st.second) + t("."),
-                        pos=st.pos)
-        if isinstance(st, A.Begin):
-            return Step(t(f"Begin a new {words(st.scope)}: every usage limit counted per {words(st.scope)} "
-                          "is free again."), pos=st.pos)
-        if isinstance(st, A.Use):
-            return Step(self.use(st), pos=st.pos)
-        if isinstance(st, A.Finish):
-            return Step(self.finish(st), pos=st.pos)
-        if isinstance(st, A.Rule):
-            return Step(m.strong(t("Rule")) + t(" ") + m.ref("rule", st.name, st.name), self.block(st.body),
-                        kind="rule", name=st.name, citations=st.citations, anchor=f"rule:{st.name}", pos=st.pos)
-        raise TypeError(f"no English for {type(st).__name__}")
+            case A.Swap():
+                return Step(t("Swap the places of ") + self.expr(st.first) + t(" and ") + self.expr(st.second) + t("."),
+                            pos=st.pos)
+            case A.Begin():
+                return Step(t(f"Begin a new {words(st.scope)}: every usage limit counted per {words(st.scope)} "
+                              "is free again."), pos=st.pos)
+            case A.Use():
+                return Step(self.use(st), pos=st.pos)
+            case A.Finish():
+                return Step(self.finish(st), pos=st.pos)
+            case A.Rule():
+                return Step(m.strong(t("Rule")) + t(" ") + m.ref("rule", st.name, st.name), self.block(st.body),
+                            kind="rule", name=st.name, citations=st.citations, anchor=f"rule:{st.name}", pos=st.pos)
+            case _:
+                assert_never(st)
 
     def assign(self, st: A.Assign) -> str:
         """``x = v``, ``x += v``, ``x -= v``."""
@@ -925,69 +930,72 @@ class English:
     def declaration(self, d: A.Declaration) -> str:
         """A declaration other than a procedure or function, as a sentence."""
         t = self.t
-        if isinstance(d, A.GameDecl):
-            return t("The game ") + self.m.strong(t(d.title)) + t(".")
-        if isinstance(d, A.SourceDecl):
-            return t("Source ") + self.m.value(d.name) + t(": ") + t(d.title) + t(".")
-        if isinstance(d, A.PlayersDecl):
-            return t(f"A game has {d.low} to {d.high} players.")
-        if isinstance(d, A.EnumDecl):
-            return t(f"The {self.noun(d.name).plural} are ") + self._and([self.m.value(v) for v in d.values]) + t(".")
-        if isinstance(d, A.TableDecl):
-            return t(f"The {self.noun(d.name).plural} are the rows of the component table {d.file}"
-                     + (f"; each row says where its facts come from ({d.provenance})" if d.provenance else "")) \
-                + (t(", and counts as verified when ") + self.cond(d.verified) if d.verified is not None
-                   and not (isinstance(d.verified, A.Literal) and d.verified.value is True)
-                   else t(", and every row counts as verified")) \
-                + t(".")
-        if isinstance(d, A.GraphDecl):
-            nodes = self.noun(d.nodes).plural
-            out = t(f"The {words(d.name)} joins the {nodes}: two {nodes} are neighbours when a row of "
-                    f"{words(d.edges)} names them")
-            if d.where is not None:
-                out += t(f"; a {self.noun(d.nodes).singular} is in play when ") + self.cond(d.where)
-            return out + t(".")
-        if isinstance(d, A.PiecesDecl):
-            return t(f"There is one {self.noun(d.name).singular} for each row of {words(d.table)}; all start "
-                     "in ") + self._zone_words(d.zone, [])[1] + t(".")
-        if isinstance(d, A.StateDecl):
-            each, keys = self.dims(d.dims)
-            phrase = self.vocab.states.get(d.name)
-            if isinstance(phrase, Phrase) and phrase.negative is not None and isinstance(d.init, A.Literal) \
-                    and isinstance(d.init.value, bool) and not d.dims:
-                return t("At first, ") + self._fill(phrase.text if d.init.value else phrase.negative, []) + t(".")
-            what = self.state(d.name, keys)
-            if isinstance(d.init, A.Literal) and d.init.value is None and what.startswith(t("the ")):
-                lead = (each + t(", at first") if each else t("At first")) + t(" there is no ")
-                return _upper_first(lead + what[len(t("the ")):]) + t(".")
-            return _upper_first((each + t(", ") if each else "") + what) + t(" is at first ") + self.expr(d.init) \
-                + t(".")
-        if isinstance(d, A.ZoneDecl):
-            each, keys = self.dims(d.dims)
-            place = self._zone_words(d.name, keys)[1]
-            vis = "face down: only those who look may see their faces" if d.hidden else "face up"
-            return _upper_first((each + t(", ") if each else "") + place) + t(f" holds {self.noun(d.piece_type).plural}"
-                                                                           f", {vis}.")
-        if isinstance(d, A.ScopeDecl):
-            return t(f"A {words(d.name)} is a span of play that usage limits may be counted in.")
-        if isinstance(d, A.LimitDecl):
-            each, keys = self.dims(d.dims)
-            return _upper_first((each + t(", ") if each else "") + t(f"the {words(d.name)}")
-                                + (t(" of ") + self._and(keys) if keys else "")) \
-                + t(" may be used once per ") + self._scope_words(d.scope) + t(".")
-        if isinstance(d, A.SwitchDecl):
-            return t(d.question)
-        if isinstance(d, A.Condition):
-            return _upper_first(self.cond(d.expr)) + t(".")
-        if isinstance(d, A.ScoreDecl):
-            return t("The score of player ") + self.m.var(d.player) + t(" is ") + self.expr(d.expr) + t(".")
-        if isinstance(d, A.MainDecl):
-            return t("A new game runs ") + self.m.ref("procedure", d.procedure, d.procedure) + t(".")
-        if isinstance(d, A.FunctionDecl):
-            return self.function(d)
-        if isinstance(d, A.ProcedureDecl):
-            return render_plain(self.procedure(d))
-        raise TypeError(f"no English for {type(d).__name__}")
+        match d:
+            case A.GameDecl():
+                return t("The game ") + self.m.strong(t(d.title)) + t(".")
+            case A.SourceDecl():
+                return t("Source ") + self.m.value(d.name) + t(": ") + t(d.title) + t(".")
+            case A.PlayersDecl():
+                return t(f"A game has {d.low} to {d.high} players.")
+            case A.EnumDecl():
+                values = self._and([self.m.value(v) for v in d.values])
+                return t(f"The {self.noun(d.name).plural} are ") + values + t(".")
+            case A.TableDecl():
+                return t(f"The {self.noun(d.name).plural} are the rows of the component table {d.file}"
+                         + (f"; each row says where its facts come from ({d.provenance})" if d.provenance else "")) \
+                    + (t(", and counts as verified when ") + self.cond(d.verified) if d.verified is not None
+                       and not (isinstance(d.verified, A.Literal) and d.verified.value is True)
+                       else t(", and every row counts as verified")) \
+                    + t(".")
+            case A.GraphDecl():
+                nodes = self.noun(d.nodes).plural
+                out = t(f"The {words(d.name)} joins the {nodes}: two {nodes} are neighbours when a row of "
+                        f"{words(d.edges)} names them")
+                if d.where is not None:
+                    out += t(f"; a {self.noun(d.nodes).singular} is in play when ") + self.cond(d.where)
+                return out + t(".")
+            case A.PiecesDecl():
+                return t(f"There is one {self.noun(d.name).singular} for each row of {words(d.table)}; all start "
+                         "in ") + self._zone_words(d.zone, [])[1] + t(".")
+            case A.StateDecl():
+                each, keys = self.dims(d.dims)
+                phrase = self.vocab.states.get(d.name)
+                if isinstance(phrase, Phrase) and phrase.negative is not None and isinstance(d.init, A.Literal) \
+                        and isinstance(d.init.value, bool) and not d.dims:
+                    return t("At first, ") + self._fill(phrase.text if d.init.value else phrase.negative, []) + t(".")
+                what = self.state(d.name, keys)
+                if isinstance(d.init, A.Literal) and d.init.value is None and what.startswith(t("the ")):
+                    lead = (each + t(", at first") if each else t("At first")) + t(" there is no ")
+                    return _upper_first(lead + what[len(t("the ")):]) + t(".")
+                return _upper_first((each + t(", ") if each else "") + what) + t(" is at first ") + self.expr(d.init) \
+                    + t(".")
+            case A.ZoneDecl():
+                each, keys = self.dims(d.dims)
+                place = self._zone_words(d.name, keys)[1]
+                vis = "face down: only those who look may see their faces" if d.hidden else "face up"
+                held = t(f" holds {self.noun(d.piece_type).plural}, {vis}.")
+                return _upper_first((each + t(", ") if each else "") + place) + held
+            case A.ScopeDecl():
+                return t(f"A {words(d.name)} is a span of play that usage limits may be counted in.")
+            case A.LimitDecl():
+                each, keys = self.dims(d.dims)
+                return _upper_first((each + t(", ") if each else "") + t(f"the {words(d.name)}")
+                                    + (t(" of ") + self._and(keys) if keys else "")) \
+                    + t(" may be used once per ") + self._scope_words(d.scope) + t(".")
+            case A.SwitchDecl():
+                return t(d.question)
+            case A.Condition():
+                return _upper_first(self.cond(d.expr)) + t(".")
+            case A.ScoreDecl():
+                return t("The score of player ") + self.m.var(d.player) + t(" is ") + self.expr(d.expr) + t(".")
+            case A.MainDecl():
+                return t("A new game runs ") + self.m.ref("procedure", d.procedure, d.procedure) + t(".")
+            case A.FunctionDecl():
+                return self.function(d)
+            case A.ProcedureDecl():
+                return render_plain(self.procedure(d))
+            case _:
+                assert_never(d)
 
     def procedure(self, d: A.ProcedureDecl) -> list[Step]:
         """A procedure's steps."""

@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, get_type_hints
 
 import lark
 import lark.grammar
@@ -256,6 +256,21 @@ def _parser_digest() -> str:
     here = Path(__file__).parent
     return cache.digest(*(p.read_bytes() for p in (GRAMMAR_PATH, here / "parser.py", here / "ast.py")),
                         lark.__version__)
+
+
+def grammar_nodes() -> dict[str, type[A.Declaration | A.Stmt]]:
+    """The syntax-tree class each grammar rule of a declaration or statement makes, by rule name.
+
+    Read from the builder's methods (``d_<rule>`` and ``s_<rule>``) and their return types, so it
+    cannot fall out of step with the parser.  Where one class serves two rules (``counter_decl``
+    and ``var_decl`` make a :class:`~interpreter.ast.StateDecl`), its ``kind`` is the rule's
+    first word.
+    """
+    out: dict[str, type[A.Declaration | A.Stmt]] = {}
+    for attr in dir(_Builder):
+        if attr.startswith(("d_", "s_")):
+            out[attr[2:]] = get_type_hints(getattr(_Builder, attr))["return"]
+    return out
 
 
 def _unquote(token: Any) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, get_args
 
 import attrs
 
@@ -19,7 +19,7 @@ from interpreter import Game
 from interpreter import ast as A
 from interpreter.builtins import BUILTINS, SPECIAL_NAMES
 from interpreter.english import English, child_blocks
-from interpreter.parser import grammar_text
+from interpreter.parser import grammar_nodes, grammar_text
 
 from .rst import RstMarkup, esc, heading, indent, list_table, literal, steps_rst
 
@@ -77,47 +77,28 @@ def _doc_rst(doc: str) -> str:
     return "".join(literal(p) if i % 2 else esc(p) for i, p in enumerate(parts))
 
 
-#: The syntax-tree node each grammar rule makes (with a test on it where one class serves two rules).
-GRAMMAR_NODES: dict[str, tuple[type[Any], Callable[[Any], bool]]] = {
-    "game_decl": (A.GameDecl, lambda d: True),
-    "source_decl": (A.SourceDecl, lambda d: True),
-    "players_decl": (A.PlayersDecl, lambda d: True),
-    "enum_decl": (A.EnumDecl, lambda d: True),
-    "table_decl": (A.TableDecl, lambda d: True),
-    "graph_decl": (A.GraphDecl, lambda d: True),
-    "pieces_decl": (A.PiecesDecl, lambda d: True),
-    "counter_decl": (A.StateDecl, lambda d: d.kind == "counter"),
-    "var_decl": (A.StateDecl, lambda d: d.kind == "var"),
-    "zone_decl": (A.ZoneDecl, lambda d: True),
-    "scope_decl": (A.ScopeDecl, lambda d: True),
-    "limit_decl": (A.LimitDecl, lambda d: True),
-    "switch_decl": (A.SwitchDecl, lambda d: True),
-    "check_decl": (A.Condition, lambda d: d.kind == "check"),
-    "invariant_decl": (A.Condition, lambda d: d.kind == "invariant"),
-    "function_decl": (A.FunctionDecl, lambda d: True),
-    "procedure_decl": (A.ProcedureDecl, lambda d: True),
-    "score_decl": (A.ScoreDecl, lambda d: True),
-    "main_decl": (A.MainDecl, lambda d: True),
-    "let_stmt": (A.Let, lambda d: True),
-    "assign_stmt": (A.Assign, lambda d: True),
-    "if_stmt": (A.If, lambda d: True),
-    "while_stmt": (A.While, lambda d: True),
-    "loop_stmt": (A.Loop, lambda d: True),
-    "for_stmt": (A.For, lambda d: True),
-    "break_stmt": (A.Break, lambda d: True),
-    "call_stmt": (A.CallProc, lambda d: True),
-    "choose_stmt": (A.Choose, lambda d: True),
-    "chance_stmt": (A.Chance, lambda d: True),
-    "move_stmt": (A.Move, lambda d: True),
-    "reveal_stmt": (A.Reveal, lambda d: True),
-    "look_stmt": (A.Look, lambda d: True),
-    "swap_stmt": (A.Swap, lambda d: True),
-    "begin_stmt": (A.Begin, lambda d: True),
-    "use_stmt": (A.Use, lambda d: True),
-    "finish_stmt": (A.Finish, lambda d: True),
-    "rule_stmt": (A.Rule, lambda d: True),
-    "say_stmt": (A.Say, lambda d: True),
-}
+def _node_test(rule: str, cls: type[Any], made_by: dict[type[Any], list[str]]) -> Callable[[Any], bool]:
+    """Which nodes of a class a rule made: all, or (where several rules make the class) those whose
+    ``kind`` is the rule's first word."""
+    if len(made_by[cls]) == 1:
+        return lambda node: True
+    kind = rule.split("_")[0]
+    return lambda node: bool(node.kind == kind)
+
+
+def _grammar_nodes() -> dict[str, tuple[type[Any], Callable[[Any], bool]]]:
+    made = grammar_nodes()
+    made_by: dict[type[Any], list[str]] = {}
+    for rule, cls in made.items():
+        made_by.setdefault(cls, []).append(rule)
+    order = list(grammar_rules())
+    return {rule: (made[rule], _node_test(rule, made[rule], made_by))
+            for rule in sorted(made, key=lambda r: order.index(r) if r in order else len(order))}
+
+
+#: The syntax-tree node each grammar rule makes, with a test on it where one class serves two rules
+#: (derived from the parser: :func:`interpreter.parser.grammar_nodes`).
+GRAMMAR_NODES: dict[str, tuple[type[Any], Callable[[Any], bool]]] = _grammar_nodes()
 
 _EXAMPLE_LINES = 14
 
@@ -175,7 +156,7 @@ def _example_rst(game: Game, english: English, rule: str) -> list[str]:
         return out
     if isinstance(node, A.FunctionDecl):
         reading = [english.function(node), ""]
-    elif isinstance(node, A.Declaration.__args__):
+    elif isinstance(node, get_args(A.Declaration)):
         reading = [english.declaration(node), ""]
     else:
         if isinstance(node, (A.Choose, A.Chance)):
