@@ -20,6 +20,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "myst_parser",
     "rattus_docs",
+    "circled",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -36,11 +37,17 @@ myst_heading_anchors = 3
 
 html_theme = "alabaster"
 html_static_path = ["_static"]
+templates_path = ["_templates"]
 html_css_files = ["rattus.css"]
 html_title = "rattus-rules"
+html_sidebars = {"**": ["rattus-navigation.html", "about.html", "searchfield.html", "navigation.html",
+                        "relations.html"]}
 html_theme_options = {
     "description": "The rules of Rattus as data",
-    "page_width": "1280px",
+    # Alabaster uses page_width also as the width below which the whole navigation becomes a dark
+    # block above the page.  A width with a percentage is no valid media-query value, so that narrow
+    # layout never starts; rattus.css has its own for phones (the navigation after the page).
+    "page_width": "min(1280px, 100%)",
     "sidebar_width": "240px",
     "fixed_sidebar": True,
     "body_max_width": "none",

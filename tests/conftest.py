@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -46,3 +48,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def rules() -> Game:
     """The compiled Rattus rules with the shipped data."""
     return load_rules()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The docs built with warnings as errors, as `make docs` builds them (once per run)."""
+    out = tmp_path_factory.mktemp("site")
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
+                          str(ROOT / "docs"), str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, f"sphinx-build failed:\n{run.stdout}\n{run.stderr}"
+    return out

@@ -7,8 +7,6 @@ import doctest
 import html
 import json
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -31,16 +29,6 @@ from rattus_rules.wording import VOCABULARY
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The docs built with warnings as errors, as `make docs` builds them."""
-    out = tmp_path_factory.mktemp("site")
-    run = subprocess.run([sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
-                          str(DOCS), str(out)], capture_output=True, text=True, cwd=ROOT)
-    assert run.returncode == 0, f"sphinx-build failed:\n{run.stdout}\n{run.stderr}"
-    return out
 
 
 def page(site: Path, name: str) -> str:
