@@ -191,7 +191,7 @@ def state_svg(state: State, shown: Callable[[int], bool] | None = None,
     in_play = set(state.world.nodes[GRAPH])
     pos, map_height = positions(all_regions)
     panel_x = MAP_WIDTH + 10
-    width = MAP_WIDTH + 300
+    width = MAP_WIDTH + 360
     plague = _value(state, "plague")
     edges = _el(None, "g", class_="edges")
     for e in board_edges(game):
