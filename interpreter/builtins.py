@@ -112,6 +112,21 @@ def snake(st: Any, start: int) -> list[int]:
     return order + order[::-1]
 
 
+#: Characters that have a meaning in markup (HTML, SVG, XML): never part of a plain text.
+MARKUP_CHARACTERS = "<>&\"'`"
+
+
+def plain_text(value: Any) -> bool:
+    """Whether a value, as text, can stand in an action's text (builtin `plain`).
+
+    Printable characters only, words separated by single spaces, no space at
+    either end, no markup characters: a text that splits and joins back into
+    itself, and shows as itself in a terminal, a document or a picture.
+    """
+    text = str(value)
+    return text.isprintable() and text.split() == text.split(" ") and not any(c in MARKUP_CHARACTERS for c in text)
+
+
 # ------------------------------------------------------------------ checking
 
 
@@ -183,6 +198,11 @@ def _of_numbers(ck: Checker, e: A.Call, a: list[str]) -> str:
 
 
 def _of_texts(ck: Checker, e: A.Call, a: list[str]) -> str:
+    return "bool"
+
+
+def _of_name(ck: Checker, e: A.Call, a: list[str]) -> str:
+    _want(ck, e, 0, a[0], a[0] == "text" or a[0].startswith("entity:"), "a text or a key of a table")
     return "bool"
 
 
@@ -324,6 +344,13 @@ _ALL: tuple[Builtin, ...] = (
     Builtin("startswith", ("a text", "a text"), "condition", "whether a text starts with another",
             _of_texts, _python("str({0}).startswith(str({1}))"),
             _clause("{0} starts with {1}", "{0} does not start with {1}")),
+    Builtin("plain", ("a text",), "condition",
+            "whether a text (or a table's key) can stand in an action's text: printable characters, "
+            "words separated by single spaces, no markup characters",
+            _of_name, _python("_plain({0})"),
+            _clause("{0} is a plain text (printable, single spaces, no markup)",
+                    "{0} is not a plain text (printable, single spaces, no markup)"),
+            helpers={"_plain": plain_text}),
 )
 
 #: Every builtin function, by name, in the order the reference lists them.

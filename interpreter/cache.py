@@ -25,12 +25,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+
+from .files import read_bytes
 
 T = TypeVar("T")
 
@@ -65,37 +66,9 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:24]
 
 
-def read_regular_file(path: Path, limit: int, *, ours: bool) -> bytes | None:
-    """The bytes of ``path`` if it is a regular file of at most ``limit`` bytes, else None.
-
-    A FIFO or device is never waited on.  With ``ours`` the file must also be
-    owned by the current user, and a link is not followed.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (getattr(os, "O_NOFOLLOW", 0) if ours else 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        if ours and hasattr(os, "getuid") and info.st_uid != os.getuid():
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
-        return data if len(data) <= limit else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
 def _read_entry(path: Path, key: str) -> object:
     """The value of a well-formed entry filed under ``key``; raises ValueError otherwise."""
-    data = read_regular_file(path, MAX_ENTRY_BYTES, ours=True)
-    if data is None:
-        raise ValueError("no usable entry")
+    data = read_bytes(path, MAX_ENTRY_BYTES, owned=True)  # OSError or ValueError if not usable
     entry = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     if not (isinstance(entry, dict) and entry.keys() == {"format", "key", "value"}
             and entry["format"] == FORMAT and entry["key"] == key):

@@ -16,7 +16,7 @@ import attrs
 
 from . import ast as A
 from .errors import Diagnostic, SpecError
-from .files import read_text
+from .files import inside, read_text
 
 #: Column types a table may declare besides references to other tables and enums.
 BASIC_COLUMN_TYPES = ("int", "text", "flag", "set")
@@ -76,14 +76,6 @@ def path_problem(file: str) -> str | None:
     return None
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether a path, symbolic links resolved, lies in a folder."""
-    try:
-        return path.resolve().is_relative_to(folder.resolve())
-    except (OSError, RuntimeError, ValueError):
-        return False
-
-
 def resolve_file(decl: A.TableDecl, spec_dir: Path, override: Path | None) -> Path:
     """The file a table is read from: the user's folder first, then the spec's.
 
@@ -110,7 +102,7 @@ def load_table(
         raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {problem}")])
     path = resolve_file(decl, spec_dir, override)
     shown = str(path)
-    if path == spec_dir / decl.file and not _inside(path, spec_dir):
+    if path == spec_dir / decl.file and not inside(path, spec_dir):
         raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {decl.file!r} resolves to "
                                               f"{path.resolve()}, outside the spec's folder")])
     try:

@@ -25,16 +25,21 @@ class NotAFile(ValueError):
     """A path that names something other than a regular file (a FIFO, a device, a folder)."""
 
 
-def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES, *, owned: bool = False) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 
+    With ``owned`` the file must also belong to the current user, and a link
+    is not followed (for files anyone else might have put there: the cache).
     Raise :class:`NotAFile` or :class:`FileTooLarge` (both ValueErrors), or OSError.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags | (getattr(os, "O_NOFOLLOW", 0) if owned else 0))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotAFile("not a regular file")
+        if owned and hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise NotAFile("not the user's own file")
         if info.st_size > limit:
             raise FileTooLarge(f"the file is larger than {limit} bytes")
         chunks = []
@@ -59,3 +64,11 @@ def read_text(path: Path | str, limit: int = MAX_FILE_BYTES) -> str:
     Raise ValueError (:class:`NotAFile`, :class:`FileTooLarge`, UnicodeDecodeError) or OSError.
     """
     return read_bytes(path, limit).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether a path, symbolic links resolved, lies in a folder."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False

@@ -31,7 +31,7 @@ from .compiler import (
 )
 from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
-from .files import read_text
+from .files import inside, read_text
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
 from .stored import state_from_data
@@ -448,6 +448,10 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     problems: list[Diagnostic] = []
     for f in files:
         shown = str(f.relative_to(display_root)) if display_root and f.is_relative_to(display_root) else str(f)
+        if root.is_dir() and not inside(f, root):  # a link leading out: never read (nor shown)
+            problems.append(Diagnostic(A.Pos(shown, 1, 1), "the spec file is a link that leads out of "
+                                                           "the spec's folder; a spec file must lie in it"))
+            continue
         try:
             texts[shown] = read_text(f, MAX_SOURCE_BYTES).splitlines()
         except (OSError, ValueError):

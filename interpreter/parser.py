@@ -22,7 +22,7 @@ from lark import Token, Tree
 from . import ast as A
 from . import cache, treejson
 from .errors import Diagnostic, SpecError
-from .files import read_text
+from .files import read_bytes, read_text
 
 TreeT = Tree[Any]
 
@@ -75,12 +75,10 @@ def _shipped_key(grammar: str) -> str:
 
 def _read_shipped() -> dict[str, Any] | None:
     """The shipped parser file as JSON data (int-keyed tables restored), or None."""
-    data = cache.read_regular_file(SHIPPED_PARSER_PATH, MAX_SHIPPED_PARSER_BYTES, ours=False)
-    if data is None:
-        return None
     try:
+        data = read_bytes(SHIPPED_PARSER_PATH, MAX_SHIPPED_PARSER_BYTES)
         found = json.loads(data.decode("utf-8"), object_hook=_int_keys)
-    except (ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):
         return None
     return found if isinstance(found, dict) else None
 

@@ -14,13 +14,14 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO, cast
 
 from interpreter import RulesError
 from interpreter.checker import suggest
 
 from . import __version__
 from .commands.common import EXIT_INTERNAL, EXIT_RULES, EXIT_USAGE, UsageError, check_data_path
+from .terminal import EscapingStream
 
 COMMAND_MODULES = (
     "rattus_rules.commands.core",
@@ -59,7 +60,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    Everything written to the terminal goes through :mod:`rattus_rules.terminal`:
+    control characters from untrusted input are shown as escapes.
+    """
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = cast(TextIO, EscapingStream(out)), cast(TextIO, EscapingStream(err))
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -107,6 +107,7 @@ def test_every_builtin_runs_as_generated_python(toy: Any) -> None:
     assert got["snake"] == [0, 1, 2, 2, 1, 0]
     assert (got["min"], got["max"], got["abs"]) == (2, 2, 2)
     assert got["startswith"] is True
+    assert got["plain"] is True
 
 
 def test_every_builtin_reads_in_english(toy: Any) -> None:

@@ -83,6 +83,19 @@ def _thirteenth_region(rows: Rows) -> None:
     rows.append({**rows[-1], "region": "Atlantis"})
 
 
+def _rename_region(new: str) -> Callable[[Path], None]:
+    """Anglia renamed, in the region table and the board alike."""
+    def apply(folder: Path) -> None:
+        def rename(rows: Rows) -> None:
+            for row in rows:
+                for column, value in row.items():
+                    if value == "Anglia":
+                        row[column] = new
+        _edit("regions.csv", rename)(folder)
+        _edit("board.csv", rename)(folder)
+    return apply
+
+
 CORRUPTIONS = {
     "forty_nine_tokens": [_edit("rat_tokens.csv", _drop_token)],
     "twelve_start_tokens": [_edit("rat_tokens.csv", _extra_start)],
@@ -90,6 +103,9 @@ CORRUPTIONS = {
     "token_symbols": [_edit("rat_tokens.csv", _unknown_symbol), _edit("rat_tokens.csv", _no_symbols)],
     "twelve_regions": [_edit("regions.csv", change) for change in
                        (_ninth_beige_region, _eleventh_region_for_three, _region_for_five, _thirteenth_region)],
+    "region_names_plain": [_rename_region(name) for name in
+                           ("Great  Britain", "Ang\x1blia", "Ang\tlia", "Ang\u202elia", "Ang\u00a0lia",
+                            "<b>Anglia</b>", "Anglia & Co", 'Angl"ia')],
 }
 
 
