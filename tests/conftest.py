@@ -7,12 +7,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from interpreter import Game
+from interpreter import Game, parser
 from interpreter.cache import CACHE_ENV
 from rattus_rules import load_rules
 
@@ -58,3 +59,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                           str(ROOT / "docs"), str(out)], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, f"sphinx-build failed:\n{run.stdout}\n{run.stderr}"
     return out
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty cache folder for one test, and a parser that is not built yet."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    parser._lark.cache_clear()
+    yield folder
+    parser._lark.cache_clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,16 +12,6 @@ import pytest
 from interpreter import ast as A
 from interpreter import cache, load_spec, parser
 from rattus_rules.paths import spec_dir
-
-
-@pytest.fixture
-def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """An empty cache folder for one test, and a parser that is not built yet."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
-    parser._lark.cache_clear()
-    yield folder
-    parser._lark.cache_clear()
 
 
 def _positions(node: object) -> list[A.Pos]:

@@ -43,15 +43,6 @@ class _RunsACommand:
         return os.system, (f"touch {self.marker}",)
 
 
-@pytest.fixture
-def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(cache.CACHE_ENV, str(folder))
-    parser._lark.cache_clear()
-    yield folder
-    parser._lark.cache_clear()
-
-
 @pytest.fixture(autouse=True)
 def no_hang() -> Iterator[None]:
     """A FIFO that is waited on would hang the load: fail instead."""
