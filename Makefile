@@ -60,7 +60,7 @@ mutate: setup
 ## study: which readings matter: paired games per switch option at 2, 3 and 4 players, on all cores
 ## (docs/study.md and docs/study/: JSON, CSV, plots, report.html); STUDY_GAMES / STUDY_GREEDY seeds per player count
 STUDY_GAMES ?= 300
-STUDY_GREEDY ?= 10
+STUDY_GREEDY ?= 20
 study: setup
 	$(BIN)/rattus study --players 2 3 4 --agent random:$(STUDY_GAMES) --agent greedy:$(STUDY_GREEDY) \
 		--out docs/study --markdown docs/study.md
