@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from . import ast as A
 from .compiler import CALL, CHANCE, CHOOSE, Procedure
@@ -164,17 +164,23 @@ def procedure_locals(proc: A.ProcedureDecl) -> tuple[frozenset[str], dict[A.Pos,
             if isinstance(st, (A.Choose, A.Chance, A.CallProc)):
                 bound[st.pos] = frozenset(scope)
             inner: list[tuple[A.Block, set[str]]] = []
-            if isinstance(st, A.Let):
-                scope.add(st.name)
-                every.add(st.name)
-            elif isinstance(st, A.For):
-                inner = [(st.body, {st.var})]
-            elif isinstance(st, A.Choose):
-                inner = [(o.body, {b.var for b in o.bindings}) for o in st.options]
-            elif isinstance(st, A.Chance):
-                inner = [(st.body, {st.binding.var})]
-            else:
-                inner = [(b, set()) for b in A.child_blocks(st)]
+            match st:
+                case A.Let():
+                    scope.add(st.name)
+                    every.add(st.name)
+                case A.For():
+                    inner = [(st.body, {st.var})]
+                case A.Choose():
+                    inner = [(o.body, {b.var for b in o.bindings}) for o in st.options]
+                case A.Chance():
+                    inner = [(st.body, {st.binding.var})]
+                case A.If() | A.While() | A.Loop() | A.Rule():
+                    inner = [(b, set()) for b in A.child_blocks(st)]
+                case A.Assign() | A.Break() | A.CallProc() | A.Move() | A.Reveal() | A.Look() | A.Swap() \
+                        | A.Begin() | A.Use() | A.Finish() | A.Say():
+                    pass  # binds no name, holds no block
+                case _:
+                    assert_never(st)
             for body, names in inner:
                 every.update(names)
                 walk(body, scope | names)

@@ -19,7 +19,7 @@ import attrs
 import pytest
 
 from interpreter import ast as A
-from interpreter import checker, codegen, compiler, english
+from interpreter import checker, codegen, compiler, english, stored
 from interpreter.parser import grammar_nodes
 from rattus_rules import refgen
 from rattus_rules.refgen import GRAMMAR_NODES, grammar_rules
@@ -43,6 +43,7 @@ PASSES: list[tuple[Any, Any]] = [
     (english.English.expr, A.Expr),
     (english.English.statement, A.Stmt),
     (english.English.declaration, A.Declaration),
+    (stored.procedure_locals, A.Stmt),
 ]
 
 
@@ -91,7 +92,7 @@ def test_each_pass_names_every_kind_and_ends_in_assert_never(fn: Any, union: Any
     assert not missing, f"{fn.__qualname__} has no case for {sorted(missing)}"
 
 
-@pytest.mark.parametrize("module", [checker, codegen, compiler, english, refgen])
+@pytest.mark.parametrize("module", [checker, codegen, compiler, english, stored, refgen])
 def test_no_pass_looks_handlers_up_by_name(module: Any) -> None:
     src = inspect.getsource(module)
     assert 'getattr(self, "' not in src and "getattr(self, '" not in src
