@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	rm -rf .mypy_cache  # installed packages changed: mypy must not trust its old cache
 	touch $(STAMP)
 
 ## browser: Debian's Chromium for the browser tests (tests/test_browser.py skip without it); needs root or sudo
