@@ -634,8 +634,8 @@ class ProcedureCompiler:
         """Lines collecting every option into ``out``: a loop per binding, an `if` per condition.
 
         A binding whose values do not depend on the binding just before it (only on
-        earlier ones) is listed once, when first needed, and reused: for each Monk's
-        region, the neighbours that can take a token are the same for every token.
+        earlier ones) is listed once, when first needed, and reused: when each piece of a place
+        may go to the neighbouring places that have room, those places are the same for every piece.
         """
         cites = self.current_citations()
         out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites)]
