@@ -66,12 +66,89 @@ def check_key(table: dict[Any, Any], key: Any, name: str) -> Any:
     return key
 
 
-#: Steps a generated loop may take between two decisions before the rules are judged stuck.
+#: The step budget of one run of a spec's code (from an action to the next decision) and
+#: of one evaluation outside a run (a data check, an invariant, a score).  A step is
+#: roughly one small operation: a loop round costs the size of its body, an aggregate
+#: or a listing of options the size of its domain times the size of what it computes.
 STEP_LIMIT = 1_000_000
+#: The most numbers a range ``a .. b`` may hold.
+MAX_RANGE = 1_000_000
+#: The most items a list joined with ``+`` may hold.
+MAX_LIST = 1_000_000
 
 
 class Stuck(Exception):
-    """A generated loop ran :data:`STEP_LIMIT` times without reaching a decision."""
+    """The running code spent its :data:`STEP_LIMIT` steps without reaching a decision."""
+
+    def __init__(self) -> None:
+        super().__init__(f"no decision reached within {STEP_LIMIT} steps")
+
+
+class TooLarge(Exception):
+    """A range, list or number beyond the language's bounds."""
+
+
+def weight(text: str) -> int:
+    """The steps one run of generated text costs: about one per operation."""
+    return 1 + len(text) // 24
+
+
+def charge(st: Any, steps: int) -> None:
+    """Take steps from the budget of the running code; :class:`Stuck` once it is spent."""
+    left = st.budget - steps
+    st.budget = left
+    if left < 0:
+        raise Stuck()
+
+
+def each(st: Any, domain: Any, cost: int) -> Any:
+    """A domain to iterate over, after charging its length times the cost of one round."""
+    left = st.budget - len(domain) * cost - 1
+    st.budget = left
+    if left < 0:
+        raise Stuck()
+    return domain
+
+
+def items(st: Any, domain: Any, cost: int) -> list[Any]:
+    """A copy of a domain to loop over, after charging its length times the cost of one round."""
+    charge(st, len(domain) * cost + 1)
+    return list(domain)
+
+
+def int_range(low: int, high: int) -> range:
+    """The numbers ``low .. high`` (at most :data:`MAX_RANGE` of them)."""
+    if high - low >= MAX_RANGE:
+        raise TooLarge(f"the range {_short(low)} .. {_short(high)} holds more than {MAX_RANGE} numbers")
+    return range(low, high + 1)
+
+
+def times(a: int, b: int) -> int:
+    """``a * b``, if it is at most :data:`~interpreter.ast.MAX_INT` in size."""
+    out = a * b
+    if -A.MAX_INT <= out <= A.MAX_INT:
+        return out
+    raise TooLarge(f"a product larger than {A.MAX_INT}")
+
+
+def bounded(value: Any) -> Any:
+    """A value to keep in a local, variable or counter: a number must be at most
+    :data:`~interpreter.ast.MAX_INT` in size."""
+    if type(value) is int and not -A.MAX_INT <= value <= A.MAX_INT:
+        raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(value)}")
+    return value
+
+
+def joined(a: list[Any], b: list[Any]) -> list[Any]:
+    """``a + b`` of two lists (at most :data:`MAX_LIST` items)."""
+    if len(a) + len(b) > MAX_LIST:
+        raise TooLarge(f"a list of more than {MAX_LIST} items")
+    return a + b
+
+
+def _short(n: int) -> str:
+    """A number for a message (one too large to write out is described)."""
+    return str(n) if abs(n) < 10**30 else f"a number of about {n.bit_length()} bits"
 
 
 class Values(Sequence[tuple[int, tuple[Any, ...]]]):
@@ -137,6 +214,13 @@ HELPERS: dict[str, Any] = {
     "_ONCE": (None,),
     "_STEP_LIMIT": STEP_LIMIT,
     "_Stuck": Stuck,
+    "_charge": charge,
+    "_each": each,
+    "_items": items,
+    "_range": int_range,
+    "_times": times,
+    "_bounded": bounded,
+    "_joined": joined,
     "_zone": zone_of,
     "_check_key": check_key,
     **BUILTIN_HELPERS,
@@ -331,7 +415,8 @@ class PyGen:
         """``f(st, env)`` evaluating an expression."""
         frame = Frame(hot, pure=True)
         text = self.expr(e, {}, frame)
-        return self.build(self.fresh("expr"), "st, env", frame, [f"return {text}"], e.pos)  # type: ignore[no-any-return]
+        return self.build(self.fresh("expr"), "st, env", frame,  # type: ignore[no-any-return]
+                          ["st.budget = _STEP_LIMIT", f"return {text}"], e.pos)
 
     # ----------------------------------------------------------- expressions
     def type_of(self, e: A.Expr) -> str:
@@ -453,11 +538,18 @@ class PyGen:
     def binary(self, e: A.Binary, sc: Scope, fr: Frame, iterating: bool) -> str:
         a, b = self.expr(e.left, sc, fr), self.expr(e.right, sc, fr)
         if e.op == "..":
-            return f"range({a}, {b} + 1)" if iterating else f"list(range({a}, {b} + 1))"
+            # iterated ranges are charged by their length where they are iterated
+            return f"range({a}, {b} + 1)" if iterating else f"list(_range({a}, {b}))"
         if e.op not in _OPS:
             raise AssertionError(e.op)
         folded = self.fold(e, a, b)
-        return folded if folded is not None else f"({a} {e.op} {b})"
+        if folded is not None:
+            return folded
+        if e.op == "*":
+            return f"_times({a}, {b})"
+        if e.op == "+" and self.type_of(e).startswith("list:"):
+            return f"_joined({a}, {b})"
+        return f"({a} {e.op} {b})"
 
     def fold(self, e: A.Binary, a: str, b: str) -> str | None:
         """The text of ``a op b`` when literals decide it (switch settings are literals in
@@ -512,6 +604,15 @@ class PyGen:
             self.build(name, ", ".join(["st", *scope.values()]), frame, [f"return {text}"], decl.pos)
         return name
 
+    def data_sized(self, e: A.Expr) -> bool:
+        """Whether a domain's size is bounded by the component data or the player count (not by
+        numbers computed as the game runs, as ranges and lists are)."""
+        if isinstance(e, A.Call):
+            return e.func in ("nodes", "neighbours", "pieces", "clockwise", "counterclockwise", "snake")
+        if isinstance(e, A.Name) and not self.checked.locals.get(id(e)):
+            return e.ident == "players" or self.symbols.kind_of(e.ident) in ("table", "enum", "zone")
+        return False
+
     def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:
         var = self.fresh(e.var)
         domain = self.expr(e.domain, sc, fr, iterating=True)
@@ -519,7 +620,7 @@ class PyGen:
         where = f" if {self.expr(e.where, inner, fr)}" if e.where is not None else ""
         body = self.expr(e.body, inner, fr) if e.body is not None else None
         item = body if body is not None else var
-        loop = f"for {var} in {domain}{where}"
+        loop = f"for {var} in _each(st, {domain}, {weight(where + (body or ''))}){where}"
         kind = e.kind
         if kind in ("all", "any"):
             return f"{kind}({item} {loop})"
@@ -538,4 +639,5 @@ class PyGen:
         domain = self.expr(e.domain, sc, fr, iterating=True)
         inner = {**sc, e.var: var}
         where = f" if {self.expr(e.where, inner, fr)}" if e.where is not None else ""
-        return f"[{self.expr(e.body, inner, fr)} for {var} in {domain}{where}]"
+        body = self.expr(e.body, inner, fr)
+        return f"[{body} for {var} in _each(st, {domain}, {weight(where + body)}){where}]"

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any, assert_never
 import attrs
 
 from . import ast as A
+from .ast import MAX_INT
 from .checker import Checked, element_type
-from .codegen import Frame, PyGen
+from .codegen import _NOT_LITERAL, STEP_LIMIT, Frame, PyGen, literal, weight
 
 if TYPE_CHECKING:
     from .runtime import State
@@ -114,6 +115,7 @@ class Decision:
 
     def options(self, st: State, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
+        st.budget = STEP_LIMIT
         return self.pends[st.variant](st, env, self).options
 
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
@@ -371,7 +373,6 @@ class ProcedureCompiler:
         fr = Frame(hot=True)
         out: list[Line] = []
         self.cite_stack = list(levels[-1].cites)
-        out.append(("_steps = 0", self.positions[pc], self.current_citations()))
         depth = [0]
         for level in levels[1:]:
             depth.append(depth[-1] + (1 if isinstance(level.owner, _LOOPS) else 0))
@@ -390,8 +391,6 @@ class ProcedureCompiler:
                 self.loop(level.owner, fr, out, ind, enter=False)
         self.cite_stack = list(levels[0].cites)
         out.append((f"return {self.stops[id(self.decl)]}", self.decl.pos, self.current_citations()))
-        if not any("_steps += 1" in text for text, _, _ in out):
-            del out[0]  # no loop here: no step count
         return self.gen.build_located(self.gen.fresh(f"{self.decl.name}_{pc}"), "st, env", fr, out)  # type: ignore[no-any-return]
 
     def stop_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str,
@@ -441,24 +440,29 @@ class ProcedureCompiler:
         def add(text: str, at: A.Stmt | A.Expr = st) -> None:
             out.append((text, at.pos, cites))
 
-        guard = [f"{ind}    _steps += 1", f"{ind}    if _steps > _STEP_LIMIT: raise _Stuck()"]
         if isinstance(st, A.For):
             items, index = self.counters[id(st)]
             if enter:
                 add(f"{ind}env[{items!r}] = list({self.text(st.domain, fr, iterating=True)})")
                 add(f"{ind}env[{index!r}] = 0")
             add(f"{ind}while env[{index!r}] < len(env[{items!r}]):")
-            for g in guard:
-                add(g)
+            guard = len(out)
             add(f"{ind}    {fr.write(st.var)} = env[{items!r}][env[{index!r}]]")
             add(f"{ind}    env[{index!r}] += 1")
             if st.where is not None:
                 add(f"{ind}    if not {self.text(st.where, fr)}: continue", st.where)
         else:
             add(f"{ind}while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
-            for g in guard:
-                add(g)
+            guard = len(out)
         self.stop_block(st.body.statements, fr, out, ind + "    ")
+        self.charge_rounds(out, guard, ind + "    ", st)
+
+    def charge_rounds(self, out: list[Line], at: int, ind: str, st: A.Stmt) -> None:
+        """Insert at ``at`` the lines charging one round of a loop whose body starts there."""
+        cost = weight("".join(text.strip() for text, _, _ in out[at:]))
+        cites = self.current_citations()
+        out[at:at] = [(f"{ind}st.budget -= {cost}", st.pos, cites),
+                      (f"{ind}if st.budget < 0: raise _Stuck()", st.pos, cites)]
 
     # ------------------------------------------------------ generated Python
     def py_block(self, statements: Sequence[A.Stmt], fr: Frame, out: list[Line], ind: str) -> None:
@@ -477,7 +481,10 @@ class ProcedureCompiler:
 
         match st:
             case A.Let():
-                add(f"{fr.write(st.name)} = {self.text(st.value, fr)}")
+                text = self.text(st.value, fr)
+                add(f"{fr.write(st.name)} = {text}")
+                for line in self.bound(fr.write(st.name), st.value, text):
+                    add(line)
             case A.Assign():
                 for text in self.assign(st, fr):
                     add(text)
@@ -489,19 +496,20 @@ class ProcedureCompiler:
                     add("else:")
                     self.py_block(st.otherwise.statements, fr, out, ind + "    ")
             case A.While() | A.Loop():
-                guard = self.gen.fresh("steps")
-                add(f"{guard} = 0")
                 add(f"while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
-                add(f"    {guard} += 1")
-                add(f"    if {guard} > _STEP_LIMIT: raise _Stuck()")
+                guard = len(out)
                 self.py_block(st.body.statements, fr, out, ind + "    ")
+                self.charge_rounds(out, guard, ind + "    ", st)
             case A.For():
                 item = self.gen.fresh(st.var)
-                add(f"for {item} in list({self.text(st.domain, fr, iterating=True)}):")
+                head = len(out)
                 add(f"    {fr.write(st.var)} = {item}")
                 if st.where is not None:
                     add(f"    if not {self.text(st.where, fr)}: continue", st.where)
                 self.py_block(st.body.statements, fr, out, ind + "    ")
+                cost = weight("".join(text.strip() for text, _, _ in out[head:]))
+                domain = self.text(st.domain, fr, iterating=True)
+                out.insert(head, (f"{ind}for {item} in _items(st, {domain}, {cost}):", st.pos, cites))
             case A.Break():
                 add("break")
             case A.CallProc():
@@ -533,16 +541,33 @@ class ProcedureCompiler:
 
     def assign(self, st: A.Assign, fr: Frame) -> list[str]:
         name, op = st.name, st.op
+        value = self.text(st.value, fr)
         if self.x.symbols.states.get(name) is None or self._is_local(st):
-            return [f"{fr.write(name)} {op} {self.text(st.value, fr)}"]
+            target = fr.write(name)
+            return [f"{target} {op} {value}", *self.bound(target, st.value, value)]
         table = self.gen.vals(name, fr)
         key = self.gen.keys(st.keys, {}, fr)
         if op == "=":
             # the key is computed and checked before the value
             return [f"k = {key}",
                     f"if k not in {table}: raise KeyError({name!r} + ' has no key ' + repr(k))",
-                    f"{table}[k] = {self.text(st.value, fr)}"]
-        return [f"{table}[{key}] {op} {self.text(st.value, fr)}"]
+                    f"{table}[k] = {value}", *self.bound(f"{table}[k]", st.value, value)]
+        check = self.bound(f"{table}[k]", st.value, value)
+        if check:
+            return [f"k = {key}", f"{table}[k] {op} {value}", *check]
+        return [f"{table}[{key}] {op} {value}"]
+
+    def bound(self, target: str, e: A.Expr, text: str) -> list[str]:
+        """The line that keeps a number just stored in ``target`` (from ``text``, made from
+        ``e``) bounded; none where it cannot grow far: a literal, or `+=`/`-=` of a literal
+        (a step adds a bounded amount, and steps are bounded)."""
+        t = self.x.type_of(e)
+        if literal(text) is not _NOT_LITERAL or t not in ("int", "any"):
+            return []
+        test = f"not {-MAX_INT} <= {target} <= {MAX_INT}"
+        if t == "any":
+            test = f"type({target}) is int and {test}"
+        return [f"if {test}: _bounded({target})"]
 
     def _is_local(self, st: A.Assign) -> bool:
         # The checker resolves locals on Name nodes; an assignment target is a local
@@ -638,7 +663,7 @@ class ProcedureCompiler:
         may go to the neighbouring places that have room, those places are the same for every piece.
         """
         cites = self.current_citations()
-        out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites)]
+        out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites), ("_n = 0", st.pos, cites)]
         for bi, (bindings, when) in enumerate(branches):
             ind = ""
             if when is not None:
@@ -664,23 +689,36 @@ class ProcedureCompiler:
                     out.append((f"{ind}{kept[k]} = None", st.pos, cites))
             for k, (b, (domain, where)) in enumerate(zip(bindings, texts)):
                 var = names[k]
-                if k in kept:
-                    made = f"[{var} for {var} in {domain} if {where}]" if where is not None else domain
-                    out.append((f"{ind}if {kept[k]} is None: {kept[k]} = {made}", b.pos, cites))
-                    out.append((f"{ind}for {var} in {kept[k]}:", b.pos, cites))
-                    ind += "    "
-                else:
+                cost = weight(where or "") + len(texts) - k
+                d = self.gen.fresh("d")
+                if k in kept:  # listed once (charged), then looped over (charged each time)
+                    made = f"[{var} for {var} in {d} if {where}]" if where is not None else d
+                    out.append((f"{ind}if {kept[k]} is None:", b.pos, cites))
+                    out.extend(self.charged(d, domain, cost, ind + "    ", b.pos))
+                    out.append((f"{ind}    {kept[k]} = {made}", b.pos, cites))
+                    domain = kept[k]
+                if k == 0 and self.gen.data_sized(b.domain):  # looped over once per listing: bounded
                     out.append((f"{ind}for {var} in {domain}:", b.pos, cites))
+                else:
+                    out.extend(self.charged(d, domain, cost, ind, b.pos))
+                    out.append((f"{ind}for {var} in {d}:", b.pos, cites))
+                ind += "    "
+                if k not in kept and where is not None:
+                    out.append((f"{ind}if {where}:", b.where.pos if b.where else b.pos, cites))
                     ind += "    "
-                    if where is not None:
-                        out.append((f"{ind}if {where}:", b.where.pos if b.where else b.pos, cites))
-                        ind += "    "
                 for later, place in kept.items():
                     if home[later] == k:
                         out.append((f"{ind}{place} = None", st.pos, cites))
             values = "(" + "".join(n + ", " for n in names) + ")"
             out.append((f"{ind}add(({bi}, {values}))", st.pos, cites))
         return out
+
+    def charged(self, name: str, domain: str, cost: int, ind: str, pos: A.Pos) -> list[Line]:
+        """Lines setting ``name`` to a domain and charging its length times ``cost`` to the
+        listing's own step budget (counted inline in ``_n``: listing options is hot)."""
+        cites = self.current_citations()
+        return [(f"{ind}{name} = {domain}", pos, cites), (f"{ind}_n += len({name}) * {cost}", pos, cites),
+                (f"{ind}if _n > {STEP_LIMIT}: raise _Stuck()", pos, cites)]
 
     def single_options(self, st: A.Stmt, bindings: tuple[A.Binding, ...], when: A.Expr | None,
                        fr: Frame) -> list[Line]:
@@ -689,12 +727,11 @@ class ProcedureCompiler:
         cites = self.current_citations()
         (b,) = bindings
         domain = self.gen.expr(b.domain, {}, fr, iterating=True)
-        if b.where is None:
-            values = f"_Values(list({domain}))"
-        else:
-            var = self.gen.fresh(b.var)
-            where = self.gen.expr(b.where, {b.var: var}, fr)
-            values = f"_Values([{var} for {var} in {domain} if {where}])"
+        var = self.gen.fresh(b.var)
+        where = self.gen.expr(b.where, {b.var: var}, fr) if b.where is not None else None
+        if not self.gen.data_sized(b.domain):  # listed once: only a range or a list may be too long
+            domain = f"_each(st, {domain}, {weight(where or '')})"
+        values = f"_Values(list({domain}))" if where is None else f"_Values([{var} for {var} in {domain} if {where}])"
         if when is None:
             return [(f"out = {values}", b.pos, cites)]
         return [(f"out = {values} if {self.text(when, fr)} else []", b.pos, cites)]

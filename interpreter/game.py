@@ -15,6 +15,7 @@ from typing import Any
 
 from . import ast as A
 from .checker import Checked, check, suggest
+from .codegen import STEP_LIMIT
 from .compiler import (
     CALL,
     CHANCE,
@@ -48,6 +49,7 @@ class _DataContext:
     def __init__(self, n: int):
         self.n = n
         self.seats = list(range(n))
+        self.budget = STEP_LIMIT
 
 
 class Game:
@@ -265,6 +267,7 @@ class Game:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
         st = object.__new__(State)
+        st.budget = STEP_LIMIT
         st.game = self
         st.n = players
         st.seats = list(range(players))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
-from .codegen import STEP_LIMIT, Stuck
+from .codegen import STEP_LIMIT, Stuck, TooLarge
 from .compiler import (
     CALL,
     CHANCE,
@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 #: `current_player` once the game has ended.
 TERMINAL_PLAYER = -2
+#: The deepest procedures may call each other without a decision in between.
+MAX_CALL_DEPTH = 10_000
+#: The most options a decision or chance event may have.
+MAX_OPTIONS = 100_000
 STATE_FORMAT = 1
 
 _MASK = (1 << 64) - 1
@@ -79,6 +83,7 @@ class State:
     """A game position.  See the module docstring."""
 
     __slots__ = (
+        "budget",
         "check_invariants",
         "face_up",
         "frames",
@@ -102,6 +107,7 @@ class State:
     )
 
     game: Game
+    budget: int  # steps the running code may still take (see codegen.STEP_LIMIT)
     n: int
     seats: list[int]
     settings: dict[str, str]
@@ -353,7 +359,8 @@ class State:
         frames = self.frames
         procs = self.game.procedures
         v = self.variant
-        steps = 0
+        self.budget = STEP_LIMIT  # one budget for the generated code of the whole run
+        steps = 0  # and as many resumptions (kept in a local: this loop is hot)
         pc = 0
         fr: list[Any] = []
         try:
@@ -368,11 +375,13 @@ class State:
                         # calls and returns without a decision in between count as steps too
                         steps += 1
                         if steps > STEP_LIMIT:
-                            raise RuleError(f"no decision reached after {STEP_LIMIT} steps",
-                                            procs[fr[0]].positions[pc])
+                            raise Stuck()
                         pc = a[v](self, env)
                     elif op == CALL:
                         fr[1] = pc + 1
+                        if len(frames) >= MAX_CALL_DEPTH:
+                            raise RuleError(f"no decision reached: procedures call each other more than "
+                                            f"{MAX_CALL_DEPTH} deep", procs[fr[0]].positions[pc])
                         frames.append([a, 0, b[v](self, env)])
                         break
                     elif op == RETURN:
@@ -383,6 +392,8 @@ class State:
                         pending = a.pends[v](self, env, a)
                         if not pending.options:
                             raise RuleError("a decision with no legal option", a.pos, a.citations)
+                        if len(pending.options) > MAX_OPTIONS:
+                            raise RuleError(f"a decision with more than {MAX_OPTIONS} options", a.pos, a.citations)
                         self.pending = pending
                         return
                     elif op == FINISH:
@@ -399,13 +410,14 @@ class State:
             place = self.game.exprs.gen.locate(err.__traceback__)
             if place is not None:
                 pos, cites = place
-            if isinstance(err, Stuck):
-                raise RuleError(f"no decision reached after {STEP_LIMIT} steps", pos, cites) from None
+            if isinstance(err, (Stuck, TooLarge)):
+                raise RuleError(str(err), pos, cites) from None
             raise RuleError(f"the rules cannot go on: {type(err).__name__}: {err}", pos, cites) from err
         self.pending = None
 
     def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
         # (_run does the same inline)
+        self.budget = STEP_LIMIT
         pending = decision.pends[self.variant](self, env, decision)
         if not pending.options:
             raise RuleError("a decision with no legal option", decision.pos, decision.citations)
@@ -415,6 +427,7 @@ class State:
     def clone(self) -> State:
         """An independent copy."""
         c = object.__new__(State)
+        c.budget = STEP_LIMIT
         c.game = self.game
         c.n = self.n
         c.seats = self.seats

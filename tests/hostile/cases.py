@@ -41,6 +41,8 @@ RULES_OR_USAGE = {1, 2}
 KINDS = {
     "spec-text": "spec files (`rattus check`): deep nesting, huge numbers, huge or unreadable files, "
                  "code in strings; a positioned spec error, exit 1",
+    "spec-run": "specs whose code runs away (loops, nested loops, growing numbers and lists, huge ranges "
+                "and decisions, data checks): a positioned spec or rule error",
     "data": "component tables (`--data`): mangled, huge, unreadable, FIFO, /dev/zero; exit 1 or 2",
     "scenario": "scenario files: huge numbers in every place, unreadable files, junk; exit 2 (or 1)",
     "record": "game records (`rattus validate`/`replay`): wrong types, deep nesting, huge numbers; exit 1 or 2",
@@ -152,7 +154,7 @@ def spec_run_cases() -> Iterator[dict[str, Any]]:
     checks = {
         "check-huge-sum": "sum(i in 1 .. 1000000000000: i) > 0",
         "check-nested": "sum(i in 1 .. 1000000: sum(j in 1 .. 1000000: j)) > 0",
-        "check-huge-range": "1 .. 1000000000000 != [1]",
+        "check-huge-range": "(1 .. 1000000000000) != [1]",
         "check-huge-list": "size([i for i in 1 .. 1000000000000]) > 0",
         "check-product": f"{MAX_INT} * {MAX_INT} > 0",
     }
@@ -318,7 +320,7 @@ def args_cases() -> Iterator[dict[str, Any]]:
 
 def all_cases(saved_state: dict[str, Any], record: dict[str, Any]) -> list[dict[str, Any]]:
     """Every hostile case, in a stable order."""
-    out = [*spec_text_cases(), *data_cases(), *scenario_cases(),
+    out = [*spec_text_cases(), *spec_run_cases(), *data_cases(), *scenario_cases(),
            *state_cases(saved_state), *record_cases(record), *args_cases()]
     seen: set[str] = set()
     for case in out:

@@ -1,0 +1,112 @@
+"""Bounded work: one step budget per run, bounded ranges, numbers, lists, decisions and call depth.
+
+A spec's code may run away in many ways: nested loops, numbers that square
+themselves, lists that double, ranges and decisions of a trillion values, a
+data check summing a trillion numbers, procedures calling each other forever.
+Each ends soon with a positioned error (a :class:`SpecError` at load time, a
+:class:`RuleError` once a game runs), never a hang or a MemoryError.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import RuleError, SpecError, load_spec
+from interpreter.ast import MAX_INT
+from interpreter.codegen import MAX_LIST, MAX_RANGE, STEP_LIMIT
+from interpreter.runtime import MAX_CALL_DEPTH, MAX_OPTIONS
+
+HEADER = '''game g "G" cite src "S" "x"
+source src "A source"
+players 2 to 2
+main play
+counter n = 1
+'''
+CITE = 'cite src "S" "x"'
+
+
+def start(folder: Path, body: str, extra: str = "") -> None:
+    """Load a spec whose `play` procedure has this body, and start a game."""
+    (folder / "a.rules").write_text(HEADER + extra + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    load_spec(folder).new_state(2)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("let x = 0\nloop { loop { x = x + 1 } }", "no decision reached"),
+    ("let x = 0\nfor i in 1 .. 1000 { for j in 1 .. 1000 { x = x + 1 } }", "no decision reached"),
+    ("let x = 0\nwhile true { for i in 1 .. 10 { x = i } }", "no decision reached"),
+    ("let x = 0\nloop { x = sum(i in 1 .. 100000: i) }", "no decision reached"),
+    ("let x = sum(i in 1 .. 1000000: sum(j in 1 .. 1000000: j))", "no decision reached"),
+    ("let l = [sum(j in 1 .. 1000: j) for i in 1 .. 1000000]", "no decision reached"),
+    ("let x = 2\nloop { x = x * x }", "a product larger than"),
+    ("let x = 1\nloop { x = x + x }", "a number larger than"),
+    ("loop { n += n }", "a number larger than"),
+    (f"let x = {MAX_INT}\nx = x + 1", "a number larger than"),
+    ("let l = [1]\nloop { l = l + l }", f"a list of more than {MAX_LIST} items"),
+    ("let l = 1 .. 1000000000000", f"holds more than {MAX_RANGE} numbers"),
+    ("let x = 0\nfor i in 1 .. 1000000000000 { x = i }", "no decision reached"),
+    ('choose by first_player { "take" k in 1 .. 1000000000000 ' + CITE + " { } }", "no decision reached"),
+    ('choose by first_player { "take" k in 1 .. 200000 ' + CITE + " { } }",
+     f"a decision with more than {MAX_OPTIONS} options"),
+    ('choose by first_player { "take" a in 1 .. 100000, b in 1 .. 100000 where a == b ' + CITE + " { } }",
+     "no decision reached"),
+    ('chance "draw" k in 1 .. 1000000000000 ' + CITE + " { }", "no decision reached"),
+    ("call play()", f"procedures call each other more than {MAX_CALL_DEPTH} deep"),
+])
+def test_runaway_code_stops_with_a_positioned_rule_error(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message) as caught:
+        start(tmp_path, body)
+    assert caught.value.pos.line >= 6 and caught.value.pos.path.endswith("a.rules")
+
+
+@pytest.mark.parametrize("cond", [
+    "sum(i in 1 .. 1000000000000: i) > 0",
+    "sum(i in 1 .. 1000000: sum(j in 1 .. 1000000: j)) > 0",
+    "(1 .. 1000000000000) != [1]",
+    f"{MAX_INT} * {MAX_INT} > 0",
+])
+def test_a_runaway_data_check_is_a_spec_error_at_the_check(tmp_path: Path, cond: str) -> None:
+    with pytest.raises(SpecError, match="fails check big") as caught:
+        start(tmp_path, "", f"check big {CITE} holds {cond}\n")
+    assert [d.pos.line for d in caught.value.diagnostics] == [6]
+
+
+def test_the_budget_is_for_a_whole_run_and_starts_again_with_each_run(tmp_path: Path) -> None:
+    # each run takes more than half the budget: fine run after run ...
+    rounds = STEP_LIMIT * 2 // 3
+    (tmp_path / "a.rules").write_text(HEADER + f'''procedure play {CITE} {{
+  loop {{
+    for i in 1 .. {rounds} {{ }}
+    choose by first_player {{ "go" {CITE} {{ }} }}
+  }}
+}}
+''', encoding="utf-8")
+    state = load_spec(tmp_path).new_state(2)
+    for _ in range(3):
+        state.apply("go")
+    # ... but two such loops in one run are too many
+    (tmp_path / "a.rules").write_text(HEADER + f'''procedure play {CITE} {{
+  for i in 1 .. {rounds} {{ }}
+  for i in 1 .. {rounds} {{ }}
+}}
+''', encoding="utf-8")
+    with pytest.raises(RuleError, match="no decision reached"):
+        load_spec(tmp_path).new_state(2)
+
+
+def test_numbers_beyond_the_bound_are_refused_where_written(tmp_path: Path) -> None:
+    (tmp_path / "a.rules").write_text(HEADER + f"counter m = {MAX_INT + 1}\nprocedure play {CITE} {{ }}\n",
+                                      encoding="utf-8")
+    with pytest.raises(SpecError, match=f"larger than {MAX_INT}") as caught:
+        load_spec(tmp_path)
+    assert [(d.pos.line, d.pos.column) for d in caught.value.diagnostics] == [(6, 13)]
+
+
+def test_loops_nested_beyond_what_python_compiles_are_a_positioned_spec_error(tmp_path: Path) -> None:
+    body = "loop { " * 25 + "break " + "}" * 25
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    with pytest.raises(SpecError, match="nested too deeply") as caught:
+        load_spec(tmp_path)
+    assert caught.value.diagnostics[0].pos.line == 7
