@@ -604,6 +604,14 @@ class PyGen:
             self.build(name, ", ".join(["st", *scope.values()]), frame, [f"return {text}"], decl.pos)
         return name
 
+    def charged(self, e: A.Expr, domain: str, body: str) -> str:
+        """The text of an aggregate's domain that charges the running code for its rounds
+        (not for the players: there are a handful, and aggregates over them are hot)."""
+        if (isinstance(e, A.Name) and e.ident == "players" and not self.checked.locals.get(id(e))) or (
+                isinstance(e, A.Call) and e.func in ("clockwise", "counterclockwise", "snake")):
+            return domain
+        return f"_each(st, {domain}, {weight(body)})"
+
     def data_sized(self, e: A.Expr) -> bool:
         """Whether a domain's size is bounded by the component data or the player count (not by
         numbers computed as the game runs, as ranges and lists are)."""
@@ -620,7 +628,7 @@ class PyGen:
         where = f" if {self.expr(e.where, inner, fr)}" if e.where is not None else ""
         body = self.expr(e.body, inner, fr) if e.body is not None else None
         item = body if body is not None else var
-        loop = f"for {var} in _each(st, {domain}, {weight(where + (body or ''))}){where}"
+        loop = f"for {var} in {self.charged(e.domain, domain, where + (body or ''))}{where}"
         kind = e.kind
         if kind in ("all", "any"):
             return f"{kind}({item} {loop})"
@@ -640,4 +648,4 @@ class PyGen:
         inner = {**sc, e.var: var}
         where = f" if {self.expr(e.where, inner, fr)}" if e.where is not None else ""
         body = self.expr(e.body, inner, fr)
-        return f"[{body} for {var} in _each(st, {domain}, {weight(where + body)}){where}]"
+        return f"[{body} for {var} in {self.charged(e.domain, domain, where + body)}{where}]"

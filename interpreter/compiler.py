@@ -442,15 +442,19 @@ class ProcedureCompiler:
 
         if isinstance(st, A.For):
             items, index = self.counters[id(st)]
-            if enter:
-                add(f"{ind}env[{items!r}] = list({self.text(st.domain, fr, iterating=True)})")
-                add(f"{ind}env[{index!r}] = 0")
+            head = len(out)
             add(f"{ind}while env[{index!r}] < len(env[{items!r}]):")
-            guard = len(out)
             add(f"{ind}    {fr.write(st.var)} = env[{items!r}][env[{index!r}]]")
             add(f"{ind}    env[{index!r}] += 1")
             if st.where is not None:
                 add(f"{ind}    if not {self.text(st.where, fr)}: continue", st.where)
+            self.stop_block(st.body.statements, fr, out, ind + "    ")
+            if enter:  # every round is paid for when the loop takes its list
+                cost = weight("".join(text.strip() for text, _, _ in out[head + 1:]))
+                domain = self.text(st.domain, fr, iterating=True)
+                out[head:head] = [(f"{ind}env[{items!r}] = _items(st, {domain}, {cost})", st.pos, cites),
+                                  (f"{ind}env[{index!r}] = 0", st.pos, cites)]
+            return
         else:
             add(f"{ind}while {self.text(st.cond, fr) if isinstance(st, A.While) else 'True'}:")
             guard = len(out)
