@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from .executor import run_all
+from .progress import Progress
 from .records import ILLEGAL, LEGAL, MAX_RECORD_CHARS, NOT_A_RECORD, load_record_text, not_a_record, validate
 
 #: Records per task sent to a worker (fixed, so that the tasks do not depend on the number of workers).
@@ -142,12 +143,21 @@ def check_chunk(task: tuple[Sequence[Item], Mapping[str, str], str | None]) -> l
 
 
 def validate_archive(sources: Iterable[str], interpretations: Mapping[str, str] | None = None,
-                     data: str | None = None, workers: int | None = None) -> list[Result]:
-    """Validate every record of an archive with ``workers`` processes (default: all cores), in order."""
+                     data: str | None = None, workers: int | None = None,
+                     bar: Progress | None = None) -> list[Result]:
+    """Validate every record of an archive with ``workers`` processes (default: all cores), in order.
+
+    ``bar``, if given, learns how many records there are and counts them as they are done.
+    """
     items = list_items(sources)
     chosen = dict(interpretations or {})
     tasks = [(items[k:k + CHUNK], chosen, data) for k in range(0, len(items), CHUNK)]
-    return [r for chunk in run_all(check_chunk, tasks, workers) for r in chunk]
+    done = None
+    if bar is not None:
+        bar.set_total(len(items))
+        sizes = iter([len(task[0]) for task in tasks])
+        done = lambda: bar.update(next(sizes))  # noqa: E731  # results arrive in the order of the tasks
+    return [r for chunk in run_all(check_chunk, tasks, workers, done=done) for r in chunk]
 
 
 def summary(results: Sequence[Result]) -> dict[str, int]:

@@ -39,27 +39,35 @@ def partition(count: int, size: int, start: int = 0) -> list[range]:
 
 
 def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None,
-            dask: str | Any | None = None) -> list[R]:
+            dask: str | Any | None = None, done: Callable[[], None] | None = None) -> list[R]:
     """``[fn(item) for item in items]``, computed in parallel, in the order of ``items``.
 
     ``dask`` is the address of a Dask distributed scheduler (or a
     ``distributed.Client``): the items are sent to its workers, which must be
     able to import ``fn``.  Otherwise ``workers`` local processes (default: all
     cores) compute them; with one worker, or one item, they are computed in
-    this process.
+    this process.  ``done`` is called once per item as its result arrives (in
+    the order of the items), for a progress bar.
     """
+    tick = done or (lambda: None)
     if dask is not None:
-        return _run_on_dask(fn, items, dask)
+        return _run_on_dask(fn, items, dask, tick)
     count = local_cores() if workers is None else workers
     if count < 1:
         raise ValueError("workers must be at least 1")
     if count == 1 or len(items) <= 1:
-        return [fn(item) for item in items]
+        return [_ticked(fn(item), tick) for item in items]
     with ProcessPoolExecutor(max_workers=min(count, len(items))) as pool:
-        return list(pool.map(fn, items))
+        return [_ticked(result, tick) for result in pool.map(fn, items)]
 
 
-def _run_on_dask(fn: Callable[[T], R], items: Sequence[T], dask: str | Any) -> list[R]:
+def _ticked(result: R, tick: Callable[[], None]) -> R:
+    """``result``, after telling ``tick`` that one more item is done."""
+    tick()
+    return result
+
+
+def _run_on_dask(fn: Callable[[T], R], items: Sequence[T], dask: str | Any, tick: Callable[[], None]) -> list[R]:
     try:
         distributed: Any = importlib.import_module("distributed")
     except ImportError:  # pragma: no cover - depends on the installed extras
@@ -67,7 +75,7 @@ def _run_on_dask(fn: Callable[[T], R], items: Sequence[T], dask: str | Any) -> l
     client: Any = dask if isinstance(dask, distributed.Client) else distributed.Client(dask)
     try:
         futures = client.map(fn, list(items), pure=False)
-        return list(client.gather(futures))
+        return [_ticked(future.result(), tick) for future in futures]
     finally:
         if client is not dask:
             client.close()

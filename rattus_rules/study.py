@@ -229,12 +229,16 @@ def jobs(params: StudyParams) -> list[Job]:
 
 
 def run_study(params: StudyParams, workers: int | None = None, dask: str | Any | None = None,
-              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Play the study and summarise it (see :func:`summarise`); ``run`` says how it ran."""
+              progress: Callable[[str], None] | None = None,
+              done: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Play the study and summarise it (see :func:`summarise`); ``run`` says how it ran.
+
+    ``done`` is called once per work item finished (see :func:`jobs`), for a progress bar.
+    """
     params.check()
     items = jobs(params)
     start = time.perf_counter()
-    tallies = run_all(run_job, items, workers=workers, dask=dask)
+    tallies = run_all(run_job, items, workers=workers, dask=dask, done=done)
     seconds = time.perf_counter() - start
     cpu = sum(t.pop("cpu_seconds") for t in tallies)
     merged: dict[int, Tally] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from rattus_rules.archive import JSON_LINES, Result, list_items, printable, summary, validate_archive
 from rattus_rules.cli import main
 from rattus_rules.executor import run_all
+from rattus_rules.progress import Progress
 from rattus_rules.records import MAX_RECORD_CHARS, dumps, record_game
 
 GAMES = Path(__file__).resolve().parent.parent / "conformance" / "games"
@@ -57,6 +59,27 @@ def test_verdicts_do_not_depend_on_the_number_of_workers(archive: Path) -> None:
     assert jsonl == {"1": "legal", "3": "illegal", "4": "not-a-record", "5": "not-a-record"}
     counts = summary(one)
     assert counts["records"] == len(one) == sum(v for k, v in counts.items() if k != "records")
+
+
+class CountingBar(Progress):
+    """A bar that is never drawn but remembers what it was told."""
+
+    def __init__(self) -> None:
+        super().__init__(None, "test", "record", io.StringIO())
+        self.total: float | None = None
+        self.count = 0.0
+
+    def set_total(self, total: float | None) -> None:
+        self.total = total
+
+    def update(self, n: float = 1) -> None:
+        self.count += n
+
+
+def test_a_progress_bar_counts_every_record(archive: Path) -> None:
+    bar = CountingBar()
+    results = validate_archive([str(archive)], workers=2, bar=bar)
+    assert bar.total == bar.count == len(results)
 
 
 def test_a_glob_and_several_sources(archive: Path) -> None:

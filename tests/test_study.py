@@ -51,6 +51,22 @@ def test_executor_keeps_the_order_of_items() -> None:
         partition(5, 0)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_executor_tells_each_item_done_as_its_result_arrives(workers: int) -> None:
+    seen: list[int] = []
+    results = run_all(_square, list(range(5)), workers=workers, done=lambda: seen.append(len(seen)))
+    assert results == [0, 1, 4, 9, 16] and seen == [0, 1, 2, 3, 4]
+
+
+def test_study_output_folder_is_checked_before_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["study", "-g", "1", "-o", str(blocker)]) == 2
+    assert main(["study", "-g", "1", "-o", str(blocker / "below")]) == 2
+    err = capsys.readouterr().err
+    assert "not a folder" in err and "games" not in err  # refused before any game was played
+
+
 def test_study_results_do_not_depend_on_the_workers() -> None:
     one = run_study(SMALL, workers=1)
     two = run_study(SMALL, workers=2)

@@ -71,6 +71,16 @@ def check_output(path: str | None, option: str) -> None:
         raise UsageError(f"{option} {path}: not writable")
 
 
+def check_output_folder(path: str, option: str) -> None:
+    """Refuse an output folder before any work is done: no file in its place, and it can be made and written."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{option} {path}: that is a file, not a folder")
+    existing = next((p for p in (target, *target.parents) if p.exists()), Path("."))
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise UsageError(f"{option} {path}: {existing} is not a writable folder")
+
+
 def write_output(text: str, path: str | None) -> None:
     """Write ``text`` to ``path`` (standard output if None or ``-``); UsageError if that fails."""
     if path is None or path == "-":

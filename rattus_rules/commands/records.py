@@ -202,7 +202,8 @@ def _validate_archive(args: argparse.Namespace, chosen: dict[str, str]) -> int:
     workers = args.workers or local_cores()
     start = time.perf_counter()
     try:
-        results = validate_archive(args.files, chosen, args.data, workers)
+        with progress(None, "records validated", unit=" record") as bar:
+            results = validate_archive(args.files, chosen, args.data, workers, bar=bar)
     except ValueError as err:
         raise UsageError(str(err)) from None
     seconds = time.perf_counter() - start

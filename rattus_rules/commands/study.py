@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from ..agents import AGENTS, add_bound_option
-from ..study import CHUNK, DECISION_CAP, StudyParams, run_study
-from .common import EXIT_OK, UsageError
+from ..progress import progress as study_bar
+from ..study import CHUNK, DECISION_CAP, StudyParams, jobs, run_study
+from .common import EXIT_OK, UsageError, check_output, check_output_folder
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    check_output_folder(args.out, "--out")
+    check_output(args.markdown, "--markdown")
     results = []
     for agent, games in _agents(args.agent, args.games):
         params = StudyParams(players=tuple(args.players), games=games, agent=agent, seed=args.seed,
@@ -65,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{agent}: {line}", file=sys.stderr)
 
         try:
-            result = run_study(params, workers=args.workers, dask=args.dask, progress=progress)
+            with study_bar(len(jobs(params)), f"study, {agent} agent", unit=" work item") as bar:
+                result = run_study(params, workers=args.workers, dask=args.dask, progress=progress,
+                                   done=bar.update)
         except OSError as err:  # the Dask scheduler cannot be reached
             raise UsageError(f"cannot run the study on {args.dask}: {err}") from None
         results.append(result)
