@@ -242,11 +242,16 @@ def run_replay(args: argparse.Namespace) -> int:
     return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
 
 
+#: The deepest ``rattus perft --depth``.
+MAX_PERFT_DEPTH = 12
+
+
 def run_perft(args: argparse.Namespace) -> int:
     """Print perft counts for depths 1..D (or the split by first action)."""
     chosen = parse_interpretations(args.interpretation)
-    if args.depth < 1:
-        raise UsageError("--depth must be at least 1")
+    if not 1 <= args.depth <= MAX_PERFT_DEPTH:
+        raise UsageError(f"--depth must be from 1 to {MAX_PERFT_DEPTH} (the count grows about tenfold with each step;"
+                         " deeper searches would not end in a lifetime)")
     try:
         state, _ = start_position(args.players, args.seed, chosen, args.chance, data=args.data)
     except ValueError as err:
