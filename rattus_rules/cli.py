@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO, cast
 
-from interpreter import RulesError
+from interpreter import RulesError, SpecError
 from interpreter.checker import suggest
 
 from . import __version__
@@ -85,6 +85,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except UsageError as err:
         print(f"rattus: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except SpecError as err:  # with --data the tables are the user's input: bad input, not a spec error
+        print(str(err), file=sys.stderr)
+        return EXIT_USAGE if getattr(args, "data", None) else EXIT_RULES
     except RulesError as err:  # a spec error, a rule error or a broken invariant, with its citations
         print(str(err), file=sys.stderr)
         return EXIT_RULES

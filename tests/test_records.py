@@ -540,3 +540,19 @@ def test_cli_perft_and_scenario(capsys: pytest.CaptureFixture[str]) -> None:
     assert total == sum(int(line.rsplit(": ", 1)[1]) for line in lines[1:-1])
     scenarios = sorted(str(p) for p in (Path(__file__).parent / "scenarios").glob("*.scn"))
     assert main(["scenario", "-q", *scenarios]) == 0
+
+
+@pytest.mark.parametrize("depth", ["0", "13", "99999999999"])
+def test_cli_perft_depth_is_bounded(depth: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "-n", "2", "-s", "1", "-d", depth]) == 2
+    assert "--depth must be from 1 to 12" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["play", "-q"], ["perft", "--depth", "1"]])
+def test_cli_unreadable_data_is_bad_input(argv: list[str], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Tables given with --data are the user's input: a link to a device exits 2 (bad input), not 1."""
+    for name in ("regions.csv", "board.csv", "rat_tokens.csv"):
+        (tmp_path / name).symlink_to("/dev/zero")
+    assert main([*argv, "--data", str(tmp_path)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
