@@ -26,7 +26,16 @@ import attrs
 
 from .executor import run_all
 from .progress import Progress
-from .records import ILLEGAL, LEGAL, MAX_RECORD_CHARS, NOT_A_RECORD, load_record_text, not_a_record, validate
+from .records import (
+    ILLEGAL,
+    LEGAL,
+    MAX_RECORD_CHARS,
+    NOT_A_RECORD,
+    load_record_text,
+    not_a_record,
+    read_record_file,
+    validate,
+)
 
 #: Records per task sent to a worker (fixed, so that the tasks do not depend on the number of workers).
 CHUNK = 32
@@ -117,8 +126,7 @@ def _lines(path: Path) -> list[Item]:
 def _text(item: Item) -> str:
     """The text of one record (at most one character past the longest record)."""
     if item.length < 0:
-        with open(item.path, encoding="utf-8") as f:
-            return f.read(MAX_RECORD_CHARS + 1)
+        return read_record_file(item.path)
     if item.length > 4 * (MAX_RECORD_CHARS + 1):  # more characters than a record may have, whatever they are
         return " " * (MAX_RECORD_CHARS + 1)
     with open(item.path, "rb") as f:
@@ -129,7 +137,7 @@ def _text(item: Item) -> str:
 def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None) -> Result:
     try:
         text = _text(item)
-    except (OSError, UnicodeDecodeError) as err:
+    except (OSError, ValueError) as err:
         return Result(item.name, not_a_record("$", f"cannot read: {err}").to_json())
     record, bad = load_record_text(text)
     verdict = bad if bad is not None else validate(record, interpretations, data=data)

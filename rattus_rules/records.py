@@ -52,6 +52,7 @@ import fastjsonschema
 from interpreter import Citation, Game, IllegalAction, RulesError, State
 from interpreter.compiler import Branch, Pending, render_value
 from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
+from interpreter.files import read_text
 
 from .agents import RandomPlayer
 from .api import citation_json, load_rules
@@ -71,6 +72,15 @@ CYCLE_LIMIT = 4
 SEARCH_BUDGET = 4000
 #: The longest record text read, in characters (a whole game is some 10,000).
 MAX_RECORD_CHARS = 4_000_000
+
+
+def read_record_file(path: str) -> str:
+    """A record file's text: a regular file only (a FIFO or a device is refused, never waited on),
+    read no further than one character past the longest record (so that it is refused).
+
+    Raise ValueError or OSError.
+    """
+    return read_text(path, 4 * (MAX_RECORD_CHARS + 1))[:MAX_RECORD_CHARS + 1]
 
 Option = tuple[int, tuple[Any, ...]]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -555,4 +556,14 @@ def test_cli_unreadable_data_is_bad_input(argv: list[str], tmp_path: Path,
     for name in ("regions.csv", "board.csv", "rat_tokens.csv"):
         (tmp_path / name).symlink_to("/dev/zero")
     assert main([*argv, "--data", str(tmp_path)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["validate", "replay", "view"])
+def test_cli_record_from_a_fifo_is_refused(command: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A record that is no regular file (a FIFO would wait for a writer forever) exits 2 at once."""
+    fifo = tmp_path / "rec.json"
+    os.mkfifo(fifo)
+    assert main([command, str(fifo)]) == 2
     assert "not a regular file" in capsys.readouterr().err

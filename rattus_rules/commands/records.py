@@ -29,6 +29,7 @@ from ..records import (
     Verdict,
     dumps,
     load_record_text,
+    read_record_file,
     replay,
     seats_of,
     validate,
@@ -109,9 +110,8 @@ def _read(path: str) -> str:
     try:
         if path == "-":
             return sys.stdin.read(MAX_RECORD_CHARS + 1)
-        with open(path, encoding="utf-8") as f:
-            return f.read(MAX_RECORD_CHARS + 1)
-    except (OSError, UnicodeDecodeError) as err:
+        return read_record_file(path)
+    except (OSError, ValueError) as err:
         raise UsageError(f"cannot read {path}: {err}") from None
 
 
