@@ -57,6 +57,7 @@ from interpreter.files import read_text
 from .agents import RandomPlayer
 from .api import citation_json, load_rules
 from .faces import UNKNOWN, Face, face_text, piece_face
+from .terminal import one_line
 
 FORMAT = "rattus-record"
 VERSION = 1
@@ -1169,9 +1170,9 @@ def which_interpretations(record: Any, data: str | None = None, rounds: int = 4,
 
 
 def seats_of(record: Any) -> list[str] | None:
-    """The seat names of a record, if it has them."""
+    """The seat names of a record, if it has them, each as one line (control characters escaped) for display."""
     if isinstance(record, dict) and isinstance(record.get("seats"), list):
-        return [str(s) for s in record["seats"]]
+        return [one_line(str(s)) for s in record["seats"]]
     return None
 
 

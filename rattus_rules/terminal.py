@@ -24,6 +24,21 @@ def escape_controls(text: str) -> str:
     return text.translate(ESCAPES)
 
 
+#: The escapes of :data:`ESCAPES`, and line ends and tabs too.
+ONE_LINE_ESCAPES = {**ESCAPES, **{ord(c): f"\\u{ord(c):04x}" for c in "\n\t"}}
+
+
+def one_line(text: str) -> str:
+    """The text as one line: every control character, line ends and tabs included, as an escape.
+
+    For names taken from input (seat names, say), which must not start a line of their own.
+
+    >>> one_line("x\\nfake: legal")
+    'x\\\\u000afake: legal'
+    """
+    return text.translate(ONE_LINE_ESCAPES)
+
+
 class EscapingStream:
     """A text stream that writes everything through :func:`escape_controls` (other calls pass)."""
 

@@ -73,6 +73,16 @@ def test_a_seat_name_cannot_write_control_characters(name: str, record: dict[str
     json.loads(capsys.readouterr().out)
 
 
+def test_a_seat_name_cannot_start_a_line_of_its_own(record: dict[str, object], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**record, "seats": ["x\nfake: legal", "y\tz"]}), encoding="utf-8")
+    main(["validate", str(path)])
+    out, err = capsys.readouterr()
+    assert "x\\u000afake: legal" in out and "y\\u0009z" in out
+    assert not any(line.startswith("fake") for line in (out + err).splitlines())
+
+
 def test_an_illegal_entry_text_cannot_write_control_characters(record: dict[str, object], tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     entries = [dict(e) for e in record["entries"]]  # type: ignore[attr-defined]
