@@ -115,7 +115,7 @@ def _read(path: str) -> str:
         raise UsageError(f"cannot read {path}: {err}") from None
 
 
-def _load(path: str) -> tuple[Any, int | None]:
+def load_record_arg(path: str) -> tuple[Any, int | None]:
     """The parsed record, or an exit code after printing why it is not JSON."""
     record, bad = load_record_text(_read(path))
     if bad is not None:
@@ -132,7 +132,7 @@ def run_validate(args: argparse.Namespace) -> int:
     if is_archive(args.files):
         return _validate_archive(args, chosen)
     check_output(args.svg, "--svg")
-    record, code = _load(args.files[0])
+    record, code = load_record_arg(args.files[0])
     if code is not None:
         return code
     if args.which_interpretations:
@@ -220,7 +220,7 @@ def _validate_archive(args: argparse.Namespace, chosen: dict[str, str]) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Print the position after the first N entries of a record."""
-    record, code = _load(args.file)
+    record, code = load_record_arg(args.file)
     if code is not None:
         return code
     position = record_position(record, args.at, args, args.file)

@@ -16,7 +16,7 @@ from .common import (
     parse_interpretations,
     write_output,
 )
-from .records import _load
+from .records import load_record_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,7 +35,7 @@ def run_view(args: argparse.Namespace) -> int:
     """Write the viewer page of a record; exit 0 legal, 1 illegal, 2 not a record."""
     check_output(args.output, "--output")
     chosen = parse_interpretations(args.interpretation)
-    record, code = _load(args.file)
+    record, code = load_record_arg(args.file)
     if code is not None:
         return code
     try:
