@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
+from .types import ANY, BOOL, INT, PLAYER, TEXT, EntityType, GraphType, ListType, PieceType, Type, ZoneType
 
 if TYPE_CHECKING:
     from .checker import Checker
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from .english import English
 
 #: ``check(checker, call, argument types) -> result type``; the arity is already checked.
-CheckFn = Callable[["Checker", A.Call, list[str]], str]
+CheckFn = Callable[["Checker", A.Call, list[Type]], Type]
 #: ``emit(gen, call, scope, frame, iterating) -> Python text`` (see :meth:`interpreter.codegen.PyGen.expr`).
 EmitFn = Callable[["PyGen", A.Call, Mapping[str, str], "Frame", bool], str]
 #: ``english(renderer, call, argument phrases, positive) -> phrase`` (``positive`` False: its negation).
@@ -72,7 +73,7 @@ class SpecialName:
     """A name every spec can use without declaring it."""
 
     name: str
-    type: str  # the checker type of its value
+    type: Type  # the checker type of its value
     doc: str
     python: str  # its value in generated code
     english: str  # its value in English
@@ -130,80 +131,80 @@ def plain_text(value: Any) -> bool:
 # ------------------------------------------------------------------ checking
 
 
-def _want(ck: Checker, e: A.Call, i: int, t: str, ok: bool, what: str) -> bool:
+def _want(ck: Checker, e: A.Call, i: int, t: Type, ok: bool, what: str) -> bool:
     """Report argument ``i`` of type ``t`` unless ``ok`` (or unknown); whether it is fine."""
-    if ok or t == "any":
+    if ok or t == ANY:
         return True
     ck.error(e.args[i].pos, f"{e.func} needs {what}, found a {t}")
     return False
 
 
-def _check_size(ck: Checker, e: A.Call, a: list[str]) -> str:
-    _want(ck, e, 0, a[0], a[0].startswith(("zone:", "list:")), "a zone or a list")
-    return "int"
+def _check_size(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+    _want(ck, e, 0, a[0], isinstance(a[0], (ZoneType, ListType)), "a zone or a list")
+    return INT
 
 
-def _zone_pieces(ck: Checker, e: A.Call, a: list[str]) -> str | None:
+def _zone_pieces(ck: Checker, e: A.Call, a: list[Type]) -> Type | None:
     """The type of the pieces of the zone argument, or None if it is no zone."""
-    if not _want(ck, e, 0, a[0], a[0].startswith("zone:"), "a zone"):
+    if not _want(ck, e, 0, a[0], isinstance(a[0], ZoneType), "a zone"):
         return None
-    return f"piece:{a[0][5:]}" if a[0] != "any" else "any"
+    return PieceType(a[0].pieces) if isinstance(a[0], ZoneType) else ANY
 
 
-def _check_pieces(ck: Checker, e: A.Call, a: list[str]) -> str:
+def _check_pieces(ck: Checker, e: A.Call, a: list[Type]) -> Type:
     ptype = _zone_pieces(ck, e, a)
-    return "any" if ptype is None else f"list:{ptype}"
+    return ANY if ptype is None else ListType(ptype)
 
 
-def _check_piece(ck: Checker, e: A.Call, a: list[str]) -> str:
+def _check_piece(ck: Checker, e: A.Call, a: list[Type]) -> Type:
     ptype = _zone_pieces(ck, e, a)
     if ptype is None:
-        return "any"
-    if a[1] not in ("int", "any"):
+        return ANY
+    if a[1] not in (INT, ANY):
         ck.error(e.args[1].pos, f"a position is a number, not a {a[1]}")
     return ptype
 
 
-def _of_piece(result: str) -> CheckFn:
-    def check(ck: Checker, e: A.Call, a: list[str]) -> str:
-        _want(ck, e, 0, a[0], a[0].startswith("piece:"), "a piece")
+def _of_piece(result: Type) -> CheckFn:
+    def check(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+        _want(ck, e, 0, a[0], isinstance(a[0], PieceType), "a piece")
         return result
     return check
 
 
-def _on_graph(result: Callable[[str], str]) -> CheckFn:
+def _on_graph(result: Callable[[Type], Type]) -> CheckFn:
     """A builtin on a graph and nodes of it; ``result(node type)`` is what it gives."""
-    def check(ck: Checker, e: A.Call, a: list[str]) -> str:
-        if not a[0].startswith("graph:"):
+    def check(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+        if not isinstance(a[0], GraphType):
             ck.error(e.args[0].pos, f"{e.func} needs a graph, found a {a[0]}")
-            return "any"
-        node_type = f"entity:{ck.symbols.graphs[a[0][6:]].nodes}"
+            return ANY
+        node_type = EntityType(ck.symbols.graphs[a[0].graph].nodes)
         for i, t in enumerate(a[1:], start=1):
-            _want(ck, e, i, t, t == node_type, f"a {node_type[7:]}")
+            _want(ck, e, i, t, t == node_type, f"a {node_type.table}")
         return result(node_type)
     return check
 
 
-def _of_player(result: str) -> CheckFn:
-    def check(ck: Checker, e: A.Call, a: list[str]) -> str:
-        _want(ck, e, 0, a[0], a[0] == "player", "a player")
+def _of_player(result: Type) -> CheckFn:
+    def check(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+        _want(ck, e, 0, a[0], a[0] == PLAYER, "a player")
         return result
     return check
 
 
-def _of_numbers(ck: Checker, e: A.Call, a: list[str]) -> str:
+def _of_numbers(ck: Checker, e: A.Call, a: list[Type]) -> Type:
     for i, t in enumerate(a):
-        _want(ck, e, i, t, t == "int", "numbers")
-    return "int"
+        _want(ck, e, i, t, t == INT, "numbers")
+    return INT
 
 
-def _of_texts(ck: Checker, e: A.Call, a: list[str]) -> str:
-    return "bool"
+def _of_texts(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+    return BOOL
 
 
-def _of_name(ck: Checker, e: A.Call, a: list[str]) -> str:
-    _want(ck, e, 0, a[0], a[0] == "text" or a[0].startswith("entity:"), "a text or a key of a table")
-    return "bool"
+def _of_name(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+    _want(ck, e, 0, a[0], a[0] == TEXT or isinstance(a[0], EntityType), "a text or a key of a table")
+    return BOOL
 
 
 # ------------------------------------------------------------------- English
@@ -257,7 +258,7 @@ def _english_nodes(en: English, e: A.Call, args: list[str], positive: bool) -> s
 
 
 def _emit_size(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
-    if g.type_of(e.args[0]).startswith("zone:"):
+    if isinstance(g.type_of(e.args[0]), ZoneType):
         return f"len({g.zone_list(e.args[0], sc, fr)})"
     return f"len({g.expr(e.args[0], sc, fr, iterating=True)})"
 
@@ -272,7 +273,9 @@ def _emit_piece(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating
 
 
 def _graph_ref(g: PyGen, e: A.Call, fr: Frame, alias: str, table: str) -> str:
-    graph = g.type_of(e.args[0])[6:]
+    t = g.type_of(e.args[0])
+    assert isinstance(t, GraphType), t  # the checker refuses a call on anything else
+    graph = t.graph
     return fr.ref(f"{alias}_{graph}", f"st.world.{table}[{graph!r}]")
 
 
@@ -308,32 +311,32 @@ _ALL: tuple[Builtin, ...] = (
     Builtin("piece", ("a zone", "a number"), "piece", "the piece at a 1-based position of a zone",
             _check_piece, _emit_piece, _english_piece, helpers={"_piece_at": piece_at}),
     Builtin("position", ("a piece",), "number", "a piece's 1-based position in its zone",
-            _of_piece("int"), _python("_position(st, {0})"), _words("the position of {0} in its zone"),
+            _of_piece(INT), _python("_position(st, {0})"), _words("the position of {0} in its zone"),
             helpers={"_position": position_of}),
     Builtin("revealed", ("a piece",), "condition", "whether a piece lies face up",
-            _of_piece("bool"), _python("st.face_up[{0}]"), _clause("{0} is face up", "{0} is face down"),
+            _of_piece(BOOL), _python("st.face_up[{0}]"), _clause("{0} is face up", "{0} is face down"),
             cheap=True),
     Builtin("nodes", ("a graph",), "list of nodes", "the nodes of a graph that are in play",
-            _on_graph(lambda node: f"list:{node}"), _emit_nodes, _english_nodes),
+            _on_graph(ListType), _emit_nodes, _english_nodes),
     Builtin("neighbours", ("a graph", "a node of it"), "list of nodes", "the nodes in play next to a node",
-            _on_graph(lambda node: f"list:{node}"), _emit_neighbours, _words("the neighbours of {1}")),
+            _on_graph(ListType), _emit_neighbours, _words("the neighbours of {1}")),
     Builtin("adjacent", ("a graph", "a node of it", "a node of it"), "condition",
             "whether two nodes of a graph are neighbours",
-            _on_graph(lambda node: "bool"), _emit_adjacent,
+            _on_graph(lambda node: BOOL), _emit_adjacent,
             _clause("{1} and {2} are neighbours", "{1} and {2} are not neighbours")),
     Builtin("next", ("a player",), "player", "the next player clockwise",
-            _of_player("player"), _python("(({0} + 1) % st.n)"), _words("the player after {0}"), cheap=True),
+            _of_player(PLAYER), _python("(({0} + 1) % st.n)"), _words("the player after {0}"), cheap=True),
     Builtin("prev", ("a player",), "player", "the previous player clockwise (the next counter-clockwise)",
-            _of_player("player"), _python("(({0} - 1) % st.n)"), _words("the player before {0}"), cheap=True),
+            _of_player(PLAYER), _python("(({0} - 1) % st.n)"), _words("the player before {0}"), cheap=True),
     Builtin("clockwise", ("a player",), "list of players", "all players clockwise, starting with the given one",
-            _of_player("list:player"), _python("_clockwise(st, {0})"),
+            _of_player(ListType(PLAYER)), _python("_clockwise(st, {0})"),
             _words("the players clockwise from {0}"), helpers={"_clockwise": clockwise}),
     Builtin("counterclockwise", ("a player",), "list of players",
             "all players counter-clockwise, starting with the given one",
-            _of_player("list:player"), _python("_counterclockwise(st, {0})"),
+            _of_player(ListType(PLAYER)), _python("_counterclockwise(st, {0})"),
             _words("the players counter-clockwise from {0}"), helpers={"_counterclockwise": counterclockwise}),
     Builtin("snake", ("a player",), "list of players", "clockwise from the given player, then back counter-clockwise",
-            _of_player("list:player"), _python("_snake(st, {0})"),
+            _of_player(ListType(PLAYER)), _python("_snake(st, {0})"),
             _words("the players clockwise from {0} and then back counter-clockwise"), helpers={"_snake": snake}),
     Builtin("min", ("a number", "a number"), "number", "the smaller of two numbers",
             _of_numbers, _python("min({0}, {1})"), _words("the smaller of {0} and {1}"), cheap=True),
@@ -361,7 +364,7 @@ BUILTIN_HELPERS: dict[str, Callable[..., Any]] = {k: v for b in _ALL for k, v in
 
 #: Names every spec can use, by name.
 SPECIAL_NAMES: dict[str, SpecialName] = {n.name: n for n in (
-    SpecialName("players", "list:player", "all players, clockwise from the start player", "st.seats", "the players"),
-    SpecialName("player_count", "int", "the number of players", "st.n", "the number of players"),
-    SpecialName("first_player", "player", "the start player: the first seat", "0", "the start player"),
+    SpecialName("players", ListType(PLAYER), "all players, clockwise from the start player", "st.seats", "the players"),
+    SpecialName("player_count", INT, "the number of players", "st.n", "the number of players"),
+    SpecialName("first_player", PLAYER, "the start player: the first seat", "0", "the start player"),
 )}

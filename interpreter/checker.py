@@ -6,9 +6,9 @@ switches and invariants without a citation.  Every problem becomes one
 :class:`Diagnostic`; all are reported together.  Its results — the type of
 every expression and what every name refers to — are what the compiler reads.
 
-Types are strings: ``int``, ``bool``, ``text``, ``player``, ``none``, ``any``,
-``entity:T`` (a row key of table or enum T), ``piece:P``, ``zone:P``,
-``list:X``, ``graph:G`` and ``switch:S``.
+Types are the frozen values of :mod:`.types`: ``int``, ``bool``, ``text``,
+``player``, ``none``, ``any``, ``entity:T`` (a row key of table or enum T),
+``piece:P``, ``zone:P``, ``list:X``, ``graph:G`` and ``switch:S``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,23 @@ from . import ast as A
 from .builtins import BUILTINS, SPECIAL_NAMES
 from .data import BASIC_COLUMN_TYPES
 from .errors import Diagnostic, SpecError
+from .types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    EntityType,
+    GraphType,
+    ListType,
+    PieceType,
+    SwitchType,
+    Type,
+    ZoneType,
+    element_type,
+    spec_type,
+)
 
 #: A function's body with every function it calls written out in place may have
 #: at most this many expression nodes, nested at most this deep.  Functions are
@@ -87,7 +104,7 @@ class Symbols:
         """Every declared name."""
         return [n for _, table in self._namespaces() for n in table]
 
-    def column_type(self, table: str, column: str) -> str | None:
+    def column_type(self, table: str, column: str) -> Type | None:
         """The checker type of a table column, or None if there is no such column."""
         decl = self.tables.get(table)
         if decl is None:
@@ -100,19 +117,25 @@ class Symbols:
                 return self.value_type(col.type)
         return None
 
-    def value_type(self, column_type: str) -> str:
+    def value_type(self, column_type: str) -> Type:
         """The checker type of values of a declared column type."""
-        return {"int": "int", "text": "text", "flag": "bool", "set": "list:text"}.get(
-            column_type, f"entity:{column_type}"
-        )
+        return _COLUMN_TYPES.get(column_type) or EntityType(column_type)
 
-    def domain_keys_type(self, domain: str) -> str:
+    def domain_keys_type(self, domain: str) -> Type:
         """The type of the keys of a dimension (`player`, a table, an enum or a graph)."""
         if domain == "player":
-            return "player"
+            return PLAYER
         if domain in self.graphs:
-            return f"entity:{self.graphs[domain].nodes}"
-        return f"entity:{domain}"
+            return EntityType(self.graphs[domain].nodes)
+        return EntityType(domain)
+
+    def spec_type(self, name: str) -> Type | None:
+        """The type a spec names (a parameter's ``name: type``), or None if there is none such."""
+        return spec_type(name, self.pieces, {*self.tables, *self.enums})
+
+
+#: The checker types of the values of the basic column types.
+_COLUMN_TYPES: dict[str, Type] = {"int": INT, "text": TEXT, "flag": BOOL, "set": ListType(TEXT)}
 
 
 @attrs.frozen
@@ -121,18 +144,13 @@ class Checked:
 
     files: tuple[A.SpecFile, ...]
     symbols: Symbols
-    types: dict[int, str]  # id(expression) -> type
+    types: dict[int, Type]  # id(expression) -> type
     locals: dict[int, bool]  # id(Name) -> True if it names a local variable
-    say_types: dict[int, dict[str, str]]  # id(Say) -> type of each name it mentions
+    say_types: dict[int, dict[str, Type]]  # id(Say) -> type of each name it mentions
 
-    def type_of(self, expr: A.Expr) -> str:
+    def type_of(self, expr: A.Expr) -> Type:
         """The type the checker found for an expression (``any`` if unknown)."""
-        return self.types.get(id(expr), "any")
-
-
-def element_type(t: str) -> str:
-    """The type of the items of a list type."""
-    return t[5:] if t.startswith("list:") else "any"
+        return self.types.get(id(expr), ANY)
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str:
@@ -149,13 +167,13 @@ class Checker:
         self.texts = texts
         self.symbols = Symbols()
         self.problems: list[Diagnostic] = []
-        self.types: dict[int, str] = {}
+        self.types: dict[int, Type] = {}
         self.locals: dict[int, bool] = {}
-        self.scopes: list[dict[str, str]] = []
+        self.scopes: list[dict[str, Type]] = []
         self.loop_depth = 0
         self.in_state_free = False  # inside a `check`: no game state may be read
         self.functions_done: set[str] = set()
-        self.say_types: dict[int, dict[str, str]] = {}
+        self.say_types: dict[int, dict[str, Type]] = {}
 
     # ------------------------------------------------------------------ helpers
     def error(self, pos: A.Pos, message: str) -> None:
@@ -321,7 +339,7 @@ class Checker:
         if d.verified is not None:
             if d.provenance is None:
                 self.error(d.pos, f"table {d.name}: `verified when` needs a `provenance` column")
-            self.expr_in(d.verified, {"row": f"entity:{d.name}"}, state_free=True)
+            self.expr_in(d.verified, {"row": EntityType(d.name)}, state_free=True)
 
     def check_column_type(self, col: A.Column) -> None:
         s = self.symbols
@@ -338,10 +356,10 @@ class Checker:
             self.error(d.pos, f"graph {d.name}: unknown edge table {d.edges!r}" + suggest(d.edges, s.tables))
             return
         for col in (d.source, d.target):
-            if s.column_type(d.edges, col) != f"entity:{d.nodes}":
+            if s.column_type(d.edges, col) != EntityType(d.nodes):
                 self.error(d.pos, f"graph {d.name}: column {col!r} of {d.edges} must be of type {d.nodes}")
         if d.where is not None:
-            self.expr_in(d.where, {"row": f"entity:{d.nodes}"}, state_free=True)
+            self.expr_in(d.where, {"row": EntityType(d.nodes)}, state_free=True)
 
     def decl_PiecesDecl(self, d: A.PiecesDecl) -> None:
         s = self.symbols
@@ -365,7 +383,7 @@ class Checker:
     def decl_StateDecl(self, d: A.StateDecl) -> None:
         self.check_dims(d.dims, d.pos)
         t = self.expr_in(d.init, {})
-        if d.kind == "counter" and t not in ("int", "any"):
+        if d.kind == "counter" and t not in (INT, ANY):
             self.error(d.init.pos, f"counter {d.name} starts at a {t}, not a number")
 
     def decl_ZoneDecl(self, d: A.ZoneDecl) -> None:
@@ -406,29 +424,19 @@ class Checker:
 
     def decl_Condition(self, d: A.Condition) -> None:
         t = self.expr_in(d.expr, {}, state_free=d.kind == "check")
-        if t not in ("bool", "any"):
+        if t not in (BOOL, ANY):
             self.error(d.expr.pos, f"{d.kind} {d.name} must be a condition, not a {t}")
 
-    def param_scope(self, params: tuple[str, ...], pos: A.Pos) -> dict[str, str]:
-        scope: dict[str, str] = {}
+    def param_scope(self, params: tuple[str, ...], pos: A.Pos) -> dict[str, Type]:
+        scope: dict[str, Type] = {}
         for p in params:
             name, _, type_name = p.partition(":")
             if name in scope:
                 self.error(pos, f"parameter {name!r} appears twice")
-            if type_name:
-                if type_name in self.symbols.pieces:
-                    scope[name] = f"piece:{type_name}"
-                elif type_name == "player":
-                    scope[name] = "player"
-                elif type_name in ("int", "bool", "text"):
-                    scope[name] = type_name
-                elif type_name in self.symbols.tables or type_name in self.symbols.enums:
-                    scope[name] = f"entity:{type_name}"
-                else:
-                    self.error(pos, f"unknown type {type_name!r} for parameter {name!r}")
-                    scope[name] = "any"
-            else:
-                scope[name] = "any"
+            t = self.symbols.spec_type(type_name) if type_name else ANY
+            if t is None:
+                self.error(pos, f"unknown type {type_name!r} for parameter {name!r}")
+            scope[name] = ANY if t is None else t
         return scope
 
     def decl_FunctionDecl(self, d: A.FunctionDecl) -> None:
@@ -484,27 +492,28 @@ class Checker:
         self.scopes = []
 
     def decl_ScoreDecl(self, d: A.ScoreDecl) -> None:
-        t = self.expr_in(d.expr, {d.player: "player"})
-        if t not in ("int", "any"):
+        t = self.expr_in(d.expr, {d.player: PLAYER})
+        if t not in (INT, ANY):
             self.error(d.expr.pos, f"a score must be a number, not a {t}")
 
     # -------------------------------------------------------------- statements
-    def lookup_local(self, name: str) -> str | None:
+    def lookup_local(self, name: str) -> Type | None:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
         return None
 
-    def define(self, name: str, t: str, pos: A.Pos) -> None:
+    def define(self, name: str, t: Type, pos: A.Pos) -> None:
         if self.lookup_local(name) is not None:
             self.error(pos, f"{name!r} is already a local name here")
         elif self.symbols.kind_of(name) is not None or name in SPECIAL_NAMES:
             self.error(pos, f"local name {name!r} hides a {self.symbols.kind_of(name) or 'language'} name")
-        if t.startswith(("zone:", "graph:")):
-            self.error(pos, f"a {t.partition(':')[0]} cannot be held in a local name; use it directly")
+        if isinstance(t, (ZoneType, GraphType)):
+            self.error(pos, f"a {'zone' if isinstance(t, ZoneType) else 'graph'} cannot be held in a local name; "
+                       "use it directly")
         self.scopes[-1][name] = t
 
-    def block(self, b: A.Block, bound: dict[str, str] | None = None) -> None:
+    def block(self, b: A.Block, bound: dict[str, Type] | None = None) -> None:
         self.scopes.append(dict(bound or {}))
         for st in b.statements:
             self.statement(st)
@@ -550,7 +559,7 @@ class Checker:
                     for param_type, arg in zip(self.param_scope(proc.params, proc.pos).values(), st.args):
                         self.enum_literal(arg, param_type)
             case A.Choose():
-                self.expect(st.player, "player")
+                self.expect(st.player, PLAYER)
                 for opt in st.options:
                     self.option(opt.verb, opt.bindings, opt.when, opt.body, opt.pos)
                     self.cite_sources(opt.citations)
@@ -560,16 +569,16 @@ class Checker:
             case A.Move():
                 pt = self.expr(st.pieces)
                 zt = self.zone(st.zone)
-                ptype = pt[5:] if pt.startswith("list:") else pt
-                if ptype not in ("any", "list:any") and not ptype.startswith("piece:"):
+                ptype = pt.elem if isinstance(pt, ListType) else pt
+                if ptype not in (ANY, ListType(ANY)) and not isinstance(ptype, PieceType):
                     self.error(st.pieces.pos, f"`move` moves pieces, not a {pt}")
-                elif ptype.startswith("piece:") and zt.startswith("zone:") and ptype[6:] != zt[5:]:
-                    self.error(st.pos, f"zone holds {zt[5:]} pieces, not {ptype[6:]}")
+                elif isinstance(ptype, PieceType) and isinstance(zt, ZoneType) and ptype.pieces != zt.pieces:
+                    self.error(st.pos, f"zone holds {zt.pieces} pieces, not {ptype.pieces}")
             case A.Reveal():
                 self.expect_piece(st.piece)
             case A.Look():
                 self.expect_piece(st.piece)
-                self.expect(st.player, "player")
+                self.expect(st.player, PLAYER)
             case A.Swap():
                 self.expect_piece(st.first)
                 self.expect_piece(st.second)
@@ -589,7 +598,7 @@ class Checker:
                         self.enum_literal(key, self.symbols.domain_keys_type(dim))
             case A.Finish():
                 t = self.expr(st.winners)
-                if t not in ("list:player", "any", "list:any"):
+                if t not in (ListType(PLAYER), ANY, ListType(ANY)):
                     self.error(st.winners.pos, f"`finish` takes the list of winners, not a {t}")
             case A.Rule():
                 if st.name in self.symbols.rules:
@@ -600,7 +609,7 @@ class Checker:
                 self.cite_sources(st.citations)
                 self.block(st.body)
             case A.Say():
-                found: dict[str, str] = {}
+                found: dict[str, Type] = {}
                 for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", st.template):
                     local = self.lookup_local(name)
                     if local is not None:
@@ -614,7 +623,7 @@ class Checker:
             case _:
                 assert_never(st)
 
-    def loop_body(self, body: A.Block, bound: dict[str, str] | None = None) -> None:
+    def loop_body(self, body: A.Block, bound: dict[str, Type] | None = None) -> None:
         self.loop_depth += 1
         self.block(body, bound)
         self.loop_depth -= 1
@@ -625,7 +634,7 @@ class Checker:
             self.error(pos, f"verb {verb!r}: use one lower-case word (letters, digits, '-')")
         if when is not None:
             self.condition(when)
-        scope: dict[str, str] = {}
+        scope: dict[str, Type] = {}
         self.scopes.append(scope)
         for b in bindings:
             item = self.iterable(b.domain)
@@ -641,7 +650,7 @@ class Checker:
         local = self.lookup_local(st.name)
         vt = self.expr(st.value)
         if local is not None and not st.keys:
-            if st.op != "=" and local not in ("int", "any"):
+            if st.op != "=" and local not in (INT, ANY):
                 self.error(st.pos, f"{st.op} needs a number, {st.name!r} holds a {local}")
             return
         decl = self.symbols.states.get(st.name)
@@ -657,7 +666,7 @@ class Checker:
             self.error(st.pos, f"{decl.kind} {st.name} takes {len(decl.dims)} key(s), not {len(st.keys)}")
         for k in st.keys:
             self.expr(k)
-        if decl.kind == "counter" and vt not in ("int", "any"):
+        if decl.kind == "counter" and vt not in (INT, ANY):
             self.error(st.value.pos, f"counter {st.name} holds numbers, not a {vt}")
         if st.op != "=" and decl.kind != "counter":
             self.error(st.pos, f"{st.op} works on counters; {st.name} is a var")
@@ -666,7 +675,7 @@ class Checker:
         return [n for scope in self.scopes for n in scope]
 
     # ------------------------------------------------------------- expressions
-    def expr_in(self, e: A.Expr, scope: dict[str, str], state_free: bool = False) -> str:
+    def expr_in(self, e: A.Expr, scope: dict[str, Type], state_free: bool = False) -> Type:
         saved, saved_free = self.scopes, self.in_state_free
         self.scopes = [dict(scope)]
         self.in_state_free = state_free
@@ -677,71 +686,71 @@ class Checker:
 
     def condition(self, e: A.Expr) -> None:
         t = self.expr(e)
-        if t not in ("bool", "any"):
+        if t not in (BOOL, ANY):
             self.error(e.pos, f"expected a condition, found a {t}")
 
-    def expect(self, e: A.Expr, want: str) -> None:
+    def expect(self, e: A.Expr, want: Type) -> None:
         t = self.expr(e)
-        if t != want and t != "any":
+        if t != want and t != ANY:
             self.error(e.pos, f"expected a {want}, found a {t}")
 
     def expect_piece(self, e: A.Expr) -> None:
         t = self.expr(e)
-        if t != "any" and not t.startswith("piece:"):
+        if t != ANY and not isinstance(t, PieceType):
             self.error(e.pos, f"expected a piece, found a {t}")
 
-    def iterable(self, e: A.Expr) -> str:
+    def iterable(self, e: A.Expr) -> Type:
         t = self.expr(e)
-        if t == "any":
-            return "any"
-        if not t.startswith("list:"):
+        if t == ANY:
+            return ANY
+        if not isinstance(t, ListType):
             self.error(e.pos, f"expected a list to go through, found a {t}")
-            return "any"
-        return element_type(t)
+            return ANY
+        return t.elem
 
-    def zone(self, e: A.Expr) -> str:
+    def zone(self, e: A.Expr) -> Type:
         t = self.expr(e)
-        if not t.startswith("zone:") and t != "any":
+        if not isinstance(t, ZoneType) and t != ANY:
             self.error(e.pos, f"expected a zone, found a {t}")
         return t
 
-    def expr(self, e: A.Expr) -> str:
+    def expr(self, e: A.Expr) -> Type:
         t = self._expr(e)
         self.types[id(e)] = t
         return t
 
-    def _expr(self, e: A.Expr) -> str:
+    def _expr(self, e: A.Expr) -> Type:
         s = self.symbols
         match e:
             case A.Literal():
                 v = e.value
                 if v is None:
-                    return "none"
+                    return NONE
                 if isinstance(v, bool):
-                    return "bool"
-                return "int" if isinstance(v, int) else "text"
+                    return BOOL
+                return INT if isinstance(v, int) else TEXT
             case A.Name():
                 return self.name(e)
             case A.ListLit():
                 items = [self.expr(i) for i in e.items]
-                return f"list:{items[0]}" if items and all(i == items[0] for i in items) else "list:any"
+                return ListType(items[0] if items and all(i == items[0] for i in items) else ANY)
             case A.Unary():
                 t = self.expr(e.operand)
                 if e.op == "not":
-                    if t not in ("bool", "any"):
+                    if t not in (BOOL, ANY):
                         self.error(e.pos, f"`not` needs a condition, found a {t}")
-                    return "bool"
-                if t not in ("int", "any"):
+                    return BOOL
+                if t not in (INT, ANY):
                     self.error(e.pos, f"`-` needs a number, found a {t}")
-                return "int"
+                return INT
             case A.Binary():
                 return self.binary(e)
             case A.Conditional():
                 self.condition(e.cond)
                 a, b = self.expr(e.then), self.expr(e.otherwise)
-                if a == b or b == "none":
+                if a == b or b == NONE:
                     return a
-                return b if a == "none" else "any"
+                return b if a == NONE else ANY
             case A.Call():
                 return self.call(e)
             case A.Index():
@@ -749,26 +758,26 @@ class Checker:
             case A.Attr():
                 base = self.expr(e.base)
                 table = None
-                if base.startswith("entity:"):
-                    table = base[7:]
-                elif base.startswith("piece:") and base[6:] in s.pieces:
-                    table = s.pieces[base[6:]].table
+                if isinstance(base, EntityType):
+                    table = base.table
+                elif isinstance(base, PieceType) and base.pieces in s.pieces:
+                    table = s.pieces[base.pieces].table
                 if table is None:
-                    if base != "any":
+                    if base != ANY:
                         self.error(e.pos, f"a {base} has no fields")
                     else:
                         self.error(e.pos, f"cannot tell what {e.name!r} is a field of; "
                                    "give the parameter a type (`name: table`)")
-                    return "any"
+                    return ANY
                 if table in s.enums:
                     self.error(e.pos, f"enum values of {table} have no fields")
-                    return "any"
+                    return ANY
                 ct = s.column_type(table, e.name)
                 if ct is None:
                     decl = s.tables.get(table)
                     cols = ([c.name for c in decl.columns] + ([decl.key.name] if decl.key else [])) if decl else []
                     self.error(e.pos, f"table {table} has no column {e.name!r}" + suggest(e.name, cols))
-                    return "any"
+                    return ANY
                 return ct
             case A.Aggregate():
                 item = self.iterable(e.domain)
@@ -778,18 +787,18 @@ class Checker:
                 body = self.expr(e.body) if e.body is not None else None
                 self.scopes.pop()
                 if e.kind in ("all", "any"):
-                    if body not in ("bool", "any"):
+                    if body not in (BOOL, ANY):
                         self.error(e.pos, f"`{e.kind}` needs `: condition`")
-                    return "bool"
+                    return BOOL
                 if e.kind == "count":
-                    if body is not None and body not in ("bool", "any"):
+                    if body is not None and body not in (BOOL, ANY):
                         self.error(e.pos, "`count` takes `where`, or `: condition`")
-                    return "int"
+                    return INT
                 if e.kind == "first":
                     return body or item
-                if body not in ("int", "any"):
+                if body not in (INT, ANY):
                     self.error(e.pos, f"`{e.kind}` needs `: number`")
-                return "int"
+                return INT
             case A.Comprehension():
                 item = self.iterable(e.domain)
                 self.scopes.append({e.var: item})
@@ -797,11 +806,11 @@ class Checker:
                     self.condition(e.where)
                 body = self.expr(e.body)
                 self.scopes.pop()
-                return f"list:{body}"
+                return ListType(body)
             case _:
                 assert_never(e)
 
-    def name(self, e: A.Name) -> str:
+    def name(self, e: A.Name) -> Type:
         s = self.symbols
         local = self.lookup_local(e.ident)
         if local is not None:
@@ -812,7 +821,7 @@ class Checker:
         kind = s.kind_of(e.ident)
         if self.in_state_free and kind in ("state", "zone", "limit"):
             self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
-            return "any"
+            return ANY
         if kind == "state":
             decl = s.states[e.ident]
             if decl.dims:
@@ -822,29 +831,29 @@ class Checker:
             z = s.zones[e.ident]
             if z.dims:
                 self.error(e.pos, f"zone {e.ident} needs {len(z.dims)} key(s): {e.ident}[...]")
-            return f"zone:{z.piece_type}"
+            return ZoneType(z.piece_type)
         if kind in ("table", "enum"):
-            return f"list:entity:{e.ident}"
+            return ListType(EntityType(e.ident))
         if kind == "graph":
-            return f"graph:{e.ident}"
+            return GraphType(e.ident)
         if kind == "switch":
-            return f"switch:{e.ident}"
+            return SwitchType(e.ident)
         if kind is not None:
             self.error(e.pos, f"{e.ident!r} is a {kind} and has no value here")
-            return "any"
+            return ANY
         self.error(e.pos, f"unknown name {e.ident!r}"
                    + suggest(e.ident, [*s.global_names(), *self.all_locals(), *SPECIAL_NAMES]))
-        return "any"
+        return ANY
 
-    def state_type(self, decl: A.StateDecl) -> str:
+    def state_type(self, decl: A.StateDecl) -> Type:
         if decl.kind == "counter":
-            return "int"
+            return INT
         t = self.types.get(id(decl.init))
         if t is None:
             t = self.expr_in(decl.init, {})
-        return "any" if t == "none" else t
+        return ANY if t == NONE else t
 
-    def binary(self, e: A.Binary) -> str:
+    def binary(self, e: A.Binary) -> Type:
         left, right = self.expr(e.left), self.expr(e.right)
         if e.op in ("==", "!="):
             self.enum_literal(e.right, left)
@@ -853,40 +862,40 @@ class Checker:
             self.enum_literal(e.left, element_type(right))
         if e.op in ("and", "or"):
             for side, t in ((e.left, left), (e.right, right)):
-                if t not in ("bool", "any"):
+                if t not in (BOOL, ANY):
                     self.error(side.pos, f"`{e.op}` needs conditions, found a {t}")
-            return "bool"
+            return BOOL
         if e.op == "..":
             for side, t in ((e.left, left), (e.right, right)):
-                if t not in ("int", "any"):
+                if t not in (INT, ANY):
                     self.error(side.pos, f"a range needs numbers, found a {t}")
-            return "list:int"
+            return ListType(INT)
         if e.op in ARITH:
-            if e.op == "+" and left.startswith("list:") and right.startswith("list:"):
-                return left if left == right else "list:any"
+            if e.op == "+" and isinstance(left, ListType) and isinstance(right, ListType):
+                return left if left == right else ListType(ANY)
             for side, t in ((e.left, left), (e.right, right)):
-                if t not in ("int", "any"):
+                if t not in (INT, ANY):
                     self.error(side.pos, f"`{e.op}` needs numbers, found a {t}")
-            return "int"
+            return INT
         if e.op in ("in", "not in"):
-            if right != "any" and not right.startswith("list:"):
+            if right != ANY and not isinstance(right, ListType):
                 self.error(e.right.pos, f"`{e.op}` needs a list on the right, found a {right}")
             self.switch_literal(e.left, left, e.right)
-            return "bool"
+            return BOOL
         if e.op in COMPARE:
-            if left.startswith("switch:"):
+            if isinstance(left, SwitchType):
                 self.switch_literal(e.left, left, e.right)
-            elif right.startswith("switch:"):
+            elif isinstance(right, SwitchType):
                 self.switch_literal(e.right, right, e.left)
-            if e.op not in ("==", "!=") and (left not in ("int", "any") or right not in ("int", "any")):
+            if e.op not in ("==", "!=") and (left not in (INT, ANY) or right not in (INT, ANY)):
                 self.error(e.pos, f"`{e.op}` compares numbers, found a {left} and a {right}")
-            return "bool"
+            return BOOL
         raise AssertionError(e.op)
 
-    def switch_literal(self, switch_expr: A.Expr, t: str, other: A.Expr) -> None:
-        if not t.startswith("switch:"):
+    def switch_literal(self, switch_expr: A.Expr, t: Type, other: A.Expr) -> None:
+        if not isinstance(t, SwitchType):
             return
-        decl = self.symbols.switches[t[7:]]
+        decl = self.symbols.switches[t.switch]
         values = [o.value for o in decl.options]
         literals = other.items if isinstance(other, A.ListLit) else (other,)
         for lit in literals:
@@ -897,45 +906,45 @@ class Checker:
             else:
                 self.error(lit.pos, f"compare switch {decl.ident} with one of its options as text")
 
-    def index(self, e: A.Index) -> str:
+    def index(self, e: A.Index) -> Type:
         s = self.symbols
         for k in e.args:
             self.expr(k)
         kind = s.kind_of(e.base)
         if self.lookup_local(e.base) is not None:
             self.error(e.pos, f"{e.base!r} is a local value and cannot be indexed")
-            return "any"
+            return ANY
         if self.in_state_free and kind in ("state", "zone", "limit"):
             self.error(e.pos, f"{e.base!r} is game state; data checks cannot read it")
-            return "any"
+            return ANY
         dims: tuple[str, ...]
         if kind == "state":
             dims, result = s.states[e.base].dims, self.state_type(s.states[e.base])
         elif kind == "zone":
-            dims, result = s.zones[e.base].dims, f"zone:{s.zones[e.base].piece_type}"
+            dims, result = s.zones[e.base].dims, ZoneType(s.zones[e.base].piece_type)
         elif kind == "limit":
-            dims, result = s.limits[e.base].dims, "bool"
+            dims, result = s.limits[e.base].dims, BOOL
         elif kind is None:
             self.error(e.pos, f"unknown name {e.base!r}" + suggest(e.base, s.global_names()))
-            return "any"
+            return ANY
         else:
             self.error(e.pos, f"{e.base!r} is a {kind} and cannot be indexed")
-            return "any"
+            return ANY
         if len(dims) != len(e.args):
             self.error(e.pos, f"{e.base} takes {len(dims)} key(s), not {len(e.args)}")
         for dim, key in zip(dims, e.args):
             self.enum_literal(key, self.symbols.domain_keys_type(dim))
         return result
 
-    def enum_literal(self, e: A.Expr, expected: str) -> None:
+    def enum_literal(self, e: A.Expr, expected: Type) -> None:
         """A text literal where values of an enum are expected must be one of them."""
-        if not (expected.startswith("entity:") and isinstance(e, A.Literal) and isinstance(e.value, str)):
+        if not (isinstance(expected, EntityType) and isinstance(e, A.Literal) and isinstance(e.value, str)):
             return
-        enum = self.symbols.enums.get(expected[7:])
+        enum = self.symbols.enums.get(expected.table)
         if enum is not None and e.value not in enum.values:
             self.error(e.pos, f"{e.value!r} is not a value of enum {enum.name}" + suggest(e.value, enum.values))
 
-    def call(self, e: A.Call) -> str:
+    def call(self, e: A.Call) -> Type:
         s = self.symbols
         arg_types = [self.expr(a) for a in e.args]
         if e.func in s.functions:
@@ -947,14 +956,14 @@ class Checker:
             for param_type, arg in zip(self.param_scope(fn.params, fn.pos).values(), e.args):
                 self.enum_literal(arg, param_type)
             t = self.types.get(id(fn.body))
-            return t if t is not None else "any"
+            return t if t is not None else ANY
         if e.func not in BUILTINS:
             self.error(e.pos, f"unknown function {e.func!r}" + suggest(e.func, [*BUILTINS, *s.functions]))
-            return "any"
+            return ANY
         builtin = BUILTINS[e.func]
         if len(e.args) != builtin.arity:
             self.error(e.pos, f"{e.func} takes {builtin.arity} argument(s), not {len(e.args)}")
-            return "any"
+            return ANY
         return builtin.check(self, e, arg_types)
 
 

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, assert_never, overload
 from . import ast as A
 from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
 from .errors import RuleError
+from .types import BOOL, EntityType, ListType, PieceType, Type
 
 if TYPE_CHECKING:
     from .compiler import CompileContext
@@ -419,7 +420,7 @@ class PyGen:
                           ["st.budget = _STEP_LIMIT", f"return {text}"], e.pos)
 
     # ----------------------------------------------------------- expressions
-    def type_of(self, e: A.Expr) -> str:
+    def type_of(self, e: A.Expr) -> Type:
         """The checker's type of an expression."""
         return self.checked.type_of(e)
 
@@ -520,13 +521,14 @@ class PyGen:
         base_t = self.type_of(e.base)
         base = self.expr(e.base, sc, fr)
         col = e.name
-        if base_t.startswith("piece:"):
+        if isinstance(base_t, PieceType):
             name = self._piece_columns.get(col)
             if name is None:
                 name = self.const([row.get(col) for row in self.ctx.piece_rows], ("piece-column", col))
                 self._piece_columns[col] = name
             return f"{name}[{base}]"
-        table = base_t[7:]
+        assert isinstance(base_t, EntityType), base_t  # the checker allows fields of pieces and rows only
+        table = base_t.table
         key = (table, col)
         name = self._table_columns.get(key)
         if name is None:
@@ -547,7 +549,7 @@ class PyGen:
             return folded
         if e.op == "*":
             return f"_times({a}, {b})"
-        if e.op == "+" and self.type_of(e).startswith("list:"):
+        if e.op == "+" and isinstance(self.type_of(e), ListType):
             return f"_joined({a}, {b})"
         return f"({a} {e.op} {b})"
 
@@ -566,7 +568,7 @@ class PyGen:
             return None
         if la is not _NOT_LITERAL:  # Python's own short cut, decided now
             return (b if la else a) if op == "and" else (a if la else b)
-        if lb is _NOT_LITERAL or self.type_of(e.left) != "bool":
+        if lb is _NOT_LITERAL or self.type_of(e.left) != BOOL:
             return None
         if op == "and":
             return a if lb is True else (b if not lb and cannot_fail(a) else None)

@@ -26,8 +26,9 @@ import attrs
 
 from . import ast as A
 from .ast import MAX_INT
-from .checker import Checked, element_type
+from .checker import Checked
 from .codegen import _NOT_LITERAL, STEP_LIMIT, Frame, PyGen, literal, weight
+from .types import ANY, INT, ListType, PieceType, PlayerType, Type, element_type
 
 if TYPE_CHECKING:
     from .runtime import State
@@ -48,13 +49,13 @@ RESUME, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(6)
 CHANCE_PLAYER = -1
 
 
-def render_value(value: Any, t: str, piece_keys: list[Any]) -> str:
+def render_value(value: Any, t: Type, piece_keys: list[Any]) -> str:
     """The text of a value of checker type ``t`` in an action or a log line."""
     if value is None:
         return "-"
-    if t == "player":
+    if isinstance(t, PlayerType):
         return f"P{value}"
-    if t.startswith("piece:"):
+    if isinstance(t, PieceType):
         return f"#{piece_keys[value]}"
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -70,7 +71,7 @@ class Binding:
     var: str
     domain: Fn
     where: Fn | None
-    type: str
+    type: Type
     source: A.Binding
 
 
@@ -129,7 +130,7 @@ class Decision:
         parts = [render_value(v, b.type, piece_keys) for v, b in zip(option[1], br.bindings)]
         text = br.verb + " " + " ".join(parts)
         # values of one known type cannot collide as dict keys (1 == True would)
-        if all(b.type != "any" and not b.type.startswith("list:") for b in br.bindings):
+        if all(b.type != ANY and not isinstance(b.type, ListType) for b in br.bindings):
             self.texts[option] = text
         return text
 
@@ -171,7 +172,7 @@ class ExprCompiler:
         self._made: dict[tuple[int, bool], Fn] = {}
         self._lock = threading.RLock()  # code may be made while other threads play
 
-    def type_of(self, e: A.Expr) -> str:
+    def type_of(self, e: A.Expr) -> Type:
         """The checker's type of an expression."""
         return self.ctx.checked.type_of(e)
 
@@ -566,10 +567,10 @@ class ProcedureCompiler:
         ``e``) bounded; none where it cannot grow far: a literal, or `+=`/`-=` of a literal
         (a step adds a bounded amount, and steps are bounded)."""
         t = self.x.type_of(e)
-        if literal(text) is not _NOT_LITERAL or t not in ("int", "any"):
+        if literal(text) is not _NOT_LITERAL or t not in (INT, ANY):
             return []
         test = f"not {-MAX_INT} <= {target} <= {MAX_INT}"
-        if t == "any":
+        if t == ANY:
             test = f"type({target}) is int and {test}"
         return [f"if {test}: _bounded({target})"]
 
@@ -584,7 +585,7 @@ class ProcedureCompiler:
             where = [f"zn = {zone.base!r}", f"zk = {self.gen.keys(zone.args, {}, fr)}"]
         else:
             where = [f"zn, zk = {self.text(zone, fr)}"]
-        if self.x.type_of(st.pieces).startswith("list:"):
+        if isinstance(self.x.type_of(st.pieces), ListType):
             return [*where, f"for p in list({self.text(st.pieces, fr, iterating=True)}):",
                     "    st.move_piece(p, zn, zk)"]
         return [*where, f"st.move_piece({self.text(st.pieces, fr)}, zn, zk)"]
@@ -593,7 +594,7 @@ class ProcedureCompiler:
         types = self.x.ctx.checked.say_types.get(id(st), {})
         keys = self.x.ctx.piece_keys
         template = st.template
-        getters: list[tuple[str, str, Fn]] = []
+        getters: list[tuple[str, Type, Fn]] = []
         for name, t in types.items():
             getters.append((name, t, self._say_getter(name)))
 

@@ -18,6 +18,7 @@ import attrs
 
 from .errors import RuleError
 from .runtime import State
+from .types import PieceType
 
 
 @attrs.frozen
@@ -191,7 +192,7 @@ def option_pieces(state: State, index: int) -> list[int]:
         return []
     branch_index, values = pending.options[index]
     bindings = pending.decision.branches[branch_index].bindings
-    return [v for v, b in zip(values, bindings) if b.type.startswith("piece:")]
+    return [v for v, b in zip(values, bindings) if isinstance(b.type, PieceType)]
 
 
 def option_words(state: State, index: int, piece_word: Callable[[int], str]) -> list[str]:
@@ -205,7 +206,7 @@ def option_words(state: State, index: int, piece_word: Callable[[int], str]) -> 
     branch = pending.decision.branches[branch_index]
     words = [branch.verb]
     for v, b in zip(values, branch.bindings):
-        words.append(piece_word(v) if b.type.startswith("piece:") else render_value(v, b.type, state.game.piece_keys))
+        words.append(piece_word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, state.game.piece_keys))
     return words
 
 

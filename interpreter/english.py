@@ -44,7 +44,8 @@ import attrs
 from . import ast as A
 from .ast import child_blocks
 from .builtins import BUILTINS, SPECIAL_NAMES
-from .checker import Checked, element_type
+from .checker import Checked
+from .types import ANY, BOOL, PLAYER, EntityType, ListType, PieceType, PlayerType, Type
 
 # ------------------------------------------------------------------ typesetting
 
@@ -251,7 +252,7 @@ class English:
         """Prose through the markup."""
         return self.m.text(s)
 
-    def type_of(self, e: A.Expr) -> str:
+    def type_of(self, e: A.Expr) -> Type:
         """The checker's type of an expression."""
         return self.checked.type_of(e)
 
@@ -270,14 +271,14 @@ class English:
             return Noun(w[:-1], w)
         return Noun(w, w + ("es" if w.endswith(("s", "x", "ch", "sh")) else "s"))
 
-    def kind_noun(self, t: str) -> str | None:
+    def kind_noun(self, t: Type) -> str | None:
         """The singular noun of the items of a type, if it is a kind of thing."""
-        if t == "player":
+        if isinstance(t, PlayerType):
             return "player"
-        if t.startswith("entity:"):
-            return self.noun(t[7:]).singular
-        if t.startswith("piece:"):
-            return self.noun(t[6:]).singular
+        if isinstance(t, EntityType):
+            return self.noun(t.table).singular
+        if isinstance(t, PieceType):
+            return self.noun(t.pieces).singular
         return None
 
     def _zone_words(self, name: str, keys: Sequence[str]) -> tuple[str, str]:
@@ -351,7 +352,7 @@ class English:
                 return self.name(e)
             case A.ListLit():
                 if not e.items:
-                    return self.t("nobody" if self.type_of(e) == "list:player" else "nothing")
+                    return self.t("nobody" if self.type_of(e) == ListType(PLAYER) else "nothing")
                 return self._and([self.expr(i) for i in e.items])
             case A.Unary():
                 if e.op == "-":
@@ -359,7 +360,7 @@ class English:
                 return self.cond(e)
             case A.Binary():
                 if e.op in _ARITH:
-                    if e.op == "+" and self.type_of(e).startswith("list:"):
+                    if e.op == "+" and isinstance(self.type_of(e), ListType):
                         return self.expr(e.left) + self.t(" followed by ") + self.expr(e.right)
                     return self._arith_side(e.left, e.op, False) + self.t(f" {_ARITH[e.op]} ") \
                         + self._arith_side(e.right, e.op, True)
@@ -457,7 +458,7 @@ class English:
                 text = self._fill(p.text, [base])
                 return text if positive else self.t("not: ") + text
             return self._fill(p.negative, [base])
-        if self.type_of(e) == "bool":
+        if self.type_of(e) == BOOL:
             return base + self.t(" is marked " if positive else " is not marked ") + self.m.value(e.name)
         return self.t(f"the {words(e.name)} of ") + base
 
@@ -539,7 +540,7 @@ class English:
             if p.negative is not None:
                 return self._fill(p.negative, [])
         value = self.expr(e)
-        if self.type_of(e) in ("bool", "any") and isinstance(e, (A.Name, A.Index)):
+        if self.type_of(e) in (BOOL, ANY) and isinstance(e, (A.Name, A.Index)):
             return value + self.t(" is true" if positive else " is false")
         return value if positive else self.t("not ") + value
 
@@ -614,7 +615,7 @@ class English:
             case A.Say():
                 return None
             case A.Let():
-                if self.type_of(st.value) == "bool" and not isinstance(st.value, (A.Literal, A.Name)):
+                if self.type_of(st.value) == BOOL and not isinstance(st.value, (A.Literal, A.Name)):
                     return Step(t("Let ") + m.var(st.name) + t(" be true exactly when ") + self.cond(st.value) + t("."),
                                 pos=st.pos)
                 return Step(t("Let ") + m.var(st.name) + t(" be ") + self.expr(st.value) + t("."), pos=st.pos)
@@ -744,7 +745,7 @@ class English:
         decl = self.symbols.zones.get(zname)
         face = "" if decl is None else (" face down" if decl.hidden else " face up")
         place = self.zone_place(zone)
-        if self.type_of(st.pieces).startswith("list:"):
+        if isinstance(self.type_of(st.pieces), ListType):
             return t(f"Move{face} to ") + place + t(" ") + self.expr(st.pieces) + t(".")
         return t("Move ") + self.expr(st.pieces) + t(f"{face} to ") + place + t(".")
 
@@ -904,7 +905,7 @@ class English:
         out = []
         for p in params:
             name, _, typ = p.partition(":")
-            noun = self.kind_noun("player" if typ == "player" else f"entity:{typ}") if typ and typ not in (
+            noun = self.kind_noun(PLAYER if typ == "player" else EntityType(typ)) if typ and typ not in (
                 "int", "bool", "text") else {"int": "number", "bool": "yes/no", "text": "text"}.get(typ, "")
             out.append((self.t(noun + " ") if noun else "") + self.m.var(name))
         return self._and(out)
@@ -1011,8 +1012,8 @@ class English:
             head = self._fill(template, args)
             if not template.startswith("{"):
                 head = _upper_first(head)
-        body = self.cond(d.body) if self.type_of(d.body) == "bool" else self.expr(d.body)
-        if self.type_of(d.body) == "bool":
+        body = self.cond(d.body) if self.type_of(d.body) == BOOL else self.expr(d.body)
+        if self.type_of(d.body) == BOOL:
             return head + self.t(" when ") + body + self.t(".")
         return head + self.t(" is ") + body + self.t(".")
 
@@ -1061,7 +1062,6 @@ __all__ = [
     "ZoneWords",
     "child_blocks",
     "doc_comment",
-    "element_type",
     "render_plain",
     "walk_steps",
     "words",

@@ -36,6 +36,7 @@ from .files import inside, read_text
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
 from .stored import state_from_data
+from .types import Type
 
 SPEC_SUFFIX = ".rules"
 #: At most this many variants of the generated code: combinations of switch settings with code of
@@ -419,7 +420,7 @@ class Game:
         return a if op in (CHOOSE, CHANCE) else None
 
 
-def _render(value: Any, t: str, keys: list[Any]) -> str:
+def _render(value: Any, t: Type, keys: list[Any]) -> str:
     from .compiler import render_value
 
     return render_value(value, t, keys)

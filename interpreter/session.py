@@ -22,6 +22,7 @@ from .compiler import CHANCE_PLAYER, render_value
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
 from .runtime import State
+from .types import PieceType
 
 #: The version of the wire protocol; a client may ask for it in ``hello``.
 PROTOCOL_VERSION = 1
@@ -138,7 +139,7 @@ class _Game:
 
 def _names_pieces(decision: Any) -> bool:
     """Whether some option of a decision names a piece (then its texts are the host's)."""
-    return any(b.type.startswith("piece:") for br in decision.branches for b in br.bindings)
+    return any(isinstance(b.type, PieceType) for br in decision.branches for b in br.bindings)
 
 
 def option_text(state: State, option: tuple[int, tuple[Any, ...]], word: Callable[[int], str]) -> str:
@@ -149,7 +150,7 @@ def option_text(state: State, option: tuple[int, tuple[Any, ...]], word: Callabl
         return branch.verb
     parts = [branch.verb]
     for v, b in zip(option[1], branch.bindings):
-        parts.append(word(v) if b.type.startswith("piece:") else render_value(v, b.type, state.game.piece_keys))
+        parts.append(word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, state.game.piece_keys))
     return " ".join(parts)
 
 
@@ -316,8 +317,8 @@ class Session:
         decision = st.pending.decision  # type: ignore[union-attr]
         branch_index, values = st.pending.options[index]  # type: ignore[union-attr]
         branch = decision.branches[branch_index]
-        args = [{"name": b.var, "type": b.type,
-                 "value": g.word(v) if b.type.startswith("piece:") else render_value(v, b.type, st.game.piece_keys)}
+        args = [{"name": b.var, "type": str(b.type),
+                 "value": g.word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, st.game.piece_keys)}
                 for v, b in zip(values, branch.bindings)]
         return {"text": g.texts[index], "verb": branch.verb, "args": args, "rule": decision.rule,
                 "citations": citations_json(branch.citations + decision.citations)}

@@ -53,6 +53,7 @@ from interpreter import Citation, Game, IllegalAction, RulesError, State
 from interpreter.compiler import Branch, Pending, render_value
 from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
 from interpreter.files import read_text
+from interpreter.types import PieceType
 
 from .agents import RandomPlayer
 from .api import citation_json, load_rules
@@ -653,7 +654,7 @@ class _Validation:
         assert st.pending is not None
         for option in options[:1]:
             branch = st.pending.decision.branches[option[0]]
-            return any(b.type.startswith("piece:") and w != UNKNOWN for b, w in zip(branch.bindings, words[1:]))
+            return any(isinstance(b.type, PieceType) and w != UNKNOWN for b, w in zip(branch.bindings, words[1:]))
         return False
 
     def seeded_option(self) -> Option | None:
@@ -684,7 +685,7 @@ class _Validation:
             ok = True
             wrong: list[tuple[int, Face]] = []
             for value, binding, word in zip(option[1], branch.bindings, words[1:]):
-                if binding.type.startswith("piece:"):
+                if isinstance(binding.type, PieceType):
                     if word == UNKNOWN:
                         unknown = True
                         continue
@@ -799,7 +800,7 @@ class _Validation:
     def is_piece_arg(self, option: Option, k: int) -> bool:
         st = self.state
         assert st.pending is not None
-        return st.pending.decision.branches[option[0]].bindings[k].type.startswith("piece:")
+        return isinstance(st.pending.decision.branches[option[0]].bindings[k].type, PieceType)
 
     def first_mismatch(self, revealed: list[int], reveals: list[tuple[int, str]], seen: list[tuple[int, int]],
                        looks: list[tuple[int, str, str]]) -> tuple[int, int, Face, set[int]] | None:
@@ -928,7 +929,7 @@ class _Validation:
     def mapped(state: State, option: Option, swaps: list[tuple[int, int]]) -> Option:
         assert state.pending is not None
         branch = state.pending.decision.branches[option[0]]
-        return (option[0], tuple(_permute(v, swaps) if bd.type.startswith("piece:") else v
+        return (option[0], tuple(_permute(v, swaps) if isinstance(bd.type, PieceType) else v
                                  for v, bd in zip(option[1], branch.bindings)))
 
     def exchange(self, swaps: list[tuple[int, int]]) -> None:
@@ -995,7 +996,7 @@ class _OptionTexts:
         slots = self.slots.get(id(branch))
         if slots is None:
             slots = self.slots[id(branch)] = tuple(k for k, b in enumerate(branch.bindings)
-                                                   if b.type.startswith("piece:"))
+                                                   if isinstance(b.type, PieceType))
         return slots
 
     def action(self, pending: Pending, text: str) -> Option | None:
@@ -1057,7 +1058,7 @@ def _words(game: Game, branch: Branch, option: Option, piece_word: Callable[[int
     """An option's words as a record writes them: the verb, then each value (a token by ``piece_word``)."""
     words = [branch.verb]
     for v, b in zip(option[1], branch.bindings):
-        words.append(piece_word(v) if b.type.startswith("piece:") else render_value(v, b.type, game.piece_keys))
+        words.append(piece_word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, game.piece_keys))
     return words
 
 

@@ -213,7 +213,7 @@ def builtins_rst(game: Game | None = None) -> str:
         rows.append([literal(f"{b.name}({', '.join(letters)})"), args, esc(b.returns), esc(b.doc)])
     out = heading("Builtin functions", "~") + list_table(["function", "arguments", "gives", "what it gives"],
                                                            rows, [20, 30, 15, 35])
-    rows = [[literal(n.name), literal(n.type), esc(n.doc)] for n in SPECIAL_NAMES.values()]
+    rows = [[literal(n.name), literal(str(n.type)), esc(n.doc)] for n in SPECIAL_NAMES.values()]
     out += heading("Names every spec can use", "~") + list_table(["name", "type", "meaning"], rows, [25, 20, 55])
     return "\n".join(out) + "\n"
 
