@@ -30,8 +30,8 @@ from .conformance import loads_golden
 from .schemas import SCHEMAS
 
 _HERE = Path(__file__).resolve().parent
-#: Seconds an engine may take to answer one request.
-ANSWER_TIMEOUT = 60.0
+#: Seconds an engine may take to answer one request (``--timeout``).
+ANSWER_TIMEOUT = 10.0
 
 
 def kit_dir() -> Path:
@@ -63,6 +63,10 @@ class EngineError(Exception):
     """The engine did not answer, or answered something that is not a protocol answer."""
 
 
+class EngineTimeout(EngineError):
+    """The engine gave no answer to a request in time: the check stops (the engine is killed)."""
+
+
 class Engine:
     """An engine process spoken to line by line."""
 
@@ -79,6 +83,7 @@ class Engine:
         except OSError as err:
             raise EngineError(f"cannot start the engine {argv[0]!r}: {err}") from None
         self.timeout = timeout
+        self.timed_out = False
         self.buffer = b""
         self.count = 0
         self.commands: set[str] = set()
@@ -95,7 +100,7 @@ class Engine:
             self.proc.stdin.flush()
         except OSError as err:
             raise EngineError(f"the engine stopped reading: {err}") from None
-        text = self._line()
+        text = self._line(line.strip())
         try:
             answer = json.loads(text)
         except ValueError:
@@ -104,14 +109,17 @@ class Engine:
             raise EngineError(f"the engine answered {cmd!r} without `ok`: {text[:200]!r}")
         return answer
 
-    def _line(self) -> str:
+    def _line(self, request: str) -> str:
+        """The engine's next answer line to ``request`` (named in the error if none comes in time)."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + self.timeout
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise EngineError(f"the engine gave no answer within {self.timeout:g} s")
+                self.timed_out = True
+                raise EngineTimeout(f"the engine gave no answer within {self.timeout:g} s to request "
+                                    f"{self.count}: {request[:200]}")
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise EngineError("the engine ended")
@@ -128,7 +136,11 @@ class Engine:
         return answer
 
     def close(self) -> None:
-        """Ask the engine to quit, then end it."""
+        """Ask the engine to quit, then end it (kill it at once if it timed out)."""
+        if self.timed_out:
+            self.proc.kill()
+            self.proc.wait()
+            return
         try:
             if self.proc.stdin is not None:
                 self.proc.stdin.write(b'{"cmd": "quit"}\n')
@@ -364,17 +376,18 @@ def vectors(kit: Path) -> list[tuple[str, Callable[[Engine], str]]]:
 
 
 def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
-          only: str | None = None) -> Iterator[Result]:
+          only: str | None = None, timeout: float = ANSWER_TIMEOUT) -> Iterator[Result]:
     """Check an engine command against a kit folder (default: the shipped kit), vector by vector.
 
     Each vector runs in a fresh engine process, so one vector's failure does not spoil the next.
-    Raises :class:`EngineError` if the engine cannot be started or does not speak the protocol.
+    Raises :class:`EngineError` if the engine cannot be started, and :class:`EngineTimeout` (after
+    killing it) if it gives no answer to a request within ``timeout`` seconds.
     """
     folder = kit_dir() if kit is None else kit
     for name, run in vectors(folder):
         if only is not None and only not in name:
             continue
-        engine = Engine(command)
+        engine = Engine(command, timeout)
         try:
             hello = engine.ask("hello", version=1)
             engine.commands = set(hello.get("commands", [])) if hello["ok"] else set()
@@ -383,6 +396,8 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
             yield Result(name, True, note)
         except Difference as diff:
             yield Result(name, False, str(diff))
+        except EngineTimeout as err:
+            raise EngineTimeout(f"{name}: {err}") from None
         except EngineError as err:
             yield Result(name, False, f"engine: {err}")
         finally:

@@ -4,6 +4,7 @@ passes the referee and fails an engine that differs, naming the first difference
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -126,3 +127,33 @@ def test_perft_of_an_engine_without_save_and_load_replays_each_position(tmp_path
     for name in ("perft/3p-seed2-first", "perft/3p-seed2-seed"):
         (result,) = check(f"{sys.executable} {script}", only=name, perft_depth=2)
         assert result.passed, result.detail
+
+
+SILENT = """
+    import os, sys, time
+    with open(sys.argv[1], "w") as f:
+        f.write(str(os.getpid()))
+    sys.stdin.readline()
+    time.sleep(300)
+"""
+
+
+def test_an_engine_that_never_answers_is_killed_and_the_check_stops_with_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script, pid_file = tmp_path / "silent.py", tmp_path / "pid"
+    script.write_text(textwrap.dedent(SILENT), encoding="utf-8")
+    engine = f"{sys.executable} {script} {pid_file}"
+    assert main(["conformance", "check", "--engine", engine, "--timeout", "0.5"]) == 2
+    out, err = capsys.readouterr()
+    assert "PASS" not in out and "FAIL" not in out        # it stops at the first silence, not once per vector
+    assert "no answer within 0.5 s to request 1" in err and '"cmd": "hello"' in err and "perft/" in err
+    assert "Traceback" not in err
+    pid = int(pid_file.read_text(encoding="utf-8"))
+    with pytest.raises(ProcessLookupError):                # killed and reaped, not left behind
+        os.kill(pid, 0)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e400", "x"])
+def test_a_bad_timeout_is_a_usage_error(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["conformance", "check", "--engine", REFEREE, "--timeout", value])
+    assert code == 2 and "--timeout" in capsys.readouterr().err

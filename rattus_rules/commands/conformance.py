@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from .common import EXIT_OK, EXIT_RULES, EXIT_USAGE, UsageError
+
+#: The longest ``--timeout`` accepted, in seconds.
+MAX_TIMEOUT = 3600.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     c.add_argument("kit", nargs="?", metavar="KIT_DIR", help="a kit folder (default: the kit in the package)")
     c.add_argument("--perft-depth", type=int, metavar="D", help="check perft counts only up to depth D")
     c.add_argument("--only", metavar="TEXT", help="only the vectors whose name contains TEXT")
+    c.add_argument("--timeout", type=float, metavar="SECONDS",
+                   help="seconds the engine may take to answer one request (default 10, kit.ANSWER_TIMEOUT); "
+                        "one that gives no answer in time is killed and the check stops with exit 2")
     c.set_defaults(run=run_check)
 
 
@@ -42,22 +49,28 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Check an engine; exit 0 if every vector passes, 1 if one fails, 2 if the engine or kit is unusable."""
-    from ..kit import EngineError, check
+    """Check an engine; exit 0 if every vector passes, 1 if one fails, 2 if the engine or kit is unusable.
+
+    An engine that does not answer a request within ``--timeout`` seconds is killed; the check stops (exit 2).
+    """
+    from ..kit import ANSWER_TIMEOUT, EngineError, check
 
     kit = Path(args.kit) if args.kit else None
     if kit is not None and not (kit / "perft.json").is_file():
         raise UsageError(f"{kit} is not a kit folder (no perft.json); `rattus conformance export DIR` writes one")
     if args.perft_depth is not None and args.perft_depth < 1:
         raise UsageError("--perft-depth must be at least 1")
+    timeout = ANSWER_TIMEOUT if args.timeout is None else args.timeout
+    if not 0 < timeout <= MAX_TIMEOUT:  # (also refuses nan)
+        raise UsageError(f"--timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
     passed = failed = 0
     try:
-        for result in check(args.engine, kit, args.perft_depth, args.only):
+        for result in check(args.engine, kit, args.perft_depth, args.only, timeout):
             print(result.format(), flush=True)
             passed += result.passed
             failed += not result.passed
     except EngineError as err:
-        print(f"rattus: {err}")
+        print(f"rattus: {err}", file=sys.stderr)
         return EXIT_USAGE
     except (OSError, ValueError, KeyError) as err:
         raise UsageError(f"cannot read the kit: {err}") from None
