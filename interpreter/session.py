@@ -5,7 +5,8 @@ started or restored, how the pieces an action names are written, and may add
 commands of its own; :class:`Session` keeps the games by id and answers
 requests; :func:`serve` reads request lines from a byte stream and writes one
 response line for each.  Every request is a JSON object with a ``cmd`` and an
-optional ``id`` (echoed); every answer has ``ok``, and on failure an
+optional ``id`` (echoed) and only the fields of its command
+(:data:`REQUEST_FIELDS`, with the host's); every answer has ``ok``, and on failure an
 ``error`` object with a ``code`` and a ``message`` (an illegal action also
 names the rule and its citations).  A malformed or oversized line gets an
 error answer and the session goes on.
@@ -32,6 +33,16 @@ MAX_LINE = 4 << 20
 MAX_GAMES = 10_000
 #: Chance modes of a game: the client resolves chance events, or the state's own generator does.
 CHANCE_MODES = ("client", "seed")
+
+#: The fields each request of the session's own commands may have besides ``cmd`` and ``id``
+#: (a host adds the fields of its own with :meth:`Host.request_fields`); any other field is a ``bad-request``.
+REQUEST_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"version"}), "new": frozenset({"game", "chance"}),
+    "load": frozenset({"state", "game", "chance"}), "drop": frozenset({"game"}), "games": frozenset(),
+    "legal": frozenset({"game", "detail"}), "apply": frozenset({"game", "action", "index"}),
+    "chance": frozenset({"game", "force", "draw"}), "state": frozenset({"game", "player"}),
+    "save": frozenset({"game"}), "explain": frozenset({"game", "action", "index"}), "quit": frozenset(),
+}
 
 Request = Mapping[str, Any]
 Reply = dict[str, Any]
@@ -91,6 +102,10 @@ class Host:
 
     def commands(self) -> dict[str, Callable[[Session, Request], Reply]]:
         """Commands of the game's own, by name."""
+        return {}
+
+    def request_fields(self) -> dict[str, frozenset[str]]:
+        """The fields the game adds to requests, by command (``new``, ``load`` and each of its own commands)."""
         return {}
 
 
@@ -177,6 +192,10 @@ class Session:
         }
         for name, fn in host.commands().items():
             self.handlers[name] = lambda req, fn=fn: fn(self, req)  # type: ignore[misc]
+        added = host.request_fields()
+        #: The fields each command's request may have besides ``cmd`` and ``id``.
+        self.fields = {name: REQUEST_FIELDS.get(name, frozenset()) | added.get(name, frozenset())
+                       for name in self.handlers}
 
     # ------------------------------------------------------------- the wire
     def answer_line(self, line: bytes | str) -> str:
@@ -200,6 +219,7 @@ class Session:
             handler = self.handlers.get(cmd) if isinstance(cmd, str) else None
             if handler is None:
                 raise ProtocolError("unknown-command", f"unknown command {cmd!r}", commands=sorted(self.handlers))
+            self.check_fields(str(cmd), request)
             reply = handler(request)
         except ProtocolError as err:
             return {"id": rid, "ok": False, "error": err.to_json()}
@@ -220,6 +240,15 @@ class Session:
         return reply
 
     # ------------------------------------------------------------- helpers
+    def check_fields(self, cmd: str, request: Request) -> None:
+        """Refuse a request with a field its command does not have (a misspelt field must not pass unnoticed)."""
+        known = self.fields[cmd]
+        unknown = sorted(k for k in request if k not in known and k not in ("cmd", "id"))
+        if unknown:
+            names = ", ".join(f"`{k}`"[:60] for k in unknown[:10])
+            allowed = ", ".join(f"`{k}`" for k in sorted(known | {"cmd", "id"}))
+            raise ProtocolError("bad-request", f"`{cmd}` has no field {names} (its fields: {allowed})")
+
     def game(self, request: Request) -> _Game:
         """The game a request names."""
         gid = request.get("game")
@@ -493,4 +522,5 @@ def serve(session: Session, stdin: IO[bytes], stdout: IO[bytes], max_line: int =
             return
 
 
-__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Host", "ProtocolError", "Session", "citation_json", "serve"]
+__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "REQUEST_FIELDS", "Host", "ProtocolError", "Session", "citation_json",
+           "serve"]

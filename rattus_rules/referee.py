@@ -76,6 +76,11 @@ class RattusHost(Host):
         """``validate``."""
         return {"validate": validate_command}
 
+    def request_fields(self) -> dict[str, frozenset[str]]:
+        """``players``, ``seed``, ``switches`` and ``data`` of ``new``; ``data`` of ``load``; ``validate``'s."""
+        return {"new": frozenset({"players", "seed", "switches", "data"}), "load": frozenset({"data"}),
+                "validate": frozenset({"record", "switches", "data"})}
+
 
 def _switches(request: Request) -> dict[str, str]:
     switches = request.get("switches", {})

@@ -242,3 +242,35 @@ def test_validate_json_on_a_legal_prefix_lists_the_legal_actions(tmp_path: Path,
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["status"] == "legal" and not verdict["finished"]
     assert verdict["legal"] == list(validate(record).legal) and verdict["legal"]
+
+
+def test_an_unknown_field_is_a_bad_request_and_changes_nothing(client: Client) -> None:
+    refused = client("new", players=2, seeds=5, schema_valid=False)      # a misspelt `seed`
+    assert refused["error"]["code"] == "bad-request" and "`seeds`" in refused["error"]["message"]
+    assert "`seed`" in refused["error"]["message"]                       # the fields it has are named
+    assert client("games")["games"] == []                                # no game was started
+    game = client("new", players=2, seed=1, chance="seed")["game"]
+    before = client("save", game=game)["state"]
+    for cmd, fields in [("apply", {"game": game, "action": "start Gallia", "player": 0}),
+                        ("legal", {"game": game, "details": True}), ("hello", {"versoin": 1}),
+                        ("quit", {"now": True}), ("validate", {"record": {}, "interpretations": {}})]:
+        assert client(cmd, schema_valid=False, **fields)["error"]["code"] == "bad-request", cmd
+        assert not _validator(f"request-{cmd}").is_valid({"cmd": cmd, **fields}), cmd
+    assert client("save", game=game)["state"] == before
+    assert not client.session.closed
+
+
+def test_the_session_accepts_exactly_the_fields_of_the_request_schemas() -> None:
+    session = referee_session()
+    schema = validator("protocol").schema["$defs"]
+    for cmd, fields in session.fields.items():
+        definition = schema[f"request-{cmd}"]
+        assert definition["additionalProperties"] is False, cmd
+        assert set(definition["properties"]) == fields | {"cmd", "id"}, cmd
+    assert {k.removeprefix("request-") for k in schema if k.startswith("request-")} == set(session.fields)
+
+
+def test_explain_takes_an_action_by_its_index(client: Client) -> None:
+    game = client("new", players=2, seed=1, chance="seed")["game"]
+    first = client("legal", game=game)["actions"][0]
+    assert client("explain", game=game, index=0)["action"] == first
