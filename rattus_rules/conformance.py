@@ -27,11 +27,11 @@ from typing import Any
 
 from interpreter import State
 from interpreter.edit import option_words
+from interpreter.tools.perft import perft, start_position
 
 from .agents import RandomPlayer
 from .api import load_rules
 from .faces import face_text
-from .perft import perft, start_position
 from .records import PLAYERS_EYE, Recorder, dumps, record_game, validate
 
 GOLDEN_FORMAT = "rattus-golden"

@@ -26,9 +26,9 @@ import attrs
 from interpreter import Game
 from interpreter import ast as A
 from interpreter.english import English, child_blocks, doc_comment, walk_steps
+from interpreter.tools.rst import RstMarkup, beside, esc, heading, indent, label, list_table, literal, steps_rst
 
 from .paths import project_root
-from .rst import RstMarkup, beside, esc, heading, indent, label, list_table, literal, steps_rst
 from .scenario import switch_scenarios
 from .wording import VOCABULARY
 

@@ -15,10 +15,10 @@ from interpreter import Game
 from interpreter import ast as A
 from interpreter.data import ROW_NUMBER
 from interpreter.english import child_blocks
+from interpreter.tools.rst import esc, label, list_table, literal
 
 from .faces import face_text
 from .records import components_digest
-from .rst import esc, label, list_table, literal
 
 _TYPES = {"int": "integer (JSON number)", "flag": "yes/no → JSON true/false",
           "set": "list of the ``+``-separated parts, in the cell's order", "text": "string"}

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from interpreter.tools.perft import divide, perft, start_position
 from rattus_rules import interpretations
 from rattus_rules.cli import main
-from rattus_rules.perft import divide, perft, start_position
 from rattus_rules.progress import PROGRESS_ENV, progress
 from rattus_rules.records import dumps, record_game, replay
 

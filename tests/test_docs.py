@@ -17,14 +17,14 @@ import interpreter.english
 from interpreter import Game
 from interpreter import ast as A
 from interpreter.english import English, render_plain, walk_steps
+from interpreter.tools.lexer import RulesLexer, grammar_keywords
+from interpreter.tools.refgen import grammar_rules, modules
+from interpreter.tools.rst import label
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import build_parser, main
 from rattus_rules.commands.render import random_state
 from rattus_rules.docgen import CHAPTERS, PAGES, Rulebook, expected_anchors
-from rattus_rules.lexer import RulesLexer, grammar_keywords
-from rattus_rules.refgen import grammar_rules, modules
 from rattus_rules.render import board_edges, board_svg, state_svg
-from rattus_rules.rst import label
 from rattus_rules.wording import VOCABULARY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +146,7 @@ def test_pictures_language_cli_and_api_pages(site: Path) -> None:
 
 
 def test_language_reference_shows_each_construct_in_use_and_in_english(rules: Game) -> None:
-    from rattus_rules.refgen import GRAMMAR_NODES, language_rst, spec_example
+    from interpreter.tools.refgen import GRAMMAR_NODES, language_rst, spec_example
 
     documented = {name for name, r in grammar_rules().items() if r.doc}
     assert set(GRAMMAR_NODES) <= set(grammar_rules())
@@ -326,7 +326,7 @@ def test_the_generic_english_needs_no_vocabulary() -> None:
 def test_lexer_highlights_every_keyword_and_every_spec_file() -> None:
     from pygments.token import Error, Keyword, Name, Operator
 
-    from rattus_rules.lexer import AGGREGATE_WORDS, DECLARATION_WORDS
+    from interpreter.tools.lexer import AGGREGATE_WORDS, DECLARATION_WORDS
 
     lexer = RulesLexer()
     for word in grammar_keywords():

@@ -2,7 +2,7 @@
 
 A line ``.. rattus-generated:: NAME [SPEC]`` in a page is replaced, when Sphinx
 reads the page, by the reStructuredText of the generated part NAME (see
-``rattus_rules.docgen.PAGES`` and ``rattus_rules.refgen.PAGES``); with a SPEC
+``rattus_rules.docgen.PAGES`` and ``interpreter.tools.refgen.PAGES``); with a SPEC
 folder (relative to the docs) the generic English of that spec.  The rules
 language's lexer is registered for ``rules`` code blocks.
 """
@@ -17,8 +17,9 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
-from rattus_rules import __version__, docgen, load_rules, modelgen, refgen
-from rattus_rules.lexer import RulesLexer
+from interpreter.tools import refgen
+from interpreter.tools.lexer import RulesLexer
+from rattus_rules import __version__, docgen, load_rules, modelgen
 
 DOCS = Path(__file__).resolve().parent.parent
 _LINE = re.compile(r"^(?P<indent>[ \t]*)\.\. rattus-generated::[ \t]*(?P<name>\S+)(?:[ \t]+(?P<spec>\S+))?[ \t]*$",

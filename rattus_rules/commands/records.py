@@ -12,11 +12,11 @@ from typing import Any
 import attrs
 
 from interpreter import State
+from interpreter.tools.perft import CHANCE_RULES, divide, perft, start_position
 
 from ..api import load_rules
 from ..archive import is_archive, summary, summary_table, validate_archive
 from ..executor import local_cores
-from ..perft import CHANCE_RULES, divide, perft, start_position
 from ..progress import progress
 from ..records import (
     ILLEGAL,

@@ -27,11 +27,10 @@ from typing import Any
 
 from interpreter import State
 from interpreter.edit import option_words, procedure_of
-
-from .agents import RandomPlayer
-from .api import load_rules
-from .faces import face_text
-from .records import OMNISCIENT, Recorder
+from rattus_rules.agents import RandomPlayer
+from rattus_rules.api import load_rules
+from rattus_rules.faces import face_text
+from rattus_rules.records import OMNISCIENT, Recorder
 
 CHANCE_RULES = ("seed", "first")
 #: The procedure whose first decision ends setup.

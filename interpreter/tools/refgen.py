@@ -169,7 +169,7 @@ def _example_rst(game: Game, english: English, rule: str) -> list[str]:
 def language_rst(game: Game | None = None) -> str:
     """The language reference: each documented grammar rule with its shortest use in the spec and that
     use in English, by part, then the helper rules."""
-    from .wording import VOCABULARY
+    from rattus_rules.wording import VOCABULARY
 
     english = English(game.checked, VOCABULARY, RstMarkup(set())) if game is not None else None
     rules = grammar_rules()
@@ -242,7 +242,7 @@ def _help(parser: argparse.ArgumentParser) -> str:
 
 def cli_rst(game: Game | None = None) -> str:
     """Every subcommand of ``rattus`` with its help, from the argument parser itself."""
-    from .cli import build_parser
+    from rattus_rules.cli import build_parser
 
     parser = build_parser()
     out = ["The ``rattus`` command; exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input.", "",
@@ -274,15 +274,15 @@ def _raw_svg(svg: str, caption: str) -> str:
 
 def board_svg_rst(game: Game) -> str:
     """The board picture, inline."""
-    from .render import board_svg
+    from rattus_rules.render import board_svg
 
     return _raw_svg(board_svg(game), "The board drawn from <code>regions.csv</code> and <code>board.csv</code>.")
 
 
 def state_svg_rst(game: Game) -> str:
     """A game state, inline: a 4-player game after random moves."""
-    from .commands.render import random_state
-    from .render import state_svg
+    from rattus_rules.commands.render import random_state
+    from rattus_rules.render import state_svg
 
     players, seed, moves = SAMPLE_STATE
     state = random_state(players, seed, moves)
