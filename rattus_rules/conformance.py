@@ -21,18 +21,19 @@ import argparse
 import copy
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from interpreter import State
-from interpreter.edit import option_words
-from interpreter.tools.perft import perft, start_position
+from interpreter.edit import option_words, procedure_of
+from interpreter.tools.perft import first_outcome, perft
 
 from .agents import RandomPlayer
 from .api import load_rules
 from .faces import face_text
-from .records import PLAYERS_EYE, Recorder, dumps, record_game, validate
+from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, record_game, validate
+from .scenario import TURN_PROCEDURE
 
 GOLDEN_FORMAT = "rattus-golden"
 PERFT_FORMAT = "rattus-perft"
@@ -58,6 +59,32 @@ def _json(data: Any) -> str:
 
 
 # ----------------------------------------------------------------- perft
+def start_position(players: int, seed: int = 0, interpretations: Mapping[str, str] | None = None,
+                   chance: str = "seed", data: str | None = None) -> tuple[State, dict[str, Any]]:
+    """The position after setup, and the omniscient record of setup.
+
+    Setup's chance events follow the chance rule (tokens written as faces for
+    ``first``); its player decisions (the initial placements) are made by a
+    random player seeded with ``seed``.  The record lets another engine
+    rebuild exactly this position.
+
+    >>> state, _ = start_position(2, seed=1)
+    >>> perft(state, 1) == state.num_legal_actions()
+    True
+    """
+    game = load_rules(data)
+    state = game.new_state(players, seed=seed, settings=interpretations)
+    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped" if data is None else str(data))
+    player = RandomPlayer(seed)
+    while not state.is_terminal() and procedure_of(state) != TURN_PROCEDURE:
+        if state.is_chance_node():
+            index = state.random_chance_index() if chance == "seed" else first_outcome(state, face_text)
+        else:
+            index = player.choose(state)
+        recorder.apply(state, index)
+    return state, recorder.record
+
+
 def perft_vectors() -> dict[str, Any]:
     """Every perft vector of :data:`PERFT_CASES`."""
     vectors = []
@@ -69,7 +96,7 @@ def perft_vectors() -> dict[str, Any]:
             "interpretations": {},
             "chance": chance,
             "setup": setup["entries"],
-            "perft": {str(d): perft(state, d, chance) for d in range(1, depth + 1)},
+            "perft": {str(d): perft(state, d, chance, face_text) for d in range(1, depth + 1)},
         })
     return {"format": PERFT_FORMAT, "version": 1, "vectors": vectors}
 

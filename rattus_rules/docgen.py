@@ -11,7 +11,7 @@ Sphinx extension in ``docs/_ext`` puts them into the pages.
 
 >>> from rattus_rules import load_rules
 >>> text = rulebook_rst(load_rules())
->>> ".. _rattus-rule-three-per-region:" in text
+>>> ".. _rules-rule-three-per-region:" in text
 True
 """
 
@@ -191,7 +191,7 @@ class Rulebook:
             args = [e.m.var(p.partition(":")[0]) for p in d.params]
             head += ["In short: " + e._fill(VOCABULARY.procedures[d.name], args) + ".", ""]
         body = head + self.comment(d.pos) + steps_rst(steps, sources=self.sources)
-        lines = beside(body, d.citations, label(anchor), "rattus-procedure", self.sources)
+        lines = beside(body, d.citations, label(anchor), "rules-procedure", self.sources)
         return Item("procedure", d.name, anchor, f"Procedure {d.name}", d.citations, d.pos, lines, chapter, section)
 
     def function_item(self, d: A.FunctionDecl) -> Item:
@@ -200,7 +200,7 @@ class Rulebook:
         chapter, section = chapter_of(anchor, d.citations)
         sig = literal(f"{d.name}({', '.join(p.replace(':', ': ') for p in d.params)})")
         body = [f"Function {sig} ({self.where(d.pos)}).", "", *self.comment(d.pos), self.english.function(d), ""]
-        lines = beside(body, d.citations, label(anchor), "rattus-function", self.sources)
+        lines = beside(body, d.citations, label(anchor), "rules-function", self.sources)
         return Item("function", d.name, anchor, f"Function {d.name}", d.citations, d.pos, lines, chapter, section)
 
     def items(self) -> list[Item]:
@@ -232,9 +232,9 @@ class Rulebook:
                 name = getattr(d, "name", "") or getattr(d, "procedure", "") or type(d).__name__
                 text = [e.declaration(d) + f" ({self.where(d.pos)})", "", *self.comment(d.pos)]
                 if isinstance(d, A.TableDecl):
-                    text += [f"See :ref:`the component tables <rattus-components-{d.name}>`.", ""]
+                    text += [f"See :ref:`the component tables <rules-components-{d.name}>`.", ""]
                 cites = getattr(d, "citations", ())
-                item = beside(text, cites, label(f"decl:{name}"), "rattus-declaration", self.sources)
+                item = beside(text, cites, label(f"decl:{name}"), "rules-declaration", self.sources)
                 out.append("- " + item[0])
                 out += indent(item[1:], 2)
             out.append("")
@@ -369,14 +369,14 @@ def switches_rst(game: Game) -> str:
            "names the options, each has a scenario that shows what it does: the test suite runs it under "
            "its option, where it holds, and under every other option of the switch, where it fails.", ""]
     out += list_table(["id", "question", "default", "alternatives", "citations", "scenario"], rows,
-                      [12, 20, 20, 20, 28, 10], "rattus-switches")
+                      [12, 20, 20, 20, 28, 10], "rules-switches")
     for name, d in game.switches.items():
         out += [f".. _{label('switch:' + name)}:", ""] + heading(d.ident, "-")
         out += [f"*{esc(d.question)}* ({literal(f'{d.pos.path}:{d.pos.line}')})", ""]
         for o in d.options:
             mark = "default" if o.default else "alternative"
             text = [f"**{esc(o.value)}** ({mark}): {esc(o.description)}", ""]
-            out += beside(text, o.citations, "", "rattus-switch-option", sources)
+            out += beside(text, o.citations, "", "rules-switch-option", sources)
         for o in d.options:
             path = shown.get((d.ident, o.value))
             if path is not None:
@@ -411,7 +411,7 @@ def conditions_rst(game: Game, kind: str) -> str:
             [f"*{esc(doc_comment(game.texts, d.pos))}*", ""] if doc_comment(game.texts, d.pos) else []),
             f"In the spec ({literal(f'{d.pos.path}:{d.pos.line}')}):", "", ".. code-block:: rules", "",
             *indent(_source(game, d.pos), 3), ""]
-        out += beside(text, d.citations, "", f"rattus-{kind}", sources)
+        out += beside(text, d.citations, "", f"rules-{kind}", sources)
     return "\n".join(out) + "\n"
 
 
@@ -435,7 +435,7 @@ def components_rst(game: Game) -> str:
     for name, decl in game.symbols.tables.items():
         table = game.tables[name]
         verified = [game.verified(name, k) for k in table.keys]
-        out += [f".. _rattus-components-{name}:", ""] + heading(f"{name} ({decl.file})", "-")
+        out += [f".. _rules-components-{name}:", ""] + heading(f"{name} ({decl.file})", "-")
         out += [f"{sum(verified)} of {len(verified)} rows verified, {len(verified) - sum(verified)} "
                 f"reconstructed.", ""]
         cols = [c for c in ([table.key] if decl.key else []) + list(table.columns)]
@@ -445,7 +445,7 @@ def components_rst(game: Game) -> str:
             cells = [esc(_cell(row[c])) for c in cols]
             status = "**verified**" if ok else "*reconstructed*"
             rows.append([*cells, status, esc(table.provenance(key))])
-        out += list_table([*cols, "status", "provenance"], rows, cls="rattus-data")
+        out += list_table([*cols, "status", "provenance"], rows, cls="rules-data")
     return "\n".join(out) + "\n"
 
 

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from interpreter.tools.perft import divide, perft, start_position
+from interpreter.tools.perft import divide, perft
 from rattus_rules import interpretations
 from rattus_rules.cli import main
+from rattus_rules.conformance import start_position
+from rattus_rules.faces import face_text
 from rattus_rules.progress import PROGRESS_ENV, progress
 from rattus_rules.records import dumps, record_game, replay
 
@@ -68,7 +70,7 @@ def test_perft_json_matches_perft(capsys: pytest.CaptureFixture[str]) -> None:
 def test_perft_text_from_divide_matches_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "-n", "3", "-s", "2", "-d", "3", "--chance", "first"]) == 0
     state, _ = start_position(3, 2, chance="first")
-    assert capsys.readouterr().out.splitlines()[-1] == f"depth 3: {perft(state, 3, 'first')}"
+    assert capsys.readouterr().out.splitlines()[-1] == f"depth 3: {perft(state, 3, 'first', face_text)}"
 
 
 def test_replay_json(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

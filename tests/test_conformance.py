@@ -58,7 +58,7 @@ def test_perft_vectors_from_their_setup_records() -> None:
         assert verdict.ok and not verdict.finished
         for depth, count in vector["perft"].items():
             if int(depth) <= 3:
-                assert perft(state, int(depth), "first") == count
+                assert perft(state, int(depth), "first", face_text) == count
 
 
 def test_first_outcome_sorts_by_text() -> None:
@@ -67,7 +67,7 @@ def test_first_outcome_sorts_by_text() -> None:
     state = new_game(2, seed=0, resolve_setup_chance=False)
     texts = [" ".join(option_words(state, i, lambda t: face_text(state.game, t)))
              for i in range(state.num_legal_actions())]
-    assert texts[first_outcome(state)] == min(texts)
+    assert texts[first_outcome(state, face_text)] == min(texts)
 
 
 def test_recorded_games_get_the_expected_verdicts() -> None:

@@ -105,7 +105,7 @@ def test_rulebook_shows_english_beside_the_german_citations(site: Path, rules: G
         for c in rule.citations:
             assert c.quote in text
     assert "the number of rat tokens in q is less than 3" in " ".join(text.split())
-    assert 'class="rattus-de docutils container"' in page(site, "rulebook")
+    assert 'class="rules-de docutils container"' in page(site, "rulebook")
 
 
 def test_switch_table_shows_defaults_alternatives_and_citations(site: Path, rules: Game) -> None:
@@ -134,19 +134,20 @@ def test_pictures_language_cli_and_api_pages(site: Path) -> None:
     language = page(site, "language")
     for rule in grammar_rules().values():
         if rule.doc:
-            assert f"rattus-grammar-{rule.name.replace('_', '-')}" in language
+            assert f"rules-grammar-{rule.name.replace('_', '-')}" in language
     assert 'class="highlight-rules' in language
     cli = page(site, "cli")
     for action in build_parser()._subparsers._group_actions:  # type: ignore[union-attr]
         for name in action.choices:  # type: ignore[union-attr]
-            assert f'id="rattus-cli-{name}"' in cli
+            assert f'id="rules-cli-{name}"' in cli
     api = page(site, "api")
     for name in modules("rattus_rules") + modules("interpreter"):
         assert f'id="module-{name}"' in api
 
 
 def test_language_reference_shows_each_construct_in_use_and_in_english(rules: Game) -> None:
-    from interpreter.tools.refgen import GRAMMAR_NODES, language_rst, spec_example
+    from interpreter.tools.refgen import GRAMMAR_NODES, spec_example
+    from rattus_rules.refpages import language_rst
 
     documented = {name for name, r in grammar_rules().items() if r.doc}
     assert set(GRAMMAR_NODES) <= set(grammar_rules())

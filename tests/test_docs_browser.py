@@ -21,7 +21,7 @@ MEASURE = """
   const canvas = document.createElement('canvas').getContext('2d');
   const sample = 'Jeder Spieler setzt zwei seiner Würfel in eine beliebige Region. ';
   const paragraphs = [];
-  for (const p of document.querySelectorAll('div.rattus-en p, div.rattus-de p')) {
+  for (const p of document.querySelectorAll('div.rules-en p, div.rules-de p')) {
     if (p.clientWidth === 0 || !p.textContent.trim()) continue;
     const cs = getComputedStyle(p);
     const pad = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);

@@ -2,7 +2,7 @@
 
 A line ``.. rattus-generated:: NAME [SPEC]`` in a page is replaced, when Sphinx
 reads the page, by the reStructuredText of the generated part NAME (see
-``rattus_rules.docgen.PAGES`` and ``interpreter.tools.refgen.PAGES``); with a SPEC
+``rattus_rules.docgen.PAGES`` and ``rattus_rules.refpages.PAGES``); with a SPEC
 folder (relative to the docs) the generic English of that spec.  The rules
 language's lexer is registered for ``rules`` code blocks.
 """
@@ -17,9 +17,8 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
-from interpreter.tools import refgen
 from interpreter.tools.lexer import RulesLexer
-from rattus_rules import __version__, docgen, load_rules, modelgen
+from rattus_rules import __version__, docgen, load_rules, modelgen, refpages
 
 DOCS = Path(__file__).resolve().parent.parent
 _LINE = re.compile(r"^(?P<indent>[ \t]*)\.\. rattus-generated::[ \t]*(?P<name>\S+)(?:[ \t]+(?P<spec>\S+))?[ \t]*$",
@@ -35,11 +34,11 @@ def generate(name: str, spec: str | None = None) -> str:
     game = load_rules()
     if name in docgen.PAGES:
         return docgen.PAGES[name](game)
-    if name in refgen.PAGES:
-        return refgen.PAGES[name](game)
+    if name in refpages.PAGES:
+        return refpages.PAGES[name](game)
     if name in modelgen.PAGES:
         return modelgen.PAGES[name](game)
-    known = ", ".join(sorted([*docgen.PAGES, *refgen.PAGES, *modelgen.PAGES, "spec-english"]))
+    known = ", ".join(sorted([*docgen.PAGES, *refpages.PAGES, *modelgen.PAGES, "spec-english"]))
     raise ValueError(f"no generated part {name!r} (known: {known})")
 
 

@@ -1,5 +1,5 @@
-"""Reference pages generated from the code: the language (from its grammar), the builtins,
-the command line (from its argument parser) and the pictures.
+"""Reference pages of the rules language generated from the code: the grammar (with each
+construct's shortest use in a spec, read out in English), the keywords and the builtins.
 
 >>> rules = grammar_rules()
 >>> rules["rule_stmt"].doc
@@ -8,7 +8,6 @@ the command line (from its argument parser) and the pictures.
 
 from __future__ import annotations
 
-import argparse
 import re
 from collections.abc import Callable, Iterator
 from typing import Any, get_args
@@ -18,10 +17,10 @@ import attrs
 from interpreter import Game
 from interpreter import ast as A
 from interpreter.builtins import BUILTINS, SPECIAL_NAMES
-from interpreter.english import English, child_blocks
+from interpreter.english import English, Vocabulary, child_blocks
 from interpreter.parser import grammar_nodes, grammar_text
 
-from .rst import RstMarkup, esc, heading, indent, list_table, literal, steps_rst
+from .rst import RstMarkup, esc, heading, indent, label, list_table, literal, steps_rst
 
 # ------------------------------------------------------------------ grammar
 
@@ -150,7 +149,7 @@ def _example_rst(game: Game, english: English, rule: str) -> list[str]:
     if found is None:
         return []
     node, text = found
-    out = [f"In the Rattus spec ({literal(f'{node.pos.path}:{node.pos.line}')}):", "", ".. code-block:: rules", "",
+    out = [f"In the spec ({literal(f'{node.pos.path}:{node.pos.line}')}):", "", ".. code-block:: rules", "",
            *indent(text, 3), ""]
     if isinstance(node, (A.ProcedureDecl, A.Say)):
         return out
@@ -166,12 +165,10 @@ def _example_rst(game: Game, english: English, rule: str) -> list[str]:
     return out + (["which the rulebook reads as:", "", *reading] if reading else [])
 
 
-def language_rst(game: Game | None = None) -> str:
+def language_rst(game: Game | None = None, vocabulary: Vocabulary | None = None) -> str:
     """The language reference: each documented grammar rule with its shortest use in the spec and that
-    use in English, by part, then the helper rules."""
-    from rattus_rules.wording import VOCABULARY
-
-    english = English(game.checked, VOCABULARY, RstMarkup(set())) if game is not None else None
+    use in English (in the game's ``vocabulary``), by part, then the helper rules."""
+    english = English(game.checked, vocabulary, RstMarkup(set())) if game is not None else None
     rules = grammar_rules()
     out: list[str] = []
     parts: dict[str, list[GrammarRule]] = {}
@@ -184,7 +181,7 @@ def language_rst(game: Game | None = None) -> str:
         documented = [r for r in members if r.doc]
         helpers = [r for r in members if not r.doc]
         for r in documented:
-            out += [f".. _rattus-grammar-{r.name.replace('_', '-')}:", ""]
+            out += [f".. _{label('grammar:' + r.name)}:", ""]
             out += heading(r.name, "~")
             out += [_doc_rst(r.doc), "", ".. code-block:: text", "", *indent(r.text.splitlines(), 3), ""]
             if game is not None and english is not None:
@@ -218,78 +215,6 @@ def builtins_rst(game: Game | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-# ------------------------------------------------------------ command line
-
-HELP_WIDTH = 96
-
-
-def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str, argparse.ArgumentParser]]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            helps = {a.dest: a.help or "" for a in action._choices_actions}
-            for name, sub in action.choices.items():
-                yield name, helps.get(name, ""), sub
-
-
-def _help(parser: argparse.ArgumentParser) -> str:
-    original: Any = parser.formatter_class
-    parser.formatter_class = lambda prog: original(prog, width=HELP_WIDTH)
-    try:
-        return parser.format_help()
-    finally:
-        parser.formatter_class = original
-
-
-def cli_rst(game: Game | None = None) -> str:
-    """Every subcommand of ``rattus`` with its help, from the argument parser itself."""
-    from rattus_rules.cli import build_parser
-
-    parser = build_parser()
-    out = ["The ``rattus`` command; exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input.", "",
-           ".. code-block:: text", "", *indent(_help(parser).splitlines(), 3), ""]
-    for name, summary, sub in _subcommands(parser):
-        out += [f".. _rattus-cli-{name}:", ""] + heading(f"rattus {name}", "-")
-        if summary:
-            out += [esc(summary[0].upper() + summary[1:]) + ".", ""]
-        out += [".. code-block:: text", "", *indent(_help(sub).splitlines(), 3), ""]
-        for sub_name, sub_summary, subsub in _subcommands(sub):
-            out += heading(f"rattus {name} {sub_name}", "~")
-            if sub_summary:
-                out += [esc(sub_summary[0].upper() + sub_summary[1:]) + ".", ""]
-            out += [".. code-block:: text", "", *indent(_help(subsub).splitlines(), 3), ""]
-    return "\n".join(out) + "\n"
-
-
-# ---------------------------------------------------------------- pictures
-
-#: The state drawn in the docs: players, seed, random moves after setup.
-SAMPLE_STATE = (4, 2, 90)
-
-
-def _raw_svg(svg: str, caption: str) -> str:
-    lines = [".. raw:: html", "", '   <figure class="rattus-picture">', *indent(svg.splitlines(), 3),
-             f"   <figcaption>{caption}</figcaption>", "   </figure>", ""]
-    return "\n".join(lines) + "\n"
-
-
-def board_svg_rst(game: Game) -> str:
-    """The board picture, inline."""
-    from rattus_rules.render import board_svg
-
-    return _raw_svg(board_svg(game), "The board drawn from <code>regions.csv</code> and <code>board.csv</code>.")
-
-
-def state_svg_rst(game: Game) -> str:
-    """A game state, inline: a 4-player game after random moves."""
-    from rattus_rules.commands.render import random_state
-    from rattus_rules.render import state_svg
-
-    players, seed, moves = SAMPLE_STATE
-    state = random_state(players, seed, moves)
-    return _raw_svg(state_svg(state), f"A {players}-player game (seed {seed}) after {moves} random decisions: "
-                    f"<code>rattus render state --players {players} --seed {seed} --moves {moves}</code>.")
-
-
 # --------------------------------------------------------------------- API
 
 
@@ -306,26 +231,9 @@ def modules(package: str) -> list[str]:
     return names
 
 
-def api_rst(game: Game | None = None) -> str:
-    """An autodoc section for every module of :mod:`interpreter` and :mod:`rattus_rules`."""
-    out: list[str] = []
-    for package, title in (("rattus_rules", "The Rattus package"), ("interpreter", "The rules language")):
-        out += heading(f"{title}: {package}", "-")
-        for name in modules(package):
-            out += heading(name, "~")
-            # a package's members are its modules' (documented there); only its docstring here
-            members = [] if name == package else ["   :members:"]
-            out += [f".. automodule:: {name}", *members, ""]
-    return "\n".join(out) + "\n"
-
-
-#: Each generated reference part: name → function.
+#: Each generated reference part of the language: name → function.
 PAGES: dict[str, Callable[[Game], str]] = {
     "language": language_rst,
     "keywords": keywords_rst,
     "builtins": builtins_rst,
-    "cli": cli_rst,
-    "board-svg": board_svg_rst,
-    "state-svg": state_svg_rst,
-    "api": api_rst,
 }

@@ -2,13 +2,13 @@
 
 The English of :mod:`interpreter.english` is typeset here with :class:`RstMarkup`;
 :func:`steps_rst` lays a tree of steps out as nested lists, each rule and option
-beside its German citations (``rattus-en`` and ``rattus-de`` containers, set
+beside its German citations (``rules-en`` and ``rules-de`` containers, set
 side by side by the docs' style sheet).
 
->>> esc("total_cubes * 2")
-'total\\\\_cubes \\\\* 2'
+>>> esc("total_moves * 2")
+'total\\\\_moves \\\\* 2'
 >>> label("option:player_turn:take:1")
-'rattus-option-player-turn-take-1'
+'rules-option-player-turn-take-1'
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def literal(s: str) -> str:
 
 
 def label(anchor: str) -> str:
-    """The Sphinx label of a generated item (``rule:spread_count`` → ``rattus-rule-spread-count``)."""
-    return "rattus-" + re.sub(r"[^a-z0-9]+", "-", anchor.lower()).strip("-")
+    """The Sphinx label of a generated item (``rule:take_turn`` → ``rules-rule-take-turn``)."""
+    return "rules-" + re.sub(r"[^a-z0-9]+", "-", anchor.lower()).strip("-")
 
 
 def html_id(anchor: str) -> str:
@@ -95,7 +95,7 @@ def citations_rst(cites: Sequence[Citation], sources: dict[str, str] | None = No
     out: list[str] = []
     for c in cites:
         src = (sources or {}).get(c.source, c.source)
-        out += [".. container:: rattus-cite", "",
+        out += [".. container:: rules-cite", "",
                 f"   *{esc(c.section)}* ({esc(src)})", "",
                 f"   „{esc(c.quote)}“", ""]
     return out
@@ -104,12 +104,12 @@ def citations_rst(cites: Sequence[Citation], sources: dict[str, str] | None = No
 def beside(english: list[str], cites: Sequence[Citation], target: str = "", kind: str = "",
            sources: dict[str, str] | None = None) -> list[str]:
     """English on the left, its German citations on the right."""
-    out = [f".. container:: rattus-rule {kind}".rstrip(), ""]
+    out = [f".. container:: rules-rule {kind}".rstrip(), ""]
     if target:
         out += indent([f".. _{target}:", ""], 3)
-    out += indent([".. container:: rattus-en", "", *indent(english, 3)], 3)
+    out += indent([".. container:: rules-en", "", *indent(english, 3)], 3)
     if cites:
-        out += indent([".. container:: rattus-de", "", *indent(citations_rst(cites, sources), 3)], 3)
+        out += indent([".. container:: rules-de", "", *indent(citations_rst(cites, sources), 3)], 3)
     return out + [""]
 
 
@@ -122,7 +122,7 @@ def steps_rst(steps: Sequence[Step], targets: bool = True, sources: dict[str, st
         if s.children:
             body += steps_rst(s.children, targets, sources, skip_targets)
         target = label(s.anchor) if targets and s.anchor and s.anchor not in (skip_targets or set()) else ""
-        item = beside(body, s.citations, target, f"rattus-{s.kind}", sources) if s.citations or target else body
+        item = beside(body, s.citations, target, f"rules-{s.kind}", sources) if s.citations or target else body
         while item and not item[-1]:
             item.pop()
         out.append("- " + item[0])

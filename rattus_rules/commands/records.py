@@ -12,11 +12,13 @@ from typing import Any
 import attrs
 
 from interpreter import State
-from interpreter.tools.perft import CHANCE_RULES, divide, perft, start_position
+from interpreter.tools.perft import CHANCE_RULES, divide, perft
 
 from ..api import load_rules
 from ..archive import is_archive, summary, summary_table, validate_archive
+from ..conformance import start_position
 from ..executor import local_cores
+from ..faces import face_text
 from ..progress import progress
 from ..records import (
     ILLEGAL,
@@ -271,7 +273,8 @@ def run_perft(args: argparse.Namespace) -> int:
         return EXIT_OK
     found = []
     for depth in range(1, args.depth + 1):
-        count = sum(_divide(state, depth, args.chance).values()) if depth > 2 else perft(state, depth, args.chance)
+        count = (sum(_divide(state, depth, args.chance).values()) if depth > 2
+                 else perft(state, depth, args.chance, face_text))
         found.append({"depth": depth, "count": count})
         if not args.json:
             print(f"depth {depth}: {count}", flush=True)
@@ -283,7 +286,7 @@ def run_perft(args: argparse.Namespace) -> int:
 def _divide(state: State, depth: int, chance: str) -> dict[str, int]:
     """:func:`divide` with a progress bar over the first actions (on a terminal)."""
     with progress(None, f"depth {depth}, first actions", unit=" action") as bar:
-        return divide(state, depth, chance, started=bar.set_total, done=bar.update)
+        return divide(state, depth, chance, face_text, started=bar.set_total, done=bar.update)
 
 
 def run_scenarios(args: argparse.Namespace) -> int:
