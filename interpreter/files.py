@@ -25,12 +25,11 @@ class NotAFile(ValueError):
     """A path that names something other than a regular file (a FIFO, a device, a folder)."""
 
 
-def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES, *, owned: bool = False) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes.
+def open_regular(path: Path | str, *, owned: bool = False) -> int:
+    """A descriptor of a regular file opened for reading, never waiting (a FIFO or a device is refused).
 
     With ``owned`` the file must also belong to the current user, and a link
-    is not followed (for files anyone else might have put there: the cache).
-    Raise :class:`NotAFile` or :class:`FileTooLarge` (both ValueErrors), or OSError.
+    is not followed.  The caller closes it.  Raise :class:`NotAFile` or OSError.
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags | (getattr(os, "O_NOFOLLOW", 0) if owned else 0))
@@ -40,6 +39,22 @@ def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES, *, owned: bool = F
             raise NotAFile("not a regular file")
         if owned and hasattr(os, "getuid") and info.st_uid != os.getuid():
             raise NotAFile("not the user's own file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES, *, owned: bool = False) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    With ``owned`` the file must also belong to the current user, and a link
+    is not followed (for files anyone else might have put there: the cache).
+    Raise :class:`NotAFile` or :class:`FileTooLarge` (both ValueErrors), or OSError.
+    """
+    fd = open_regular(path, owned=owned)
+    try:
+        info = os.fstat(fd)
         if info.st_size > limit:
             raise FileTooLarge(f"the file is larger than {limit} bytes")
         chunks = []

@@ -24,6 +24,8 @@ from typing import Any
 
 import attrs
 
+from interpreter.files import NotAFile, open_regular
+
 from .executor import run_all
 from .progress import Progress
 from .records import (
@@ -93,12 +95,13 @@ def list_items(sources: Iterable[str]) -> list[Item]:
     items: list[Item] = []
     for source in sources:
         path = Path(source)
+        # (what is not a folder is listed: a FIFO or a dangling link gets its verdict line, it is not skipped)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", *JSON_LINES) and p.is_file())
+            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", *JSON_LINES) and not p.is_dir())
         elif path.exists():
             files = [path]
         elif glob.has_magic(source):
-            files = [Path(p) for p in sorted(glob.glob(source, recursive=True)) if Path(p).is_file()]
+            files = [Path(p) for p in sorted(glob.glob(source, recursive=True)) if not Path(p).is_dir()]
             if not files:
                 raise ValueError(f"no file matches {source}")
         else:
@@ -109,17 +112,31 @@ def list_items(sources: Iterable[str]) -> list[Item]:
 
 
 def _lines(path: Path) -> list[Item]:
-    """One item per non-blank line of a JSON-lines file (only where lines start is read here)."""
-    out = []
+    """One item per non-blank line of a JSON-lines file (only where lines start is read here, in chunks).
+
+    What is not a regular file (a FIFO, a device) is never waited on: it is one item, whose reading fails
+    (a verdict line); a file that cannot be opened is a ValueError.
+    """
     try:
-        with open(path, "rb") as f:
-            offset = 0
-            for number, line in enumerate(f, 1):
-                if line.strip():
-                    out.append(Item(f"{path}:{number}", str(path), offset, len(line)))
-                offset += len(line)
+        fd = open_regular(path)
+    except NotAFile:
+        return [Item(str(path), str(path))]
     except OSError as err:
-        raise ValueError(f"cannot read {path}: {err}") from None
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from None
+    out = []
+    with os.fdopen(fd, "rb") as f:
+        offset = start = 0  # where the chunk and the current line start in the file
+        number, blank = 1, True
+        while chunk := f.read(1 << 20):
+            pos = 0
+            while (end := chunk.find(b"\n", pos)) >= 0:
+                if not (blank and not chunk[pos:end].strip()):
+                    out.append(Item(f"{path}:{number}", str(path), start, offset + end + 1 - start))
+                number, blank, start, pos = number + 1, True, offset + end + 1, end + 1
+            blank = blank and not chunk[pos:].strip()
+            offset += len(chunk)
+        if offset > start and not blank:
+            out.append(Item(f"{path}:{number}", str(path), start, offset - start))
     return out
 
 
@@ -129,7 +146,7 @@ def _text(item: Item) -> str:
         return read_record_file(item.path)
     if item.length > 4 * (MAX_RECORD_CHARS + 1):  # more characters than a record may have, whatever they are
         return " " * (MAX_RECORD_CHARS + 1)
-    with open(item.path, "rb") as f:
+    with os.fdopen(open_regular(item.path), "rb") as f:
         f.seek(item.offset)
         return f.read(item.length).decode("utf-8")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -140,3 +141,19 @@ def test_cli_archive_usage_errors(archive: Path, argv: list[str], capsys: pytest
 def test_cli_archive_of_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(tmp_path / "none-*.json")]) == 2
     assert "no file matches" in capsys.readouterr().err
+
+
+def test_fifos_and_dangling_links_in_an_archive_get_a_verdict_line_and_are_never_waited_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a-good.json").write_text(dumps(record_game(2, seed=1)), encoding="utf-8")
+    os.mkfifo(tmp_path / "b-pipe.json")       # a writer never comes: opening it plainly would wait for ever
+    os.mkfifo(tmp_path / "c-pipe.jsonl")
+    (tmp_path / "d-gone.json").symlink_to(tmp_path / "nothing.json")
+    results = validate_archive([str(tmp_path)], workers=1)
+    assert [Path(r.name).name for r in results] == ["a-good.json", "b-pipe.json", "c-pipe.jsonl", "d-gone.json"]
+    assert [r.verdict["status"] for r in results] == ["legal", "not-a-record", "not-a-record", "not-a-record"]
+    assert "not a regular file" in results[1].verdict["reason"] and "not a regular file" in results[2].verdict["reason"]
+    # named on the command line, and by a glob: the same verdict lines, exit 2
+    assert main(["validate", str(tmp_path / "c-pipe.jsonl"), str(tmp_path / "*.json"), "--workers", "1"]) == 2
+    out = capsys.readouterr().out
+    assert "c-pipe.jsonl: not a record" in out and "b-pipe.json: not a record" in out and "a-good.json: legal" in out
