@@ -100,15 +100,21 @@ def load_table(
     problem = path_problem(decl.file)
     if problem is not None:
         raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {problem}")])
-    path = resolve_file(decl, spec_dir, override)
+    try:
+        path = resolve_file(decl, spec_dir, override)
+    except OSError as err:  # the user's folder cannot be looked into
+        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {override}: {err}",
+                                    unreadable_input=True)]) from None
     shown = str(path)
-    if path == spec_dir / decl.file and not inside(path, spec_dir):
+    users = path != spec_dir / decl.file
+    if not users and not inside(path, spec_dir):
         raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {decl.file!r} resolves to "
                                               f"{path.resolve()}, outside the spec's folder")])
     try:
         text = read_text(path, MAX_TABLE_BYTES)
     except (OSError, ValueError) as err:
-        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {err}")]) from None
+        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {err}",
+                                    unreadable_input=users)]) from None
     problems: list[Diagnostic] = []
     reader = csv.DictReader(io.StringIO(text))
     try:  # the csv module refuses some input (a field over its size limit, ...): positioned too

@@ -27,6 +27,9 @@ class Diagnostic:
     pos: Pos
     message: str
     source_line: str = ""
+    #: The problem is that a file given by the user (``data``) could not be read at all: not a regular
+    #: file, too large, not text, or an error of the system (a command line calls that bad input).
+    unreadable_input: bool = False
 
     def format(self) -> str:
         """``path:line:col: message`` with the line and a caret under the column."""

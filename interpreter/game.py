@@ -470,7 +470,7 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     spec_dir = root if root.is_dir() else root.parent
     override = Path(data) if data is not None else None
     if override is not None and not override.exists():
-        raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "data path does not exist")])
+        raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "data path does not exist", unreadable_input=True)])
     enums = {name: e.values for name, e in checked.symbols.enums.items()}
     tables: dict[str, Table] = {}
     for name, decl in checked.symbols.tables.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -31,6 +32,30 @@ def test_check_a_broken_spec_reports_positions(tmp_path: Path, capsys: pytest.Ca
 def test_check_a_missing_path_is_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "/no/such/spec"]) == 2
     assert "no such spec path" in capsys.readouterr().err
+
+
+def test_check_with_unreadable_data_is_bad_input_and_with_wrong_data_a_spec_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "d"
+    data.mkdir()
+    os.mkfifo(data / "regions.csv")                       # never waited on: not a regular file
+    assert main(["check", "--data", str(data)]) == 2
+    assert "cannot read table regions" in capsys.readouterr().err
+    assert main(["check", "--json", "--data", str(data)]) == 2
+    assert "not a regular file" in capsys.readouterr().out
+    assert main(["check", "--data", str(tmp_path / "nothing")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    (data / "regions.csv").unlink()
+    (data / "regions.csv").write_text("a,b\n", encoding="utf-8")   # read, and wrong: what check reports
+    assert main(["check", "--data", str(data)]) == 1
+    assert "column 'region' is missing" in capsys.readouterr().err
+
+    def refused(*args: object) -> None:
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr("interpreter.data.resolve_file", refused)  # a folder that cannot be looked into
+    assert main(["check", "--data", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "Permission denied" in err and "Traceback" not in err and "internal error" not in err
 
 
 def test_play_prints_a_log_scores_and_winner(capsys: pytest.CaptureFixture[str]) -> None:

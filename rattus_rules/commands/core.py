@@ -14,9 +14,11 @@ from ..paths import spec_dir
 from .common import (
     EXIT_OK,
     EXIT_RULES,
+    EXIT_USAGE,
     UsageError,
     add_json_option,
     add_rules_options,
+    check_data_path,
     check_output,
     parse_interpretations,
     print_json,
@@ -48,21 +50,27 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Exit 0 if the spec is fine, 1 with positioned errors otherwise."""
+    """Exit 0 if the spec is fine, 1 with positioned errors otherwise.
+
+    Tables given with ``--data`` that cannot be read at all (a FIFO, a device, too large, not text) are
+    bad input: exit 2, with the same positioned errors.
+    """
     path = Path(args.path) if args.path else spec_dir()
     if not path.exists():
         raise UsageError(f"no such spec path: {path}")
+    check_data_path(args.data)
     try:
         game = load_spec(path, data=args.data)
     except SpecError as err:
+        code = EXIT_USAGE if any(d.unreadable_input for d in err.diagnostics) else EXIT_RULES
         if args.json:
             print_json({"ok": False, "problems": [
                 {"path": d.pos.path, "line": d.pos.line, "column": d.pos.column, "end_line": d.pos.end_line,
                  "end_column": d.pos.end_column, "message": d.message} for d in err.diagnostics]})
-            return EXIT_RULES
+            return code
         print(str(err), file=sys.stderr)
         print(f"{len(err.diagnostics)} problem(s) found", file=sys.stderr)
-        return EXIT_RULES
+        return code
     s = game.symbols
     if args.json:
         print_json({"ok": True, "title": game.title, "procedures": len(s.procedures), "rules": len(s.rules),

@@ -43,7 +43,8 @@ KINDS = {
                  "code in strings; a positioned spec error, exit 1",
     "spec-run": "specs whose code runs away (loops, nested loops, growing numbers and lists, huge ranges "
                 "and decisions, data checks): a positioned spec or rule error",
-    "data": "component tables (`--data`): mangled, huge, unreadable, FIFO, /dev/zero; exit 1 or 2",
+    "data": "component tables (`--data`): mangled (`check`: exit 1), huge, unreadable, FIFO, /dev/zero "
+            "(exit 2), and missing or FIFO tables for `play`, `perft`, `render` (exit 2)",
     "scenario": "scenario files: huge numbers in every place, unreadable files, junk; exit 2 (or 1)",
     "record": "game records (`rattus validate`/`replay`): wrong types, deep nesting, huge numbers; exit 1 or 2",
     "state": "saved states (`rattus render state --from`): every field replaced by a hostile value: exit 2, "
@@ -176,19 +177,20 @@ def data_cases() -> Iterator[dict[str, Any]]:
         "quote-soup": '"' * 10_000,
         "long-field": "a," + "x" * 200_000 + "\n",
     }
+    unreadable = {"fifo", "dev-zero", "too-large", "binary"}  # not read at all: bad input; the rest is checked
     for name in ("regions.csv", "rat_tokens.csv"):
         for kind, content in bad.items():
             if content is None:
                 continue
             yield {"id": f"data-{name}-{kind}", "group": "data", "kind": "cli",
                    "argv": ["check", "--data", "d"], "files": {f"d/{name}": content},
-                   "expect": sorted(RULES_OR_USAGE)}
+                   "expect": sorted(USAGE if kind in unreadable else SPEC_ERROR)}
     for cmd in (["play", "-q"], ["perft", "--depth", "1"], ["render", "board", "-o", "o.svg"]):
         yield {"id": f"data-missing-{cmd[0]}", "group": "data", "kind": "cli",
                "argv": [*cmd, "--data", "/nonexistent/folder"], "files": {}, "expect": sorted(USAGE)}
         yield {"id": f"data-fifo-{cmd[0]}", "group": "data", "kind": "cli",
                "argv": [*cmd, "--data", "regions.csv"], "files": {"regions.csv": {"fifo": True}},
-               "expect": sorted(RULES_OR_USAGE)}
+               "expect": sorted(USAGE)}
 
 
 SCENARIO = """scenario hostile
