@@ -477,9 +477,21 @@ class Condition:
 
 
 @attrs.frozen
+class Param:
+    """A parameter of a function or procedure: ``name`` or ``name: type``."""
+
+    name: str
+    type: str | None  # the type as the spec names it (the checker resolves it)
+    pos: Pos = attrs.field(eq=False)
+
+    def __str__(self) -> str:
+        return self.name if self.type is None else f"{self.name}: {self.type}"
+
+
+@attrs.frozen
 class FunctionDecl:
     name: str
-    params: tuple[str, ...]
+    params: tuple[Param, ...]
     body: Expr
     citations: tuple[Citation, ...]
     pos: Pos = attrs.field(eq=False)
@@ -488,7 +500,7 @@ class FunctionDecl:
 @attrs.frozen
 class ProcedureDecl:
     name: str
-    params: tuple[str, ...]
+    params: tuple[Param, ...]
     citations: tuple[Citation, ...]
     body: Block
     pos: Pos = attrs.field(eq=False)

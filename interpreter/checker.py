@@ -427,16 +427,15 @@ class Checker:
         if t not in (BOOL, ANY):
             self.error(d.expr.pos, f"{d.kind} {d.name} must be a condition, not a {t}")
 
-    def param_scope(self, params: tuple[str, ...], pos: A.Pos) -> dict[str, Type]:
+    def param_scope(self, params: tuple[A.Param, ...], pos: A.Pos) -> dict[str, Type]:
         scope: dict[str, Type] = {}
         for p in params:
-            name, _, type_name = p.partition(":")
-            if name in scope:
-                self.error(pos, f"parameter {name!r} appears twice")
-            t = self.symbols.spec_type(type_name) if type_name else ANY
+            if p.name in scope:
+                self.error(pos, f"parameter {p.name!r} appears twice")
+            t = self.symbols.spec_type(p.type) if p.type is not None else ANY
             if t is None:
-                self.error(pos, f"unknown type {type_name!r} for parameter {name!r}")
-            scope[name] = ANY if t is None else t
+                self.error(pos, f"unknown type {p.type!r} for parameter {p.name!r}")
+            scope[p.name] = ANY if t is None else t
         return scope
 
     def decl_FunctionDecl(self, d: A.FunctionDecl) -> None:

@@ -582,7 +582,7 @@ class PyGen:
 
     def user_call(self, e: A.Call, sc: Scope, fr: Frame) -> str:
         decl = self.symbols.functions[e.func]
-        params = [p.partition(":")[0] for p in decl.params]
+        params = [p.name for p in decl.params]
         args = [self.expr(a, sc, fr) for a in e.args]
         if all(_SIMPLE.match(text) or cheap(a) for text, a in zip(args, e.args)):
             inner = Frame(fr.hot)
@@ -599,7 +599,7 @@ class PyGen:
         name = f"F_{decl.name}"
         if name not in self._defined:
             self._defined.add(name)
-            params = [p.partition(":")[0] for p in decl.params]
+            params = [p.name for p in decl.params]
             scope = {p: f"a_{p}" for p in params}
             frame = Frame(hot=True)
             text = self.expr(decl.body, scope, frame)

@@ -284,7 +284,7 @@ class ProcedureCompiler:
             if op in (CHOOSE, CHANCE):
                 for branch in decision.branches:
                     branch.target = direct.get(branch.target, branch.target)
-        params = tuple(p.partition(":")[0] for p in self.decl.params)
+        params = tuple(p.name for p in self.decl.params)
         return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl)
 
     def current_citations(self) -> tuple[A.Citation, ...]:
@@ -365,7 +365,7 @@ class ProcedureCompiler:
     def new_env(self, st: A.CallProc, fr: Frame) -> str:
         """The text of the locals a called procedure starts with: its parameters."""
         decl = self.x.symbols.procedures[st.name]
-        params = [p.partition(":")[0] for p in decl.params]
+        params = [p.name for p in decl.params]
         return "{" + ", ".join(f"{p!r}: {self.text(a, fr)}" for p, a in zip(params, st.args)) + "}"
 
     # ---------------------------------------------------------- resume points

@@ -730,7 +730,7 @@ class English:
 
     def _params(self, proc: str, args: list[str]) -> str:
         decl = self.symbols.procedures.get(proc)
-        names = [p.partition(":")[0] for p in decl.params] if decl else []
+        names = [p.name for p in decl.params] if decl else []
         shown = []
         for i, a in enumerate(args):
             name = names[i] if i < len(names) else ""
@@ -900,11 +900,11 @@ class English:
             del self._verb_counts[key]
 
     # ---------------------------------------------------------- declarations
-    def signature(self, params: Sequence[str]) -> str:
+    def signature(self, params: Sequence[A.Param]) -> str:
         """``(p: player, c: cards)`` as ``player p and card c``."""
         out = []
         for p in params:
-            name, _, typ = p.partition(":")
+            name, typ = p.name, p.type or ""
             noun = self.kind_noun(PLAYER if typ == "player" else EntityType(typ)) if typ and typ not in (
                 "int", "bool", "text") else {"int": "number", "bool": "yes/no", "text": "text"}.get(typ, "")
             out.append((self.t(noun + " ") if noun else "") + self.m.var(name))
@@ -1005,7 +1005,7 @@ class English:
 
     def function(self, d: A.FunctionDecl) -> str:
         """A function's definition as a sentence."""
-        args = [self.m.var(p.partition(":")[0]) for p in d.params]
+        args = [self.m.var(p.name) for p in d.params]
         head = self.m.ref("function", d.name, d.name) + self.t("(") + self.t(", ").join(args) + self.t(")")
         if d.name in self.vocab.functions:
             template = _as_phrase(self.vocab.functions[d.name]).text

@@ -252,7 +252,8 @@ def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
 def _parser_digest() -> str:
     """A digest of everything that decides how text becomes a syntax tree."""
     here = Path(__file__).parent
-    return cache.digest(*(p.read_bytes() for p in (GRAMMAR_PATH, here / "parser.py", here / "ast.py")),
+    return cache.digest(*(p.read_bytes() for p in (GRAMMAR_PATH, here / "parser.py", here / "ast.py",
+                                                    here / "treejson.py")),
                         lark.__version__)
 
 
@@ -455,14 +456,15 @@ class _Builder:
     def d_invariant_decl(self, t: TreeT) -> A.Condition:
         return self._condition(t, "invariant")
 
-    def params(self, t: TreeT) -> tuple[str, ...]:
+    def params(self, t: TreeT) -> tuple[A.Param, ...]:
         found = self.trees(t, "params")
         if not found:
             return ()
         out = []
         for param in found[0].children:
             assert isinstance(param, Tree)
-            out.append(":".join(str(c) for c in param.children))
+            name, *type_name = (str(c) for c in param.children)
+            out.append(A.Param(name, type_name[0] if type_name else None, self.pos(param)))
         return tuple(out)
 
     def d_function_decl(self, t: TreeT) -> A.FunctionDecl:

@@ -155,7 +155,7 @@ def procedure_locals(proc: A.ProcedureDecl) -> tuple[frozenset[str], dict[A.Pos,
     parameters, the `let`s before it in the blocks around it, the variables
     of the `for` loops around it and the bindings of the decisions it lies in.
     """
-    every = {p.split(":")[0] for p in proc.params}
+    every = {p.name for p in proc.params}
     bound: dict[A.Pos, frozenset[str]] = {}
 
     def walk(block: A.Block, outer: set[str]) -> None:

@@ -23,7 +23,6 @@ import attrs
 from . import ast as A
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_PARAM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?::[A-Za-z_][A-Za-z0-9_]*)?\Z")
 #: Deeper JSON than this is refused (the parser keeps real trees far shallower).
 MAX_DEPTH = 1000
 
@@ -44,7 +43,6 @@ _CHOICES: dict[tuple[type, str], frozenset[str]] = {
     (A.StateDecl, "kind"): frozenset({"counter", "var"}),
     (A.Condition, "kind"): frozenset({"check", "invariant"}),
 }
-_PARAMS = {(A.FunctionDecl, "params"), (A.ProcedureDecl, "params")}
 
 _Decoder = Callable[[Any, int], Any]
 
@@ -86,7 +84,7 @@ def _decode_pos(data: Any, depth: int) -> A.Pos:
 
 def _text_decoder(place: tuple[type, str]) -> _Decoder:
     choices = _CHOICES.get(place)
-    pattern = None if place in _FREE_TEXT or choices is not None else _PARAM if place in _PARAMS else _NAME
+    pattern = None if place in _FREE_TEXT or choices is not None else _NAME
 
     def decode(data: Any, depth: int) -> str:
         if type(data) is not str:

@@ -188,7 +188,7 @@ class Rulebook:
         head = [f"Procedure {literal(d.name)}" + (f" — takes {params}" if params else "") + f" ({self.where(d.pos)}).",
                 ""]
         if d.name in VOCABULARY.procedures:
-            args = [e.m.var(p.partition(":")[0]) for p in d.params]
+            args = [e.m.var(p.name) for p in d.params]
             head += ["In short: " + e._fill(VOCABULARY.procedures[d.name], args) + ".", ""]
         body = head + self.comment(d.pos) + steps_rst(steps, sources=self.sources)
         lines = beside(body, d.citations, label(anchor), "rules-procedure", self.sources)
@@ -198,7 +198,7 @@ class Rulebook:
         """A function: its definition as a sentence."""
         anchor = f"function:{d.name}"
         chapter, section = chapter_of(anchor, d.citations)
-        sig = literal(f"{d.name}({', '.join(p.replace(':', ': ') for p in d.params)})")
+        sig = literal(f"{d.name}({', '.join(str(p) for p in d.params)})")
         body = [f"Function {sig} ({self.where(d.pos)}).", "", *self.comment(d.pos), self.english.function(d), ""]
         lines = beside(body, d.citations, label(anchor), "rules-function", self.sources)
         return Item("function", d.name, anchor, f"Function {d.name}", d.citations, d.pos, lines, chapter, section)
