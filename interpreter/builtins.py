@@ -18,25 +18,82 @@ records in :data:`SPECIAL_NAMES`, in the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import attrs
 
 from . import ast as A
+from .symbols import Symbols
 from .types import ANY, BOOL, INT, PLAYER, TEXT, EntityType, GraphType, ListType, PieceType, Type, ZoneType
 
-if TYPE_CHECKING:
-    from .checker import Checker
-    from .codegen import Frame, PyGen
-    from .english import English
+# What a builtin reads of each pass, as protocols: the passes import this module, never
+# the other way round (:class:`interpreter.checker.Checker`, :class:`interpreter.codegen.PyGen`,
+# :class:`interpreter.english.English` are what they stand for).
+
+
+class Checking(Protocol):
+    """What a builtin's check reads of the checker."""
+
+    @property
+    def symbols(self) -> Symbols: ...
+
+    def error(self, pos: A.Pos, message: str) -> None:
+        """Report a problem at a place of the spec."""
+
+
+class Framing(Protocol):
+    """What a builtin's emitted text reads of the generated function it goes into."""
+
+    def ref(self, alias: str, text: str) -> str:
+        """The text reaching a table of the state (an alias where the frame keeps one)."""
+
+
+class Emitting(Protocol):
+    """What a builtin's emitted text reads of the code generator."""
+
+    def type_of(self, e: A.Expr) -> Type:
+        """The checker's type of an expression."""
+
+    def expr(self, e: A.Expr, sc: Mapping[str, str], fr: Any, iterating: bool = False) -> str:
+        """Python text of an expression (``fr``: the generator's own frame)."""
+
+    def zone_list(self, e: A.Expr, sc: Mapping[str, str], fr: Any) -> str:
+        """The live list of piece ids of a zone expression."""
+
+
+class Plural(Protocol):
+    """A noun's plural."""
+
+    @property
+    def plural(self) -> str: ...
+
+
+class Wording(Protocol):
+    """What a builtin's English reads of the English renderer."""
+
+    @property
+    def symbols(self) -> Symbols: ...
+
+    def t(self, s: str) -> str:
+        """Prose through the markup."""
+
+    def _fill(self, template: str, args: Sequence[str]) -> str:
+        """A template with its arguments put in."""
+
+    def noun(self, name: str) -> Plural:
+        """The noun of a table, enum, piece kind or graph."""
+
+    def zone_contents(self, e: A.Expr) -> str | None:
+        """What a zone expression holds, as a bare plural, or None."""
+
 
 #: ``check(checker, call, argument types) -> result type``; the arity is already checked.
-CheckFn = Callable[["Checker", A.Call, list[Type]], Type]
+CheckFn = Callable[[Checking, A.Call, list[Type]], Type]
 #: ``emit(gen, call, scope, frame, iterating) -> Python text`` (see :meth:`interpreter.codegen.PyGen.expr`).
-EmitFn = Callable[["PyGen", A.Call, Mapping[str, str], "Frame", bool], str]
+EmitFn = Callable[[Emitting, A.Call, Mapping[str, str], Framing, bool], str]
 #: ``english(renderer, call, argument phrases, positive) -> phrase`` (``positive`` False: its negation).
-EnglishFn = Callable[["English", A.Call, list[str], bool], str]
+EnglishFn = Callable[[Wording, A.Call, list[str], bool], str]
 
 
 @attrs.frozen
@@ -131,7 +188,7 @@ def plain_text(value: Any) -> bool:
 # ------------------------------------------------------------------ checking
 
 
-def _want(ck: Checker, e: A.Call, i: int, t: Type, ok: bool, what: str) -> bool:
+def _want(ck: Checking, e: A.Call, i: int, t: Type, ok: bool, what: str) -> bool:
     """Report argument ``i`` of type ``t`` unless ``ok`` (or unknown); whether it is fine."""
     if ok or t == ANY:
         return True
@@ -139,24 +196,24 @@ def _want(ck: Checker, e: A.Call, i: int, t: Type, ok: bool, what: str) -> bool:
     return False
 
 
-def _check_size(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+def _check_size(ck: Checking, e: A.Call, a: list[Type]) -> Type:
     _want(ck, e, 0, a[0], isinstance(a[0], (ZoneType, ListType)), "a zone or a list")
     return INT
 
 
-def _zone_pieces(ck: Checker, e: A.Call, a: list[Type]) -> Type | None:
+def _zone_pieces(ck: Checking, e: A.Call, a: list[Type]) -> Type | None:
     """The type of the pieces of the zone argument, or None if it is no zone."""
     if not _want(ck, e, 0, a[0], isinstance(a[0], ZoneType), "a zone"):
         return None
     return PieceType(a[0].pieces) if isinstance(a[0], ZoneType) else ANY
 
 
-def _check_pieces(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+def _check_pieces(ck: Checking, e: A.Call, a: list[Type]) -> Type:
     ptype = _zone_pieces(ck, e, a)
     return ANY if ptype is None else ListType(ptype)
 
 
-def _check_piece(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+def _check_piece(ck: Checking, e: A.Call, a: list[Type]) -> Type:
     ptype = _zone_pieces(ck, e, a)
     if ptype is None:
         return ANY
@@ -166,7 +223,7 @@ def _check_piece(ck: Checker, e: A.Call, a: list[Type]) -> Type:
 
 
 def _of_piece(result: Type) -> CheckFn:
-    def check(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+    def check(ck: Checking, e: A.Call, a: list[Type]) -> Type:
         _want(ck, e, 0, a[0], isinstance(a[0], PieceType), "a piece")
         return result
     return check
@@ -174,7 +231,7 @@ def _of_piece(result: Type) -> CheckFn:
 
 def _on_graph(result: Callable[[Type], Type]) -> CheckFn:
     """A builtin on a graph and nodes of it; ``result(node type)`` is what it gives."""
-    def check(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+    def check(ck: Checking, e: A.Call, a: list[Type]) -> Type:
         if not isinstance(a[0], GraphType):
             ck.error(e.args[0].pos, f"{e.func} needs a graph, found a {a[0]}")
             return ANY
@@ -186,23 +243,23 @@ def _on_graph(result: Callable[[Type], Type]) -> CheckFn:
 
 
 def _of_player(result: Type) -> CheckFn:
-    def check(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+    def check(ck: Checking, e: A.Call, a: list[Type]) -> Type:
         _want(ck, e, 0, a[0], a[0] == PLAYER, "a player")
         return result
     return check
 
 
-def _of_numbers(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+def _of_numbers(ck: Checking, e: A.Call, a: list[Type]) -> Type:
     for i, t in enumerate(a):
         _want(ck, e, i, t, t == INT, "numbers")
     return INT
 
 
-def _of_texts(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+def _of_texts(ck: Checking, e: A.Call, a: list[Type]) -> Type:
     return BOOL
 
 
-def _of_name(ck: Checker, e: A.Call, a: list[Type]) -> Type:
+def _of_name(ck: Checking, e: A.Call, a: list[Type]) -> Type:
     _want(ck, e, 0, a[0], a[0] == TEXT or isinstance(a[0], EntityType), "a text or a key of a table")
     return BOOL
 
@@ -212,20 +269,20 @@ def _of_name(ck: Checker, e: A.Call, a: list[Type]) -> Type:
 
 def _words(template: str) -> EnglishFn:
     """English from a template with ``{0}``, ``{1}`` for the arguments."""
-    def english(en: English, e: A.Call, args: list[str], positive: bool) -> str:
+    def english(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
         return en._fill(template, args)
     return english
 
 
 def _clause(positive_text: str, negative_text: str) -> EnglishFn:
     """A condition: ``{0} is face up`` / ``{0} is face down`` (the arguments put in as they are)."""
-    def english(en: English, e: A.Call, args: list[str], positive: bool) -> str:
+    def english(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
         parts = re.split(r"\{(\d+)\}", positive_text if positive else negative_text)
         return "".join(args[int(p)] if i % 2 else en.t(p) if p else "" for i, p in enumerate(parts))
     return english
 
 
-def _english_size(en: English, e: A.Call, args: list[str], positive: bool) -> str:
+def _english_size(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
     contents = en.zone_contents(e.args[0])
     if contents is not None:
         return en.t("the number of ") + contents
@@ -235,12 +292,12 @@ def _english_size(en: English, e: A.Call, args: list[str], positive: bool) -> st
     return en.t("the number of items in ") + args[0]
 
 
-def _english_pieces(en: English, e: A.Call, args: list[str], positive: bool) -> str:
+def _english_pieces(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
     contents = en.zone_contents(e.args[0])
     return en.t("the ") + contents if contents else en.t("the pieces in ") + args[0]
 
 
-def _english_piece(en: English, e: A.Call, args: list[str], positive: bool) -> str:
+def _english_piece(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
     contents = en.zone_contents(e.args[0])
     where = contents if contents else en.t("pieces in ") + args[0]
     if isinstance(e.args[1], A.Literal) and e.args[1].value == 1:
@@ -248,7 +305,7 @@ def _english_piece(en: English, e: A.Call, args: list[str], positive: bool) -> s
     return en.t("the piece at position ") + args[1] + en.t(" among the ") + where
 
 
-def _english_nodes(en: English, e: A.Call, args: list[str], positive: bool) -> str:
+def _english_nodes(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
     g = en.symbols.graphs.get(e.args[0].ident if isinstance(e.args[0], A.Name) else "")
     plural = en.noun(g.nodes).plural if g else "nodes"
     return en.t(f"the {plural} in play")
@@ -257,38 +314,38 @@ def _english_nodes(en: English, e: A.Call, args: list[str], positive: bool) -> s
 # ------------------------------------------------------------- generated code
 
 
-def _emit_size(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+def _emit_size(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
     if isinstance(g.type_of(e.args[0]), ZoneType):
         return f"len({g.zone_list(e.args[0], sc, fr)})"
     return f"len({g.expr(e.args[0], sc, fr, iterating=True)})"
 
 
-def _emit_pieces(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+def _emit_pieces(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
     zl = g.zone_list(e.args[0], sc, fr)
     return zl if iterating else f"list({zl})"
 
 
-def _emit_piece(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+def _emit_piece(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
     return f"_piece_at({g.zone_list(e.args[0], sc, fr)}, {g.expr(e.args[1], sc, fr)})"
 
 
-def _graph_ref(g: PyGen, e: A.Call, fr: Frame, alias: str, table: str) -> str:
+def _graph_ref(g: Emitting, e: A.Call, fr: Framing, alias: str, table: str) -> str:
     t = g.type_of(e.args[0])
     assert isinstance(t, GraphType), t  # the checker refuses a call on anything else
     graph = t.graph
     return fr.ref(f"{alias}_{graph}", f"st.world.{table}[{graph!r}]")
 
 
-def _emit_nodes(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+def _emit_nodes(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
     return _graph_ref(g, e, fr, "N", "nodes")
 
 
-def _emit_neighbours(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+def _emit_neighbours(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
     adj = _graph_ref(g, e, fr, "A", "adjacent")
     return f"{adj}.get({g.expr(e.args[1], sc, fr)}, [])"
 
 
-def _emit_adjacent(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+def _emit_adjacent(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
     adj = _graph_ref(g, e, fr, "A", "adjacent")
     x, y = g.expr(e.args[1], sc, fr), g.expr(e.args[2], sc, fr)
     return f"({y} in {adj}.get({x}, ()))"
@@ -296,7 +353,7 @@ def _emit_adjacent(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterat
 
 def _python(template: str) -> EmitFn:
     """Python text from a template with ``{0}``, ``{1}`` for the arguments' text."""
-    def emit(g: PyGen, e: A.Call, sc: Mapping[str, str], fr: Frame, iterating: bool) -> str:
+    def emit(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
         return template.format(*(g.expr(a, sc, fr) for a in e.args))
     return emit
 

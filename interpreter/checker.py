@@ -24,6 +24,7 @@ from . import ast as A
 from .builtins import BUILTINS, SPECIAL_NAMES
 from .data import BASIC_COLUMN_TYPES
 from .errors import Diagnostic, SpecError
+from .symbols import Symbols
 from .types import (
     ANY,
     BOOL,
@@ -39,7 +40,6 @@ from .types import (
     Type,
     ZoneType,
     element_type,
-    spec_type,
 )
 
 #: A function's body with every function it calls written out in place may have
@@ -55,87 +55,6 @@ MAX_EXPANDED_TOTAL = 200_000
 ARITH = {"+", "-", "*", "//", "%"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
-
-@attrs.define
-class Symbols:
-    """Everything the spec declares, by kind and name."""
-
-    game: A.GameDecl | None = None
-    players: A.PlayersDecl | None = None
-    main: A.MainDecl | None = None
-    score: A.ScoreDecl | None = None
-    sources: dict[str, A.SourceDecl] = attrs.Factory(dict)
-    enums: dict[str, A.EnumDecl] = attrs.Factory(dict)
-    tables: dict[str, A.TableDecl] = attrs.Factory(dict)
-    graphs: dict[str, A.GraphDecl] = attrs.Factory(dict)
-    pieces: dict[str, A.PiecesDecl] = attrs.Factory(dict)
-    states: dict[str, A.StateDecl] = attrs.Factory(dict)
-    zones: dict[str, A.ZoneDecl] = attrs.Factory(dict)
-    scopes: dict[str, A.ScopeDecl] = attrs.Factory(dict)
-    limits: dict[str, A.LimitDecl] = attrs.Factory(dict)
-    switches: dict[str, A.SwitchDecl] = attrs.Factory(dict)
-    checks: dict[str, A.Condition] = attrs.Factory(dict)
-    invariants: dict[str, A.Condition] = attrs.Factory(dict)
-    functions: dict[str, A.FunctionDecl] = attrs.Factory(dict)
-    procedures: dict[str, A.ProcedureDecl] = attrs.Factory(dict)
-    rules: dict[str, A.Rule] = attrs.Factory(dict)
-
-    def kind_of(self, name: str) -> str | None:
-        """What a global name is: 'state', 'zone', 'table', ... or None."""
-        for kind, table in self._namespaces():
-            if name in table:
-                return kind
-        return None
-
-    def _namespaces(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        yield "enum", self.enums
-        yield "table", self.tables
-        yield "graph", self.graphs
-        yield "pieces", self.pieces
-        yield "state", self.states
-        yield "zone", self.zones
-        yield "scope", self.scopes
-        yield "limit", self.limits
-        yield "switch", self.switches
-        yield "function", self.functions
-        yield "procedure", self.procedures
-
-    def global_names(self) -> list[str]:
-        """Every declared name."""
-        return [n for _, table in self._namespaces() for n in table]
-
-    def column_type(self, table: str, column: str) -> Type | None:
-        """The checker type of a table column, or None if there is no such column."""
-        decl = self.tables.get(table)
-        if decl is None:
-            return None
-        cols = ([decl.key] if decl.key else []) + list(decl.columns)
-        if decl.provenance:
-            cols.append(A.Column(decl.provenance, "text", decl.pos))
-        for col in cols:
-            if col.name == column:
-                return self.value_type(col.type)
-        return None
-
-    def value_type(self, column_type: str) -> Type:
-        """The checker type of values of a declared column type."""
-        return _COLUMN_TYPES.get(column_type) or EntityType(column_type)
-
-    def domain_keys_type(self, domain: str) -> Type:
-        """The type of the keys of a dimension (`player`, a table, an enum or a graph)."""
-        if domain == "player":
-            return PLAYER
-        if domain in self.graphs:
-            return EntityType(self.graphs[domain].nodes)
-        return EntityType(domain)
-
-    def spec_type(self, name: str) -> Type | None:
-        """The type a spec names (a parameter's ``name: type``), or None if there is none such."""
-        return spec_type(name, self.pieces, {*self.tables, *self.enums})
-
-
-#: The checker types of the values of the basic column types.
-_COLUMN_TYPES: dict[str, Type] = {"int": INT, "text": TEXT, "flag": BOOL, "set": ListType(TEXT)}
 
 
 @attrs.frozen

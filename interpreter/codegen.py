@@ -38,15 +38,13 @@ import ast as pyast
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, assert_never, overload
+from typing import Any, assert_never, overload
 
 from . import ast as A
 from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
+from .checker import Checked
 from .errors import RuleError
 from .types import BOOL, EntityType, ListType, PieceType, Type
-
-if TYPE_CHECKING:
-    from .compiler import CompileContext
 
 #: Inline a user function only while its generated text stays this short.
 INLINE_LIMIT = 700
@@ -332,6 +330,20 @@ class Frame:
 
 
 Scope = Mapping[str, str]
+
+
+class CompileContext:
+    """What compiled closures need to know about the loaded game."""
+
+    def __init__(self, checked: Checked, table_rows: dict[str, dict[Any, dict[str, Any]]],
+                 table_keys: dict[str, list[Any]], piece_rows: list[dict[str, Any]],
+                 piece_keys: list[Any], proc_index: dict[str, int]):
+        self.checked = checked
+        self.table_rows = table_rows
+        self.table_keys = table_keys
+        self.piece_rows = piece_rows
+        self.piece_keys = piece_keys
+        self.proc_index = proc_index
 
 
 class PyGen:

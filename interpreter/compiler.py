@@ -20,22 +20,29 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence, Set
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, Protocol, assert_never
 
 import attrs
 
 from . import ast as A
 from .ast import MAX_INT
-from .checker import Checked
-from .codegen import _NOT_LITERAL, STEP_LIMIT, Frame, PyGen, literal, weight
+from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, literal, weight
 from .types import ANY, INT, ListType, PieceType, PlayerType, Type, element_type
 
-if TYPE_CHECKING:
-    from .runtime import State
 
-Fn = Callable[["State", dict[str, Any]], Any]
+class Running(Protocol):
+    """What compiled code reads of a running game here (:class:`interpreter.runtime.State`
+    is the state; generated code reaches the rest of it by name)."""
+
+    budget: int
+    variant: int
+    vals: dict[str, dict[Any, Any]]
+    log: list[str] | None
+
+
+Fn = Callable[[Running, dict[str, Any]], Any]
 #: A generated function making the pending state of a decision: ``pend(state, env, decision)``.
-Pend = Callable[["State", dict[str, Any], "Decision"], "Pending"]
+Pend = Callable[[Running, dict[str, Any], "Decision"], "Pending"]
 
 # Instruction codes.  An instruction is a tuple (code, a, b):
 # (RESUME, runs, -): runs[variant](state, env) goes on from here and returns the next stop's index;
@@ -114,7 +121,7 @@ class Decision:
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
 
-    def options(self, st: State, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
+    def options(self, st: Running, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""
         st.budget = STEP_LIMIT
         return self.pends[st.variant](st, env, self).options
@@ -145,20 +152,6 @@ class Procedure:
     positions: list[A.Pos]
     citations: list[tuple[A.Citation, ...]]
     decl: A.ProcedureDecl
-
-
-class CompileContext:
-    """What compiled closures need to know about the loaded game."""
-
-    def __init__(self, checked: Checked, table_rows: dict[str, dict[Any, dict[str, Any]]],
-                 table_keys: dict[str, list[Any]], piece_rows: list[dict[str, Any]],
-                 piece_keys: list[Any], proc_index: dict[str, int]):
-        self.checked = checked
-        self.table_rows = table_rows
-        self.table_keys = table_keys
-        self.piece_rows = piece_rows
-        self.piece_keys = piece_keys
-        self.proc_index = proc_index
 
 
 class ExprCompiler:
@@ -598,7 +591,7 @@ class ProcedureCompiler:
         for name, t in types.items():
             getters.append((name, t, self._say_getter(name)))
 
-        def say(s: State, env: dict[str, Any]) -> None:
+        def say(s: Running, env: dict[str, Any]) -> None:
             if s.log is None:
                 return
             text = template

@@ -15,14 +15,13 @@ from typing import Any
 
 from . import ast as A
 from .checker import Checked, check, suggest
-from .codegen import STEP_LIMIT
+from .codegen import STEP_LIMIT, CompileContext
 from .compiler import (
     CALL,
     CHANCE,
     CHOOSE,
     FINISH,
     RESUME,
-    CompileContext,
     Decision,
     ExprCompiler,
     Fn,

@@ -1,0 +1,115 @@
+"""The modules of ``interpreter/`` import each other in layers, never in a circle.
+
+Every import counts: at the top, inside a function, and under ``TYPE_CHECKING``.
+A module that needs a type of a higher layer takes a protocol of a lower one
+(:mod:`interpreter.builtins` takes the checker, code generator and English
+renderer as protocols; :mod:`interpreter.compiler` the running state).
+
+One exception is allowed, and only for type checking: a state names the game
+that made it (``State.game``), and the game makes states, so
+:mod:`interpreter.runtime` and :mod:`interpreter.stored` import ``Game`` under
+``TYPE_CHECKING``.  Many callers read the whole game through a state, so a
+protocol there would restate all of :class:`interpreter.game.Game`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import interpreter
+
+PACKAGE = Path(interpreter.__file__).parent
+
+
+#: Imports allowed to close a circle, each only under ``TYPE_CHECKING`` (see above).
+TYPE_ONLY_BACK_EDGES = {("runtime", "game"), ("stored", "game")}
+
+
+def _type_only(tree: ast.Module) -> set[int]:
+    """The ids of the import nodes inside ``if TYPE_CHECKING:`` blocks."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return out
+
+
+def imports(allowed: set[tuple[str, str]] | None = None) -> dict[str, set[str]]:
+    """Every module of the package and the modules of the package it imports (leaving out
+    the ``allowed`` edges where they are imported for type checking only)."""
+    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    found: dict[str, set[str]] = {}
+    for name in sorted(modules):
+        tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+        type_only = _type_only(tree)
+        found[name] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                targets = [node.module] if node.module else [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("interpreter."):
+                targets = [(node.module or "").split(".")[1]]
+            elif isinstance(node, ast.ImportFrom) and node.module == "interpreter":
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name.split(".")[1] for a in node.names if a.name.startswith("interpreter.")]
+            else:
+                continue
+            for target in {t.split(".")[0] for t in targets if t and t.split(".")[0] in modules} - {name}:
+                if not (allowed and (name, target) in allowed and id(node) in type_only):
+                    found[name].add(target)
+    return found
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of imports, if there is any."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for start in sorted(graph):
+        if start not in state:
+            found = visit(start)
+            if found:
+                return found
+    return None
+
+
+def test_the_interpreter_has_no_import_circle() -> None:
+    graph = imports(TYPE_ONLY_BACK_EDGES)
+    graph.pop("__init__", None)  # the package's face imports the layers; nothing imports it back
+    found = cycle(graph)
+    assert found is None, "import circle: " + " -> ".join(found or [])
+
+
+def test_the_allowed_back_edges_are_still_needed_and_type_only() -> None:
+    everything = imports()
+    for module, target in TYPE_ONLY_BACK_EDGES:
+        assert target in everything[module], f"{module} no longer imports {target}: drop the exception"
+    graph = imports(TYPE_ONLY_BACK_EDGES)
+    assert all(target not in graph[module] for module, target in TYPE_ONLY_BACK_EDGES)
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_import_scan_sees_imports_under_type_checking_and_in_functions() -> None:
+    graph = imports()
+    assert "ast" in graph["parser"] and "errors" in graph["checker"]
+    assert "game" in graph["runtime"]  # under TYPE_CHECKING
+    assert "compiler" in graph["edit"]  # inside a function
