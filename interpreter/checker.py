@@ -24,7 +24,7 @@ from . import ast as A
 from .builtins import BUILTINS, SPECIAL_NAMES
 from .data import BASIC_COLUMN_TYPES
 from .errors import Diagnostic, SpecError
-from .symbols import Symbols
+from .symbols import Kind, Symbols
 from .types import (
     ANY,
     BOOL,
@@ -64,12 +64,56 @@ class Checked:
     files: tuple[A.SpecFile, ...]
     symbols: Symbols
     types: dict[int, Type]  # id(expression) -> type
-    locals: dict[int, bool]  # id(Name) -> True if it names a local variable
-    say_types: dict[int, dict[str, Type]]  # id(Say) -> type of each name it mentions
+    #: What each name read by the spec stands for, by id of the node reading it: a
+    #: :class:`~interpreter.ast.Name`, an :class:`~interpreter.ast.Index` (its base), an
+    #: :class:`~interpreter.ast.Assign` (its target) or a :class:`~interpreter.ast.Call` (its function).
+    refs: dict[int, Kind]
+    #: id(Say) -> what each name it mentions stands for (a local or a state), and its type.
+    say_names: dict[int, dict[str, tuple[Kind, Type]]]
 
     def type_of(self, expr: A.Expr) -> Type:
         """The type the checker found for an expression (``any`` if unknown)."""
         return self.types.get(id(expr), ANY)
+
+    def ref(self, node: A.Name | A.Index | A.Assign | A.Call) -> Kind:
+        """What the name a node reads stands for, as the checker resolved it."""
+        return self.refs[id(node)]
+
+    def is_local(self, e: A.Expr) -> bool:
+        """Whether an expression is a local name (a `let`, a parameter or a bound variable)."""
+        return isinstance(e, A.Name) and self.refs.get(id(e)) is Kind.LOCAL
+
+    def free_locals(self, e: A.Expr) -> set[str]:
+        """The local names an expression reads from around it (not those it binds itself)."""
+        out: set[str] = set()
+        stack: list[tuple[A.Expr, frozenset[str]]] = [(e, frozenset())]
+        while stack:
+            node, bound = stack.pop()
+            match node:
+                case A.Name():
+                    if self.is_local(node) and node.ident not in bound:
+                        out.add(node.ident)
+                case A.Literal():
+                    pass
+                case A.ListLit():
+                    stack.extend((i, bound) for i in node.items)
+                case A.Unary():
+                    stack.append((node.operand, bound))
+                case A.Binary():
+                    stack += [(node.left, bound), (node.right, bound)]
+                case A.Conditional():
+                    stack += [(node.cond, bound), (node.then, bound), (node.otherwise, bound)]
+                case A.Call() | A.Index():
+                    stack.extend((a, bound) for a in node.args)
+                case A.Attr():
+                    stack.append((node.base, bound))
+                case A.Aggregate() | A.Comprehension():
+                    stack.append((node.domain, bound))
+                    inner = bound | {node.var}
+                    stack.extend((x, inner) for x in (node.where, node.body) if x is not None)
+                case _:
+                    assert_never(node)
+        return out
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str:
@@ -87,12 +131,12 @@ class Checker:
         self.symbols = Symbols()
         self.problems: list[Diagnostic] = []
         self.types: dict[int, Type] = {}
-        self.locals: dict[int, bool] = {}
+        self.refs: dict[int, Kind] = {}
         self.scopes: list[dict[str, Type]] = []
         self.loop_depth = 0
         self.in_state_free = False  # inside a `check`: no game state may be read
         self.functions_done: set[str] = set()
-        self.say_types: dict[int, dict[str, Type]] = {}
+        self.say_names: dict[int, dict[str, tuple[Kind, Type]]] = {}
 
     # ------------------------------------------------------------------ helpers
     def error(self, pos: A.Pos, message: str) -> None:
@@ -105,7 +149,7 @@ class Checker:
         self.check_declarations()
         if self.problems:
             raise SpecError(sorted(self.problems, key=lambda d: (d.pos.path, d.pos.line, d.pos.column)))
-        return Checked(self.files, self.symbols, self.types, self.locals, self.say_types)
+        return Checked(self.files, self.symbols, self.types, self.refs, self.say_names)
 
     # ---------------------------------------------------------------- collecting
     def collect(self) -> None:
@@ -527,17 +571,17 @@ class Checker:
                 self.cite_sources(st.citations)
                 self.block(st.body)
             case A.Say():
-                found: dict[str, Type] = {}
+                found: dict[str, tuple[Kind, Type]] = {}
                 for name in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", st.template):
                     local = self.lookup_local(name)
                     if local is not None:
-                        found[name] = local
+                        found[name] = (Kind.LOCAL, local)
                     elif name in self.symbols.states and not self.symbols.states[name].dims:
-                        found[name] = self.state_type(self.symbols.states[name])
+                        found[name] = (Kind.STATE, self.state_type(self.symbols.states[name]))
                     else:
                         self.error(st.pos, f"`say` mentions {name!r}, which is not a local name "
                                    "or a state without keys" + suggest(name, self.all_locals()))
-                self.say_types[id(st)] = found
+                self.say_names[id(st)] = found
             case _:
                 assert_never(st)
 
@@ -568,9 +612,11 @@ class Checker:
         local = self.lookup_local(st.name)
         vt = self.expr(st.value)
         if local is not None and not st.keys:
+            self.refs[id(st)] = Kind.LOCAL
             if st.op != "=" and local not in (INT, ANY):
                 self.error(st.pos, f"{st.op} needs a number, {st.name!r} holds a {local}")
             return
+        self.refs[id(st)] = Kind.STATE
         decl = self.symbols.states.get(st.name)
         if decl is None:
             kind = self.symbols.kind_of(st.name)
@@ -732,11 +778,14 @@ class Checker:
         s = self.symbols
         local = self.lookup_local(e.ident)
         if local is not None:
-            self.locals[id(e)] = True
+            self.refs[id(e)] = Kind.LOCAL
             return local
         if e.ident in SPECIAL_NAMES:
+            self.refs[id(e)] = Kind.SPECIAL
             return SPECIAL_NAMES[e.ident].type
         kind = s.kind_of(e.ident)
+        if kind is not None:
+            self.refs[id(e)] = kind
         if self.in_state_free and kind in ("state", "zone", "limit"):
             self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
             return ANY
@@ -829,6 +878,8 @@ class Checker:
         for k in e.args:
             self.expr(k)
         kind = s.kind_of(e.base)
+        if kind is not None:
+            self.refs[id(e)] = kind
         if self.lookup_local(e.base) is not None:
             self.error(e.pos, f"{e.base!r} is a local value and cannot be indexed")
             return ANY
@@ -866,6 +917,7 @@ class Checker:
         s = self.symbols
         arg_types = [self.expr(a) for a in e.args]
         if e.func in s.functions:
+            self.refs[id(e)] = Kind.FUNCTION
             fn = s.functions[e.func]
             if fn.name not in self.functions_done:
                 self.decl_FunctionDecl(fn)
@@ -878,6 +930,7 @@ class Checker:
         if e.func not in BUILTINS:
             self.error(e.pos, f"unknown function {e.func!r}" + suggest(e.func, [*BUILTINS, *s.functions]))
             return ANY
+        self.refs[id(e)] = Kind.BUILTIN
         builtin = BUILTINS[e.func]
         if len(e.args) != builtin.arity:
             self.error(e.pos, f"{e.func} takes {builtin.arity} argument(s), not {len(e.args)}")

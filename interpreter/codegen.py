@@ -44,6 +44,7 @@ from . import ast as A
 from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
 from .checker import Checked
 from .errors import RuleError
+from .symbols import Kind
 from .types import BOOL, EntityType, ListType, PieceType, Type
 
 #: Inline a user function only while its generated text stays this short.
@@ -474,24 +475,28 @@ class PyGen:
 
     def name(self, e: A.Name, sc: Scope, fr: Frame) -> str:
         ident = e.ident
-        if self.checked.locals.get(id(e)):
-            return sc[ident] if ident in sc else fr.local(ident)
-        if ident in SPECIAL_NAMES:
-            return SPECIAL_NAMES[ident].python
-        kind = self.symbols.kind_of(ident)
-        if kind == "state":
-            return f"{self.vals(ident, fr)}[None]"
-        if kind == "zone":
-            return repr((ident, None))
-        if kind in ("table", "enum"):
-            return self.const(self.ctx.table_keys[ident])
-        if kind == "graph":
-            return repr(ident)
-        if kind == "switch":
-            if self.settings is not None:
-                return repr(self.settings[ident])
-            return fr.ref(f"S_{ident}", f"st.settings[{ident!r}]")
-        raise AssertionError(f"unresolved name {ident}")
+        kind = self.checked.ref(e)
+        match kind:
+            case Kind.LOCAL:
+                return sc[ident] if ident in sc else fr.local(ident)
+            case Kind.SPECIAL:
+                return SPECIAL_NAMES[ident].python
+            case Kind.STATE:
+                return f"{self.vals(ident, fr)}[None]"
+            case Kind.ZONE:
+                return repr((ident, None))
+            case Kind.TABLE | Kind.ENUM:
+                return self.const(self.ctx.table_keys[ident])
+            case Kind.GRAPH:
+                return repr(ident)
+            case Kind.SWITCH:
+                if self.settings is not None:
+                    return repr(self.settings[ident])
+                return fr.ref(f"S_{ident}", f"st.settings[{ident!r}]")
+            case Kind.PIECES | Kind.SCOPE | Kind.LIMIT | Kind.FUNCTION | Kind.PROCEDURE | Kind.BUILTIN:
+                raise AssertionError(f"the checker lets no {kind} stand as a value: {ident}")
+            case _:
+                assert_never(kind)
 
     def vals(self, name: str, fr: Frame) -> str:
         """The dict of an indexed state (counter or var)."""
@@ -512,20 +517,20 @@ class PyGen:
     def index(self, e: A.Index, sc: Scope, fr: Frame) -> str:
         base = e.base
         key = self.keys(e.args, sc, fr)
-        kind = self.symbols.kind_of(base)
-        if kind == "state":
+        kind = self.checked.ref(e)
+        if kind is Kind.STATE:
             return f"{self.vals(base, fr)}[{key}]"
-        if kind == "zone":
+        if kind is Kind.ZONE:
             return f"({base!r}, {key})"
-        if kind == "limit":
+        if kind is Kind.LIMIT:
             return f"({key} not in {fr.ref(f'U_{base}', f'st.used[{base!r}]')})"
-        raise AssertionError(base)
+        raise AssertionError(f"the checker lets no {kind} be indexed: {base}")
 
     def zone_list(self, e: A.Expr, sc: Scope, fr: Frame) -> str:
         """The live list of piece ids of a zone expression."""
-        if isinstance(e, A.Index) and self.symbols.kind_of(e.base) == "zone":
+        if isinstance(e, A.Index) and self.checked.ref(e) is Kind.ZONE:
             return f"{self.zones(e.base, fr)}[{self.keys(e.args, sc, fr)}]"
-        if isinstance(e, A.Name) and not self.checked.locals.get(id(e)) and self.symbols.kind_of(e.ident) == "zone":
+        if isinstance(e, A.Name) and self.checked.ref(e) is Kind.ZONE:
             return f"{self.zones(e.ident, fr)}[None]"
         return f"_zone(st, {self.expr(e, sc, fr)})"
 
@@ -588,7 +593,7 @@ class PyGen:
 
     def call(self, e: A.Call, sc: Scope, fr: Frame, iterating: bool) -> str:
         f = e.func
-        if f in self.symbols.functions:
+        if self.checked.ref(e) is Kind.FUNCTION:
             return self.user_call(e, sc, fr)
         return BUILTINS[f].emit(self, e, sc, fr, iterating)
 
@@ -621,7 +626,7 @@ class PyGen:
     def charged(self, e: A.Expr, domain: str, body: str) -> str:
         """The text of an aggregate's domain that charges the running code for its rounds
         (not for the players: there are a handful, and aggregates over them are hot)."""
-        if (isinstance(e, A.Name) and e.ident == "players" and not self.checked.locals.get(id(e))) or (
+        if (isinstance(e, A.Name) and e.ident == "players" and self.checked.ref(e) is Kind.SPECIAL) or (
                 isinstance(e, A.Call) and e.func in ("clockwise", "counterclockwise", "snake")):
             return domain
         return f"_each(st, {domain}, {weight(body)})"
@@ -631,8 +636,9 @@ class PyGen:
         numbers computed as the game runs, as ranges and lists are)."""
         if isinstance(e, A.Call):
             return e.func in ("nodes", "neighbours", "pieces", "clockwise", "counterclockwise", "snake")
-        if isinstance(e, A.Name) and not self.checked.locals.get(id(e)):
-            return e.ident == "players" or self.symbols.kind_of(e.ident) in ("table", "enum", "zone")
+        if isinstance(e, A.Name):
+            kind = self.checked.ref(e)
+            return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
         return False
 
     def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:

@@ -17,7 +17,6 @@ options are decided when the code is made.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Any, Protocol, assert_never
@@ -27,6 +26,7 @@ import attrs
 from . import ast as A
 from .ast import MAX_INT
 from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, literal, weight
+from .symbols import Kind
 from .types import ANY, INT, ListType, PieceType, PlayerType, Type, element_type
 
 
@@ -540,7 +540,7 @@ class ProcedureCompiler:
     def assign(self, st: A.Assign, fr: Frame) -> list[str]:
         name, op = st.name, st.op
         value = self.text(st.value, fr)
-        if self.x.symbols.states.get(name) is None or self._is_local(st):
+        if self.x.ctx.checked.ref(st) is Kind.LOCAL:
             target = fr.write(name)
             return [f"{target} {op} {value}", *self.bound(target, st.value, value)]
         table = self.gen.vals(name, fr)
@@ -567,14 +567,9 @@ class ProcedureCompiler:
             test = f"type({target}) is int and {test}"
         return [f"if {test}: _bounded({target})"]
 
-    def _is_local(self, st: A.Assign) -> bool:
-        # The checker resolves locals on Name nodes; an assignment target is a local
-        # when it has no keys and is not declared state.
-        return not st.keys and st.name not in self.x.symbols.states
-
     def move(self, st: A.Move, fr: Frame) -> list[str]:
         zone = st.zone
-        if isinstance(zone, A.Index) and self.x.symbols.kind_of(zone.base) == "zone":
+        if isinstance(zone, A.Index) and self.x.ctx.checked.ref(zone) is Kind.ZONE:
             where = [f"zn = {zone.base!r}", f"zk = {self.gen.keys(zone.args, {}, fr)}"]
         else:
             where = [f"zn, zk = {self.text(zone, fr)}"]
@@ -584,12 +579,12 @@ class ProcedureCompiler:
         return [*where, f"st.move_piece({self.text(st.pieces, fr)}, zn, zk)"]
 
     def say(self, st: A.Say) -> Fn:
-        types = self.x.ctx.checked.say_types.get(id(st), {})
+        names = self.x.ctx.checked.say_names.get(id(st), {})
         keys = self.x.ctx.piece_keys
         template = st.template
         getters: list[tuple[str, Type, Fn]] = []
-        for name, t in types.items():
-            getters.append((name, t, self._say_getter(name)))
+        for name, (kind, t) in names.items():
+            getters.append((name, t, self._say_getter(name, kind)))
 
         def say(s: Running, env: dict[str, Any]) -> None:
             if s.log is None:
@@ -601,8 +596,9 @@ class ProcedureCompiler:
 
         return say
 
-    def _say_getter(self, name: str) -> Fn:
-        if name in self.x.symbols.states:
+    @staticmethod
+    def _say_getter(name: str, kind: Kind) -> Fn:
+        if kind is Kind.STATE:
             return lambda s, env: s.vals[name][None]
         return lambda s, env: env[name]
 
@@ -670,6 +666,9 @@ class ProcedureCompiler:
             scope: dict[str, str] = {}
             names: list[str] = []
             texts: list[tuple[str, str | None]] = []
+            checked = self.x.ctx.checked
+            reads = [checked.free_locals(b.domain) | (checked.free_locals(b.where) if b.where else set())
+                     for b in bindings]
             for b in bindings:
                 var = self.gen.fresh(b.var)
                 domain = self.gen.expr(b.domain, scope, fr, iterating=True)
@@ -677,10 +676,8 @@ class ProcedureCompiler:
                 names.append(var)
                 texts.append((domain, self.gen.expr(b.where, scope, fr) if b.where is not None else None))
             # where each binding's list can be made: after the innermost binding it depends on
-            home = []
-            for k, (domain, where) in enumerate(texts):
-                used = [j for j in range(k) if re.search(rf"\b{names[j]}\b", domain + " " + (where or ""))]
-                home.append(max(used, default=-1))
+            home = [max((j for j in range(k) if bindings[j].var in reads[k]), default=-1)
+                    for k in range(len(bindings))]
             kept = {k: self.gen.fresh("each") for k in range(1, len(texts)) if home[k] < k - 1}
             for k in kept:
                 if home[k] == -1:

@@ -45,6 +45,7 @@ from . import ast as A
 from .ast import child_blocks
 from .builtins import BUILTINS, SPECIAL_NAMES
 from .checker import Checked
+from .symbols import Kind
 from .types import ANY, BOOL, PLAYER, EntityType, ListType, PieceType, PlayerType, Type
 
 # ------------------------------------------------------------------ typesetting
@@ -258,7 +259,11 @@ class English:
 
     def is_local(self, e: A.Expr) -> bool:
         """Whether a name is a local variable or parameter."""
-        return isinstance(e, A.Name) and bool(self.checked.locals.get(id(e)))
+        return self.checked.is_local(e)
+
+    def ref(self, e: A.Expr) -> Kind | None:
+        """What a name, an indexed name or a call stands for (None for other expressions)."""
+        return self.checked.refs.get(id(e)) if isinstance(e, (A.Name, A.Index, A.Call)) else None
 
     def noun(self, name: str) -> Noun:
         """The singular and plural of a table, enum, piece kind or graph."""
@@ -297,17 +302,17 @@ class English:
 
     def zone_contents(self, e: A.Expr) -> str | None:
         """What a zone expression holds, as a bare plural (``cards in the hand of p``), or None."""
-        if isinstance(e, A.Index) and e.base in self.symbols.zones:
+        if isinstance(e, A.Index) and self.ref(e) is Kind.ZONE:
             return self._zone_words(e.base, [self.expr(a) for a in e.args])[0]
-        if isinstance(e, A.Name) and e.ident in self.symbols.zones and not self.is_local(e):
+        if isinstance(e, A.Name) and self.ref(e) is Kind.ZONE:
             return self._zone_words(e.ident, [])[0]
         return None
 
     def zone_place(self, e: A.Expr) -> str:
         """Where a zone is, as a destination."""
-        if isinstance(e, A.Index) and e.base in self.symbols.zones:
+        if isinstance(e, A.Index) and self.ref(e) is Kind.ZONE:
             return self._zone_words(e.base, [self.expr(a) for a in e.args])[1]
-        if isinstance(e, A.Name) and e.ident in self.symbols.zones:
+        if isinstance(e, A.Name) and self.ref(e) is Kind.ZONE:
             return self._zone_words(e.ident, [])[1]
         return self.expr(e)
 
@@ -323,9 +328,8 @@ class English:
         if isinstance(domain, A.Binary) and domain.op == "..":
             head = self.t(f"{quantifier} ") + v + self.t(" from ") + self.expr(domain.left) + self.t(" to ") \
                 + self.expr(domain.right)
-        elif isinstance(domain, A.Name) and not self.is_local(domain) and (
-                domain.ident in self.symbols.tables or domain.ident in self.symbols.enums
-                or domain.ident == "players"):
+        elif isinstance(domain, A.Name) and (self.ref(domain) in (Kind.TABLE, Kind.ENUM) or (
+                self.ref(domain) is Kind.SPECIAL and domain.ident == "players")):
             n = self.noun("player") if domain.ident == "players" else self.noun(domain.ident)
             head = self.t(f"{quantifier} {n.plural if plural else n.singular} ") + v
         else:
@@ -399,23 +403,26 @@ class English:
 
     def name(self, e: A.Name) -> str:
         """A name as a noun phrase."""
-        s = self.symbols
         ident = e.ident
-        if self.is_local(e):
-            return self.m.var(ident)
-        if ident in SPECIAL_NAMES:
-            return self.t(SPECIAL_NAMES[ident].english)
-        if ident in s.states:
-            return self.state(ident, [])
-        if ident in s.zones:
-            return self.t("the ") + self._zone_words(ident, [])[0]
-        if ident in s.switches:
-            return self.t("the interpretation ") + self.m.ref("switch", ident, s.switches[ident].ident)
-        if ident in s.tables or ident in s.enums:
-            return self.t("the " + self.noun(ident).plural)
-        if ident in s.graphs:
-            return self.t("the " + words(ident))
-        return self.m.var(ident)
+        kind = self.ref(e)
+        match kind:
+            case Kind.SPECIAL:
+                return self.t(SPECIAL_NAMES[ident].english)
+            case Kind.STATE:
+                return self.state(ident, [])
+            case Kind.ZONE:
+                return self.t("the ") + self._zone_words(ident, [])[0]
+            case Kind.SWITCH:
+                return self.t("the interpretation ") + self.m.ref("switch", ident, self.symbols.switches[ident].ident)
+            case Kind.TABLE | Kind.ENUM:
+                return self.t("the " + self.noun(ident).plural)
+            case Kind.GRAPH:
+                return self.t("the " + words(ident))
+            case Kind.LOCAL | Kind.PIECES | Kind.SCOPE | Kind.LIMIT | Kind.FUNCTION | Kind.PROCEDURE \
+                    | Kind.BUILTIN | None:
+                return self.m.var(ident)  # a local; or a name read apart (a limit's scope)
+            case _:
+                assert_never(kind)
 
     def state(self, name: str, keys: Sequence[str]) -> str:
         """A counter or variable with its keys, as a noun phrase."""
@@ -466,7 +473,7 @@ class English:
         """A call of a builtin or of a spec function."""
         f = e.func
         args = [self.expr(a) for a in e.args]
-        if f in self.symbols.functions:
+        if self.ref(e) is Kind.FUNCTION:
             if f in self.vocab.functions:
                 p = _as_phrase(self.vocab.functions[f])
                 if positive or p.negative is not None:
@@ -525,15 +532,15 @@ class English:
             return self.compare(e, positive)
         if isinstance(e, A.Literal) and isinstance(e.value, bool):
             return self.t("always" if e.value == positive else "never")
-        if isinstance(e, A.Call) and (e.func in self.symbols.functions or BUILTINS[e.func].is_condition):
+        if isinstance(e, A.Call) and (self.ref(e) is Kind.FUNCTION or BUILTINS[e.func].is_condition):
             return self.call(e, positive)
         if isinstance(e, A.Attr):
             return self.attr(e, positive)
-        if isinstance(e, A.Index) and e.base in self.symbols.limits:
+        if isinstance(e, A.Index) and self.ref(e) is Kind.LIMIT:
             return self.limit(e.base, [self.expr(a) for a in e.args], positive)
         if isinstance(e, A.Aggregate) and e.kind in ("all", "any"):
             return self.aggregate(e, positive)
-        if isinstance(e, A.Name) and not self.is_local(e) and e.ident in self.vocab.states:
+        if isinstance(e, A.Name) and self.ref(e) is Kind.STATE and e.ident in self.vocab.states:
             p = _as_phrase(self.vocab.states[e.ident])
             if positive:
                 return self._fill(p.text, [])
@@ -664,23 +671,18 @@ class English:
     def assign(self, st: A.Assign) -> str:
         """``x = v``, ``x += v``, ``x -= v``."""
         t = self.t
-        phrase = self.vocab.states.get(st.name) if not st.keys and st.name in self.symbols.states else None
+        is_state = self.checked.ref(st) is Kind.STATE
+        phrase = self.vocab.states.get(st.name) if not st.keys and is_state else None
         if isinstance(phrase, Phrase) and phrase.negative is not None and st.op == "=" \
                 and isinstance(st.value, A.Literal) and isinstance(st.value.value, bool):
             return t("Record that ") + self._fill(phrase.text if st.value.value else phrase.negative, []) + t(".")
-        if st.keys or (st.name in self.symbols.states and not self._is_local_name(st)):
-            target = self.state(st.name, [self.expr(k) for k in st.keys])
-        else:
-            target = self.m.var(st.name)
+        target = self.state(st.name, [self.expr(k) for k in st.keys]) if is_state else self.m.var(st.name)
         value = self.expr(st.value)
         if st.op == "+=":
             return t("Increase ") + target + t(" by ") + value + t(".")
         if st.op == "-=":
             return t("Decrease ") + target + t(" by ") + value + t(".")
         return t("Set ") + target + t(" to ") + value + t(".")
-
-    def _is_local_name(self, st: A.Assign) -> bool:
-        return st.name not in self.symbols.states
 
     def if_steps(self, st: A.If) -> list[Step]:
         """``if / elif / else`` as steps; a one-line branch is written inline."""

@@ -6,6 +6,7 @@ Every later pass reads names of the spec through it: a name's kind
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,32 @@ import attrs
 
 from . import ast as A
 from .types import BOOL, INT, PLAYER, TEXT, EntityType, ListType, Type, spec_type
+
+
+class Kind(enum.StrEnum):
+    """What a name of a spec stands for: a kind of declaration, or a name of the language.
+
+    The checker decides it once for every name it reads (see
+    :meth:`interpreter.checker.Checked.ref`); later passes read that record.
+    """
+
+    ENUM = "enum"
+    TABLE = "table"
+    GRAPH = "graph"
+    PIECES = "pieces"
+    STATE = "state"
+    ZONE = "zone"
+    SCOPE = "scope"
+    LIMIT = "limit"
+    SWITCH = "switch"
+    FUNCTION = "function"
+    PROCEDURE = "procedure"
+    #: A local name: a `let`, a parameter, or a variable bound by a loop, a decision or an aggregate.
+    LOCAL = "local"
+    #: A name every spec can use (:data:`interpreter.builtins.SPECIAL_NAMES`).
+    SPECIAL = "special"
+    #: A builtin function (:data:`interpreter.builtins.BUILTINS`).
+    BUILTIN = "builtin"
 
 
 @attrs.define
@@ -39,25 +66,25 @@ class Symbols:
     procedures: dict[str, A.ProcedureDecl] = attrs.Factory(dict)
     rules: dict[str, A.Rule] = attrs.Factory(dict)
 
-    def kind_of(self, name: str) -> str | None:
-        """What a global name is: 'state', 'zone', 'table', ... or None."""
+    def kind_of(self, name: str) -> Kind | None:
+        """What a global name is: a state, a zone, a table, ... or None."""
         for kind, table in self._namespaces():
             if name in table:
                 return kind
         return None
 
-    def _namespaces(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        yield "enum", self.enums
-        yield "table", self.tables
-        yield "graph", self.graphs
-        yield "pieces", self.pieces
-        yield "state", self.states
-        yield "zone", self.zones
-        yield "scope", self.scopes
-        yield "limit", self.limits
-        yield "switch", self.switches
-        yield "function", self.functions
-        yield "procedure", self.procedures
+    def _namespaces(self) -> Iterator[tuple[Kind, dict[str, Any]]]:
+        yield Kind.ENUM, self.enums
+        yield Kind.TABLE, self.tables
+        yield Kind.GRAPH, self.graphs
+        yield Kind.PIECES, self.pieces
+        yield Kind.STATE, self.states
+        yield Kind.ZONE, self.zones
+        yield Kind.SCOPE, self.scopes
+        yield Kind.LIMIT, self.limits
+        yield Kind.SWITCH, self.switches
+        yield Kind.FUNCTION, self.functions
+        yield Kind.PROCEDURE, self.procedures
 
     def global_names(self) -> list[str]:
         """Every declared name."""
