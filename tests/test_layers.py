@@ -1,4 +1,4 @@
-"""The modules of ``interpreter/`` import each other in layers, never in a circle.
+"""The modules of ``interpreter/`` (and of its subpackages) import each other in layers, never in a circle.
 
 Every import counts: at the top, inside a function, and under ``TYPE_CHECKING``.
 A module that needs a type of a higher layer takes a protocol of a lower one
@@ -23,7 +23,18 @@ PACKAGE = Path(interpreter.__file__).parent
 
 
 #: Imports allowed to close a circle, each only under ``TYPE_CHECKING`` (see above).
-TYPE_ONLY_BACK_EDGES = {("runtime", "game"), ("stored", "game")}
+TYPE_ONLY_BACK_EDGES = {("interpreter.runtime", "interpreter.game"), ("interpreter.stored", "interpreter.game")}
+
+
+def modules() -> dict[str, Path]:
+    """Every module of the package (subpackages too), by dotted name."""
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(("interpreter", *parts))] = path
+    return out
 
 
 def _type_only(tree: ast.Module) -> set[int]:
@@ -35,27 +46,35 @@ def _type_only(tree: ast.Module) -> set[int]:
     return out
 
 
+def _targets(node: ast.Import | ast.ImportFrom, name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules of the package an import statement in module ``name`` reaches."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names if a.name in known}
+    if node.level:
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for _ in range(node.level - 1):
+            package = package.rpartition(".")[0]
+        base = package + (f".{node.module}" if node.module else "")
+    else:
+        base = node.module or ""
+    if base not in known:
+        return set()
+    return {f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names}
+
+
 def imports(allowed: set[tuple[str, str]] | None = None) -> dict[str, set[str]]:
     """Every module of the package and the modules of the package it imports (leaving out
     the ``allowed`` edges where they are imported for type checking only)."""
-    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    known = modules()
     found: dict[str, set[str]] = {}
-    for name in sorted(modules):
-        tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+    for name, path in sorted(known.items()):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         type_only = _type_only(tree)
         found[name] = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                targets = [node.module] if node.module else [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("interpreter."):
-                targets = [(node.module or "").split(".")[1]]
-            elif isinstance(node, ast.ImportFrom) and node.module == "interpreter":
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.Import):
-                targets = [a.name.split(".")[1] for a in node.names if a.name.startswith("interpreter.")]
-            else:
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
                 continue
-            for target in {t.split(".")[0] for t in targets if t and t.split(".")[0] in modules} - {name}:
+            for target in _targets(node, name, path, known) - {name}:
                 if not (allowed and (name, target) in allowed and id(node) in type_only):
                     found[name].add(target)
     return found
@@ -89,9 +108,7 @@ def cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_interpreter_has_no_import_circle() -> None:
-    graph = imports(TYPE_ONLY_BACK_EDGES)
-    graph.pop("__init__", None)  # the package's face imports the layers; nothing imports it back
-    found = cycle(graph)
+    found = cycle(imports(TYPE_ONLY_BACK_EDGES))
     assert found is None, "import circle: " + " -> ".join(found or [])
 
 
@@ -110,6 +127,15 @@ def test_the_cycle_finder_finds_a_circle() -> None:
 
 def test_the_import_scan_sees_imports_under_type_checking_and_in_functions() -> None:
     graph = imports()
-    assert "ast" in graph["parser"] and "errors" in graph["checker"]
-    assert "game" in graph["runtime"]  # under TYPE_CHECKING
-    assert "compiler" in graph["edit"]  # inside a function
+    assert {"interpreter.ast", "interpreter.treejson"} <= graph["interpreter.parser"]
+    assert "interpreter.errors" in graph["interpreter.checker"]
+    assert "interpreter.game" in graph["interpreter.runtime"]  # under TYPE_CHECKING
+    assert "interpreter.compiler" in graph["interpreter.edit"]  # inside a function
+    assert "interpreter.game" in graph["interpreter"]  # the package's face
+
+
+def test_the_core_never_imports_its_tools() -> None:
+    graph = imports()
+    for name, targets in graph.items():
+        if not name.startswith("interpreter.tools"):
+            assert not any(t.startswith("interpreter.tools") for t in targets), name
