@@ -144,6 +144,29 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
             "verdict": verdict_json(verdict, record, end.state)}
 
 
+def steps_summary(shown: Mapping[str, Any]) -> str:
+    """What the page of :func:`viewer_data` steps through, in plain words, and the verdict.
+
+    A step is the position before one action entry (its reveal and look entries are shown with it),
+    plus the end position of a legal record; the verdict counts every entry.
+    """
+    frames = shown["frames"]
+    actions = sum(1 for f in frames if f["index"] is not None)
+    entries = sum(len(f["entries"]) for f in frames)
+    others = entries - actions
+
+    def count(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    if shown["verdict"]["status"] == ILLEGAL:
+        which = f"one before each of the record's first {count(actions, 'action', 'actions')}, the last refused"
+    else:
+        which = f"one before each of the record's {count(actions, 'action', 'actions')} and one for the end"
+    parts = (f"{count(entries, 'entry', 'entries')}: {count(actions, 'action', 'actions')} and "
+             f"{count(others, 'reveal or look entry', 'reveal and look entries')}, shown with their action")
+    return f"{count(len(frames), 'step', 'steps')}, {which} ({parts}). {shown['verdict']['headline']}."
+
+
 def viewer_page(shown: Mapping[str, Any]) -> str:
     """The viewer page showing :func:`viewer_data`."""
     return page(str(shown["title"]), asset("viewer.html"), shown, "viewer.js")

@@ -128,6 +128,12 @@ def test_view_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     good.write_text(dumps(record_game(2, seed=4)), encoding="utf-8")
     out = tmp_path / "good.html"
     assert main(["view", str(good), "-o", str(out)]) == 0
+    frames, verdict = record_frames(json.loads(good.read_text(encoding="utf-8")))
+    actions, entries = len(frames) - 1, verdict.entries
+    said = capsys.readouterr().err      # what a step is, and how steps and entries add up, in plain words
+    assert f"{len(frames)} steps, one before each of the record's {actions} actions and one for the end " \
+           f"({entries} entries: {actions} actions and {entries - actions} reveal and look entries" in said
+    assert said.rstrip().endswith(f"Legal: the game is over after {entries} entries.")
     html = out.read_text(encoding="utf-8")
     assert "Content-Security-Policy" in html and "http://" not in html.replace("http://www.w3.org/2000/svg", "")
     assert page_data(html)["verdict"]["status"] == "legal"
@@ -135,6 +141,7 @@ def test_view_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(bad_record), encoding="utf-8")
     assert main(["view", str(bad), "-o", str(tmp_path / "bad.html")]) == 1
+    assert "the last refused" in capsys.readouterr().err
     (tmp_path / "not.json").write_text('{"format": "x"}', encoding="utf-8")
     assert main(["view", str(tmp_path / "not.json"), "-o", str(tmp_path / "not.html")]) == 2
     assert not (tmp_path / "not.html").exists()

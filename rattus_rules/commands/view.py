@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..records import ILLEGAL
-from ..viewer import viewer_data, viewer_page
+from ..viewer import steps_summary, viewer_data, viewer_page
 from .common import (
     EXIT_OK,
     EXIT_RULES,
@@ -44,5 +44,5 @@ def run_view(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: {err}") from None
     write_output(viewer_page(shown), args.output)
     if args.output not in (None, "-"):
-        print(f"wrote {args.output}: {len(shown['frames'])} steps; {shown['verdict']['headline']}", file=sys.stderr)
+        print(f"wrote {args.output}: {steps_summary(shown)}", file=sys.stderr)
     return EXIT_RULES if shown["verdict"]["status"] == ILLEGAL else EXIT_OK
