@@ -1170,11 +1170,17 @@ def which_interpretations(record: Any, data: str | None = None, rounds: int = 4,
     return InterpretationReport(tuple(sorted(header_settings.items())), legal, rejected)
 
 
+def seat_names(record: Any) -> list[str] | None:
+    """The seat names of a record as it gives them, if it has them (for JSON output: its escaping is enough)."""
+    if isinstance(record, dict) and isinstance(record.get("seats"), list):
+        return [str(s) for s in record["seats"]]
+    return None
+
+
 def seats_of(record: Any) -> list[str] | None:
     """The seat names of a record, if it has them, each as one line (control characters escaped) for display."""
-    if isinstance(record, dict) and isinstance(record.get("seats"), list):
-        return [one_line(str(s)) for s in record["seats"]]
-    return None
+    names = seat_names(record)
+    return None if names is None else [one_line(s) for s in names]
 
 
 __all__ = [

@@ -67,10 +67,16 @@ def test_a_seat_name_cannot_write_control_characters(name: str, record: dict[str
             main(argv)
             out, err = capsys.readouterr()
             assert not _raw_controls(out + err), (argv, out + err)
-    # the seat names come out of --json unchanged
+    # the seat names come out of --json unchanged: JSON's escaping is enough
     path.write_text(json.dumps({**record, "seats": [name, name]}), encoding="utf-8")
     main(["validate", "--json", str(path)])
     json.loads(capsys.readouterr().out)
+    for names in ([name, name], ["x\nfake: legal", "y\tz"]):
+        path.write_text(json.dumps({**record, "seats": names}), encoding="utf-8")
+        main(["replay", "--json", "--at", "3", str(path)])
+        out = capsys.readouterr().out
+        assert not _raw_controls(out)
+        assert json.loads(out)["position"]["names"] == names
 
 
 def test_a_seat_name_cannot_start_a_line_of_its_own(record: dict[str, object], tmp_path: Path,

@@ -33,6 +33,7 @@ from ..records import (
     load_record_text,
     read_record_file,
     replay,
+    seat_names,
     seats_of,
     validate,
     which_interpretations,
@@ -230,7 +231,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"at": at, "total": total, "verdict": verdict.to_json(),
                     "next_entry": record["entries"][at] if at < total and verdict.status != ILLEGAL else None,
-                    "position": position_json(state, position.shown, seats_of(record))})
+                    "position": position_json(state, position.shown, seat_names(record))})
         return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
     if verdict.status == ILLEGAL:
         print(f"the record is illegal before entry {at}:")
