@@ -38,6 +38,7 @@ from .records import (
     read_record_file,
     validate,
 )
+from .terminal import one_line
 
 #: Records per task sent to a worker (fixed, so that the tasks do not depend on the number of workers).
 CHUNK = 32
@@ -68,7 +69,7 @@ class Result:
         return {LEGAL: 0, ILLEGAL: 1}.get(self.verdict["status"], 2)
 
     def line(self) -> str:
-        """The verdict on one line, control characters escaped."""
+        """The verdict on one line: control characters, line ends and tabs escaped (:func:`terminal.one_line`)."""
         v = self.verdict
         if v["status"] == LEGAL and v["finished"]:
             winners = " and ".join(f"P{w}" for w in v["winners"])
@@ -80,14 +81,7 @@ class Result:
         else:
             text = f"not a record: {v['path'] or '$'}: {v['reason']}"
         text += "".join(f" (warning: {w})" for w in v["warnings"])
-        return printable(f"{self.name}: {text}")
-
-
-def printable(text: str) -> str:
-    """Text with control (and other unprintable) characters written as escapes."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+        return one_line(f"{self.name}: {text}")
 
 
 def list_items(sources: Iterable[str]) -> list[Item]:

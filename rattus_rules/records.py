@@ -259,8 +259,9 @@ class Verdict:
         elif self.status == LEGAL:
             if self.finished:
                 out.append(f"legal: the game is over after {self.entries} entries")
-                out.append("final scores: " + ", ".join(f"{_name(p, seats)} {s}" for p, s in enumerate(self.scores)))
-                out.append("winner: " + " and ".join(_name(w, seats) for w in self.winners))
+                out.append("final scores: "
+                           + ", ".join(f"{seat_name(p, seats)} {s}" for p, s in enumerate(self.scores)))
+                out.append("winner: " + " and ".join(seat_name(w, seats) for w in self.winners))
             else:
                 out.append(f"legal so far, {self.entries} entries, next to move: {self.next}")
         else:
@@ -290,7 +291,12 @@ class Verdict:
         }
 
 
-def _name(seat: int, seats: Sequence[str] | None) -> str:
+def seat_name(seat: int, seats: Sequence[str] | None) -> str:
+    """A seat for people: ``P0``, with the record's name beside it if it has another (``P0 (Ada)``).
+
+    >>> seat_name(0, ["Ada", "P1"]), seat_name(1, ["Ada", "P1"]), seat_name(2, None)
+    ('P0 (Ada)', 'P1', 'P2')
+    """
     if seats and 0 <= seat < len(seats) and seats[seat] != seat_label(seat):
         return f"{seat_label(seat)} ({seats[seat]})"
     return seat_label(seat)
@@ -535,14 +541,14 @@ class _Validation:
         st = self.state
         if st.is_terminal():
             return "nobody (the game is over)"
-        who = "chance" if st.is_chance_node() else _name(st.current_player, self.seats)
+        who = "chance" if st.is_chance_node() else seat_name(st.current_player, self.seats)
         return f"{who} (decision `{st.decision_rule()}`)"
 
     def to_move(self) -> str:
         st = self.state
         if st.is_chance_node():
             return f"chance ({st.decision_rule()})"
-        return f"{_name(st.current_player, self.seats)} ({st.decision_rule()})"
+        return f"{seat_name(st.current_player, self.seats)} ({st.decision_rule()})"
 
     def legal_texts(self) -> list[str]:
         st = self.state
@@ -570,7 +576,7 @@ class _Validation:
             raise _Illegal(i, f"the game is over (it ended with entry {self.ended_at})", "", (), ())
         by, text = entry["by"], " ".join(entry["action"].split())
         if st.is_chance_node() != (by == CHANCE) or (by != CHANCE and by != seat_label(st.current_player)):
-            waiting = "chance" if st.is_chance_node() else _name(st.current_player, self.seats)
+            waiting = "chance" if st.is_chance_node() else seat_name(st.current_player, self.seats)
             raise self.illegal(i, f"the game waits for {waiting} (decision `{st.decision_rule()}`), not for {by}")
         if by == CHANCE:
             option, unknown = self.match_chance(i, text)
@@ -1201,6 +1207,7 @@ __all__ = [
     "record_game",
     "replay",
     "schema",
+    "seat_name",
     "validate",
     "walk",
     "which_interpretations",

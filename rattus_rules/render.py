@@ -33,6 +33,7 @@ import attrs
 from interpreter import Game, State
 
 from .layout import MAP_WIDTH, positions
+from .records import seat_name
 
 #: Colour of each player's cubes (seat 0, 1, 2, 3): presentation only.
 PLAYER_COLOURS = ("#d62728", "#e8b400", "#2ca02c", "#1f77b4")
@@ -265,12 +266,6 @@ def _state_region(parent: Element, state: State, region: str, at: tuple[int, int
         _text(g, cx + 17, top + 64, str(n), 11, "start")
 
 
-def _seat(p: int, names: Sequence[str] | None) -> str:
-    if names and 0 <= p < len(names) and names[p] != f"P{p}":
-        return f"P{p} ({names[p]})"
-    return f"P{p}"
-
-
 def _state_panel(state: State, x: int, names: Sequence[str] | None = None) -> tuple[Element, int]:
     game = state.game
     holder = state.vals.get("holder", {})
@@ -297,7 +292,7 @@ def _state_panel(state: State, x: int, names: Sequence[str] | None = None) -> tu
                 data_cards=" ".join(cards))
         _el(g, "rect", x=x, y=y - 12, width=16, height=16, fill=colour, stroke=_INK)
         mark = "  ◀ to move" if p == to_move else ""
-        _text(g, x + 24, y + 1, f"{_seat(p, names)}{mark}", 13, "start", "bold")
+        _text(g, x + 24, y + 1, f"{seat_name(p, names)}{mark}", 13, "start", "bold")
         _text(g, x + 24, y + 19, f"supply {supply} · castle {castle}", 12, "start")
         _text(g, x + 24, y + 37, "cards: " + (", ".join(cards) or "none"), 12, "start")
         y += 58

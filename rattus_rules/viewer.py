@@ -25,7 +25,7 @@ from interpreter import State
 from interpreter.session import citations_json
 
 from .frames import Frame, record_frames
-from .records import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, _name, seats_of
+from .records import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, seat_name, seats_of
 from .render import state_svg
 from .webpage import COMPONENTS_NOTE, asset, page
 
@@ -34,7 +34,7 @@ def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[
     """Each seat's supply, castle cubes and cards, and whether it is to move."""
     vals = state.vals
     holder = vals.get("holder", {})
-    return [{"seat": f"P{p}", "label": _name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
+    return [{"seat": f"P{p}", "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
              "castle": vals.get("castle", {}).get(p, 0),
              "cards": [str(c) for c, h in holder.items() if h == p],
              "to_move": p == state.current_player} for p in state.seats]
@@ -46,7 +46,7 @@ def to_move(state: State, seats: Sequence[str] | None = None) -> str:
         return "The game is over."
     if state.is_chance_node():
         return f"Chance decides (rule {state.decision_rule()})."
-    return f"{_name(state.current_player, seats)} decides (rule {state.decision_rule()})."
+    return f"{seat_name(state.current_player, seats)} decides (rule {state.decision_rule()})."
 
 
 def entry_text(entry: Mapping[str, Any], seats: Sequence[str] | None) -> str:
@@ -55,7 +55,7 @@ def entry_text(entry: Mapping[str, Any], seats: Sequence[str] | None) -> str:
         return f"↳ reveal {entry['reveal']}"
     who = str(entry.get("by", ""))
     if who.startswith("P") and who[1:].isdigit():
-        who = _name(int(who[1:]), seats)
+        who = seat_name(int(who[1:]), seats)
     if "look" in entry:
         return f"↳ {who} looks at {entry['look']}"
     return f"{who}: {entry.get('action', '')}"
@@ -136,7 +136,7 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
     kind = record["kind"]
     seen = "every token face" if kind == OMNISCIENT else "only the faces the record states (hidden tokens stay ?)"
     article = "An" if kind[0] in "aeiou" else "A"
-    names = ", ".join(_name(p, seats) for p in range(len(seats or [])))
+    names = ", ".join(seat_name(p, seats) for p in range(len(seats or [])))
     about = (f"{len(seats or [])} players: {names}. {article} {kind} record of {len(entries)} entries, showing "
              f"{seen}. Interpretations: {settings}. Verdict: {'legal' if verdict.status == LEGAL else verdict.status}.")
     return {"title": f"Rattus: a recorded game ({kind})", "about": about, "components": COMPONENTS_NOTE,

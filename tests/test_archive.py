@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rattus_rules.archive import JSON_LINES, Result, list_items, printable, summary, validate_archive
+from rattus_rules.archive import JSON_LINES, Result, list_items, summary, validate_archive
 from rattus_rules.cli import main
 from rattus_rules.executor import run_all
 from rattus_rules.progress import Progress
@@ -105,8 +105,11 @@ def test_control_characters_in_names_are_escaped(tmp_path: Path) -> None:
     path = tmp_path / "evil\x1b[32mlegal.json"
     path.write_text(dumps(record_game(2, seed=1)))
     line = validate_archive([str(tmp_path)], workers=1)[0].line()
-    assert "\x1b" not in line and "\\x1b[32m" in line
-    assert printable("a\nb\x07") == "a\\nb\\x07" and printable("Gallia ö") == "Gallia ö"
+    assert "\x1b" not in line and "\\u001b[32m" in line
+    record = tmp_path / "sub"
+    record.mkdir()
+    (record / "a\nb\x07 Gallia ö.json").write_text("{}")
+    assert "/a\\u000ab\\u0007 Gallia ö.json: not a record: $: " in validate_archive([str(record)], workers=1)[0].line()
 
 
 def test_the_executor_keeps_the_order(tmp_path: Path) -> None:
