@@ -17,6 +17,7 @@ options are decided when the code is made.
 
 from __future__ import annotations
 
+import ast as pyast
 import threading
 from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Any, Protocol, assert_never
@@ -655,6 +656,8 @@ class ProcedureCompiler:
         A binding whose values do not depend on the binding just before it (only on
         earlier ones) is listed once, when first needed, and reused: when each piece of a place
         may go to the neighbouring places that have room, those places are the same for every piece.
+        The leading parts of a binding's filter that do not name its variable are tested once,
+        before its loop (see :meth:`split_where`).
         """
         cites = self.current_citations()
         out: list[Line] = [("out = []", st.pos, cites), ("add = out.append", st.pos, cites), ("_n = 0", st.pos, cites)]
@@ -686,20 +689,28 @@ class ProcedureCompiler:
                 var = names[k]
                 cost = weight(where or "") + len(texts) - k
                 d = self.gen.fresh("d")
+                hoisted, rest = self.split_where(where, var)
                 if k in kept:  # listed once (charged), then looped over (charged each time)
-                    made = f"[{var} for {var} in {d} if {where}]" if where is not None else d
                     out.append((f"{ind}if {kept[k]} is None:", b.pos, cites))
                     out.extend(self.charged(d, domain, cost, ind + "    ", b.pos))
-                    out.append((f"{ind}    {kept[k]} = {made}", b.pos, cites))
+                    out.append((f"{ind}    {kept[k]} = {self.filtered(var, d, hoisted, rest)}", b.pos, cites))
                     domain = kept[k]
-                if k == 0 and self.gen.data_sized(b.domain):  # looped over once per listing: bounded
+                    hoisted, rest = "True", None  # (filtered when listed)
+                once = k == 0 and self.gen.data_sized(b.domain)  # looped over once per listing: bounded
+                if once and hoisted == "True":
                     out.append((f"{ind}for {var} in {domain}:", b.pos, cites))
                 else:
-                    out.extend(self.charged(d, domain, cost, ind, b.pos))
+                    if once:
+                        out.append((f"{ind}{d} = {domain}", b.pos, cites))
+                    else:
+                        out.extend(self.charged(d, domain, cost, ind, b.pos))
+                    if hoisted != "True":
+                        out.append((f"{ind}if {d} and {hoisted}:", b.where.pos if b.where else b.pos, cites))
+                        ind += "    "
                     out.append((f"{ind}for {var} in {d}:", b.pos, cites))
                 ind += "    "
-                if k not in kept and where is not None:
-                    out.append((f"{ind}if {where}:", b.where.pos if b.where else b.pos, cites))
+                if rest is not None:
+                    out.append((f"{ind}if {rest}:", b.where.pos if b.where else b.pos, cites))
                     ind += "    "
                 for later, place in kept.items():
                     if home[later] == k:
@@ -707,6 +718,41 @@ class ProcedureCompiler:
             values = "(" + "".join(n + ", " for n in names) + ")"
             out.append((f"{ind}add(({bi}, {values}))", st.pos, cites))
         return out
+
+    @staticmethod
+    def split_where(where: str | None, var: str) -> tuple[str, str | None]:
+        """A binding's filter (generated text) as (its leading conjuncts that do not name the
+        binding's variable, the rest).
+
+        The first part is the same for every value, so it is tested once, before the
+        values are listed (and only if there are any, as the filter would be): ``"True"``
+        if there is none; the rest filters each value (None if nothing is left).
+        """
+        if where is None or "\x00" in where:  # (no split of text still to be resolved by its frame)
+            return "True", where
+        conjuncts: list[pyast.expr] = []
+        todo: list[pyast.expr] = [pyast.parse(where, mode="eval").body]
+        while todo:
+            e = todo.pop()
+            if isinstance(e, pyast.BoolOp) and isinstance(e.op, pyast.And):
+                todo += reversed(e.values)
+            else:
+                conjuncts.append(e)
+        lead = 0
+        while lead < len(conjuncts) and not any(isinstance(n, pyast.Name) and n.id == var
+                                                 for n in pyast.walk(conjuncts[lead])):
+            lead += 1
+        if lead == 0:
+            return "True", where
+        texts = [f"({pyast.unparse(c)})" for c in conjuncts]
+        return " and ".join(texts[:lead]), " and ".join(texts[lead:]) or None
+
+    @staticmethod
+    def filtered(var: str, domain: str, hoisted: str, rest: str | None) -> str:
+        """The text of a list of the values of a binding (a local ``domain``) that pass its filter,
+        split by :meth:`split_where`."""
+        made = f"[{var} for {var} in {domain} if {rest}]" if rest is not None else domain
+        return made if hoisted == "True" else f"({made} if {domain} and {hoisted} else [])"
 
     def charged(self, name: str, domain: str, cost: int, ind: str, pos: A.Pos) -> list[Line]:
         """Lines setting ``name`` to a domain and charging its length times ``cost`` to the
@@ -726,7 +772,13 @@ class ProcedureCompiler:
         where = self.gen.expr(b.where, {b.var: var}, fr) if b.where is not None else None
         if not self.gen.data_sized(b.domain):  # listed once: only a range or a list may be too long
             domain = f"_each(st, {domain}, {weight(where or '')})"
-        values = f"_Values(list({domain}))" if where is None else f"_Values([{var} for {var} in {domain} if {where}])"
+        hoisted, rest = self.split_where(where, var)
+        out: list[Line] = []
+        if hoisted != "True":
+            out.append((f"out = {domain}", b.pos, cites))
+            domain = "out"
+        made = self.filtered(var, domain, hoisted, rest)
+        values = f"_Values({made if rest is not None else f'list({made})'})"
         if when is None:
-            return [(f"out = {values}", b.pos, cites)]
-        return [(f"out = {values} if {self.text(when, fr)} else []", b.pos, cites)]
+            return [*out, (f"out = {values}", b.pos, cites)]
+        return [*out, (f"out = {values} if {self.text(when, fr)} else []", b.pos, cites)]

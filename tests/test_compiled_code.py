@@ -256,3 +256,28 @@ procedure play cite src "S" "x" {
     line = next(n for n, text in enumerate(lines, start=1) if "picked = piece" in text)
     assert f"g.rules:{line}:11: the rules cannot go on" in str(info.value)
     assert info.value.citations and info.value.citations[0].section == "Picking"
+
+
+def test_a_filter_part_that_does_not_name_the_value_is_tested_once_and_only_if_there_are_values(
+        tmp_path: Path) -> None:
+    game = load(tmp_path, '''
+counter top = 3
+counter zero = 0
+procedure play cite src "S" "x" {
+  loop {
+    choose by first_player {
+      "pair" a in 1 .. 2, b in 1 .. top where top > 1 and b != a { top -= 1 }
+      "none" x in 1 .. zero where 1 // zero == 1 and x > 0 { }
+      "one" y in 1 .. top where top > 2 { }
+      "stop" { break }
+    }
+  }
+}
+''')
+    state = game.new_state(2)
+    assert state.legal_action_texts() == ["pair 1 2", "pair 1 3", "pair 2 1", "pair 2 3",
+                                          "one 1", "one 2", "one 3", "stop"]
+    state.apply("pair 1 2")
+    assert state.legal_action_texts() == ["pair 1 2", "pair 2 1", "stop"]
+    state.apply("pair 2 1")
+    assert state.legal_action_texts() == ["stop"]
