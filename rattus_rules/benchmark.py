@@ -7,14 +7,29 @@ drawn by ``state.apply_random_chance()``, on one core.  The spec load time is
 measured cold, each run in a fresh Python process: importing the interpreter,
 getting the Lark parser (the one shipped beside the grammar as JSON, else a
 newly built one), and parse + check + load data + compile.
+
+Two figures are measured against a yardstick in the same process:
+
+* random games against ``tests/reference_model.py``, an independent engine of
+  the same game in plain Python (driven by action texts), loaded by path from
+  the source tree (it is a test helper, not part of the package; the figure is
+  left out where there is no source tree).  Both sides play the same seeds with
+  the same players: a ``random.Random(seed)`` picking an index among the legal
+  actions, chance events included; the games alternate in small blocks so a
+  change of machine load touches both sides alike;
+* ``perft`` at a given depth after setup (4 players, seed 0), in legal action
+  sequences per second; the last ply is counted, not applied (see
+  :mod:`interpreter.tools.perft`).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -22,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import attrs
@@ -29,10 +45,13 @@ import attrs
 import interpreter
 from interpreter import Game
 from interpreter.cache import CACHE_ENV
+from interpreter.tools.perft import perft
 
 from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
 from .api import load_rules
 from .commands.common import EXIT_USAGE, UsageError
+from .commands.records import MAX_PERFT_DEPTH
+from .conformance import start_position
 from .paths import spec_dir
 from .progress import Progress, progress
 
@@ -122,6 +141,104 @@ def measure_games(game: Game, players: int, seconds: float, min_games: int = 20,
     return GameFigures(players, games, actions, decisions, elapsed, cut)
 
 
+#: The yardstick engine, in the source tree (a test helper: not installed with the package).
+MODEL_NAME = "reference_model.py"
+
+
+def reference_model_path() -> Path | None:
+    """``tests/.../reference_model.py`` of the source tree this package runs from, if there is one."""
+    tests = Path(interpreter.__file__).resolve().parent.parent / "tests"
+    found = sorted(tests.glob(f"**/{MODEL_NAME}")) if tests.is_dir() else []
+    return found[0] if found else None
+
+
+def load_reference_model(path: Path) -> ModuleType:
+    """Import the reference model from its file (it is not a module of any installed package)."""
+    spec = importlib.util.spec_from_file_location("rattus_reference_model", path)
+    if spec is None or spec.loader is None:
+        raise UsageError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@attrs.frozen
+class Yardstick:
+    """Random games played by this engine and by the reference model on the same seeds (CPU seconds)."""
+
+    players: int
+    games: int
+    spec_seconds: float
+    model_seconds: float
+
+    @property
+    def ratio(self) -> float:
+        """How many times faster this engine plays than the reference model."""
+        return self.model_seconds / self.spec_seconds
+
+
+def play_spec_by_index(game: Game, players: int, seed: int) -> None:
+    """One game, every action (chance too) picked by index by a ``random.Random(seed)``."""
+    state = game.new_state(players, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_index(rng.randrange(state.num_legal_actions()))
+
+
+def play_model_by_index(model: ModuleType, components: Any, players: int, settings: dict[str, str],
+                        seed: int) -> None:
+    """The same game on the reference model: the same picks by index among its legal action texts."""
+    engine = model.Rattus(components, players, settings)
+    rng = random.Random(seed)
+    while engine.pending is not None:
+        texts = engine.pending[1]
+        engine.apply(texts[rng.randrange(len(texts))])
+
+
+def measure_against_model(game: Game, model: ModuleType, players: int, seconds: float,
+                          min_games: int = 20, block: int = 5) -> Yardstick:
+    """Play the same seeds on both engines, in alternating blocks, for at least ``seconds`` in all."""
+    components = model.Components(spec_dir() / "data")
+    settings = {game.switches[name].ident: value for name, value in game.defaults.items()}
+    games = 0
+    spent = [0.0, 0.0]
+    while sum(spent) < seconds or games < min_games:
+        seeds = range(games, games + block)
+        start = time.process_time()
+        for seed in seeds:
+            play_spec_by_index(game, players, seed)
+        middle = time.process_time()
+        for seed in seeds:
+            play_model_by_index(model, components, players, settings, seed)
+        spent[0] += middle - start
+        spent[1] += time.process_time() - middle
+        games += block
+    return Yardstick(players, games, spent[0], spent[1])
+
+
+@attrs.frozen
+class PerftFigures:
+    """One perft count after setup and the CPU time it took."""
+
+    players: int
+    depth: int
+    sequences: int
+    seconds: float
+
+    @property
+    def per_second(self) -> float:
+        """Legal action sequences counted per second."""
+        return self.sequences / self.seconds
+
+
+def measure_perft(depth: int, players: int = 4, seed: int = 0) -> PerftFigures:
+    """Count the sequences of ``depth`` actions after setup (chance by the state's generator)."""
+    state, _ = start_position(players, seed)
+    start = time.process_time()
+    count = perft(state, depth)
+    return PerftFigures(players, depth, count, max(time.process_time() - start, 1e-9))
+
+
 def measure_load(path: Path, runs: int, cache_dir: str | None = None) -> LoadFigures:
     """Load the spec cold in ``runs`` fresh processes, and build the parser alone in as many more.
 
@@ -181,6 +298,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=7, help="fresh processes for the load time (default 7)")
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4], help="player counts (default 2 3 4)")
     parser.add_argument("--any-core", action="store_true", help="do not pin the process to one CPU")
+    parser.add_argument("--perft-depth", type=int, default=5, help="perft depth, 4 players (default 5)")
     add_bound_option(parser)
 
 
@@ -192,17 +310,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seconds must be 0 to {MAX_SECONDS}")
     if not 1 <= runs <= MAX_RUNS:
         raise UsageError(f"--runs must be 1 to {MAX_RUNS}")
+    if not 1 <= args.perft_depth <= MAX_PERFT_DEPTH:
+        raise UsageError(f"--perft-depth must be 1 to {MAX_PERFT_DEPTH}")
     game = load_rules()
     for n in counts:
         if not game.min_players <= n <= game.max_players:
             raise UsageError(f"--players: {game.title} is for {game.min_players} to {game.max_players} "
                              f"players, not {n}")
-    with progress(len(counts) + 3, "bench", unit=" step") as bar:
-        return _run(game, seconds, runs, counts, bound, bool(args.any_core), bar)
+    with progress(2 * len(counts) + 4, "bench", unit=" step") as bar:
+        return _run(game, seconds, runs, counts, bound, bool(args.any_core), int(args.perft_depth), bar)
 
 
 def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | None, any_core: bool,
-         bar: Progress) -> int:
+         depth: int, bar: Progress) -> int:
     say = bar.note
     pinned = "not pinned" if any_core else pin_to_one_core()
     say(f"machine: {machine()}; {pinned}")
@@ -221,6 +341,14 @@ def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | 
     say("  (actions = player decisions + chance outcomes; decisions = player decisions)")
     say(f"  {bound_text(bound, cut)}")
     say("")
+    _yardstick(game, seconds, counts, bar)
+    say("")
+    pf = measure_perft(depth)
+    bar.update()
+    say(f"perft after setup ({pf.players} players, seed 0), depth {pf.depth}: {pf.sequences} sequences in "
+        f"{pf.seconds:.2f} s CPU = {pf.per_second:,.0f} sequences/s")
+    say("  (the last ply is counted in bulk, not applied: num_legal_actions() at depth - 1)")
+    say("")
     say(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
     say(f"  {'':<11}{'spec load':>16}{'(parser needed?)':>22}{'getting the parser':>20}"
         f"{'import interpreter':>21}")
@@ -238,6 +366,25 @@ def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | 
     say(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file, as checked JSON;")
     say("  'no cache' turns it off, 'cache warm' runs after one load filled it")
     return 0
+
+
+def _yardstick(game: Game, seconds: float, counts: list[int], bar: Progress) -> None:
+    say = bar.note
+    path = reference_model_path()
+    if path is None:
+        say(f"against the reference model: skipped ({MODEL_NAME} is in the source tree's tests/, not installed)")
+        bar.update(len(counts))
+        return
+    model = load_reference_model(path)
+    say(f"against the reference model ({path.relative_to(path.parents[1])} of the source tree, loaded by path: an")
+    say("  independent plain-Python engine driven by action texts): the same seeds, every action picked by index")
+    say("  by random.Random(seed) on both sides, games alternating in blocks of 5 (CPU time of this process)")
+    say(f"{'players':>7} {'games':>6} {'spec games/s':>13} {'model games/s':>14} {'spec/model':>11}")
+    for n in counts:
+        y = measure_against_model(game, model, n, seconds, min_games=20 if seconds else 5)
+        bar.update()
+        say(f"{n:>7} {y.games:>6} {y.games / y.spec_seconds:>13.1f} {y.games / y.model_seconds:>14.1f} "
+            f"{y.ratio:>10.2f}x")
 
 
 if __name__ == "__main__":

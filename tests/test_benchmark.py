@@ -30,9 +30,11 @@ def test_measure_games_plays_at_least_the_minimum(rules: Game) -> None:
 
 
 def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--seconds", "0", "--runs", "1", "--players", "2", "--any-core"]) == 0
+    assert main(["bench", "--seconds", "0", "--runs", "1", "--players", "2", "--any-core", "--perft-depth", "2"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "cores" in out and "Python 3." in out
+    assert "against the reference model (tests/reference_model.py" in out and "spec/model" in out
+    assert "perft after setup (4 players, seed 0), depth 2:" in out and "sequences/s" in out
     assert "getting the parser" in out and "no cache" in out and "cache warm" in out
     assert "decision bound: 10000 player decisions per game; games cut at the bound: 0" in out
 
@@ -52,3 +54,29 @@ def test_the_record_yardstick_replays_the_game(rules: Game) -> None:
     assert all(records.values())
     replay = replay_plan(rules, records["omniscient"][0])
     replay()  # raises if an index is not legal
+
+
+def test_the_yardstick_games_are_the_same_games_on_both_engines(rules: Game) -> None:
+    from rattus_rules.benchmark import load_reference_model, measure_against_model, reference_model_path
+
+    path = reference_model_path()
+    assert path is not None and path.name == "reference_model.py"
+    figures = measure_against_model(rules, load_reference_model(path), 3, seconds=0.0, min_games=2, block=2)
+    assert figures.games == 2 and figures.spec_seconds > 0 and figures.model_seconds > 0 and figures.ratio > 0
+
+
+def test_perft_counts_the_last_ply_in_bulk(rules: Game) -> None:
+    from interpreter.tools.perft import perft
+    from rattus_rules.benchmark import measure_perft
+    from rattus_rules.conformance import start_position
+
+    state, _ = start_position(2, seed=3)
+    by_hand = 0
+    for i in range(state.num_legal_actions()):
+        child = state.clone()
+        child.apply_index(i)
+        child.advance_chance()
+        by_hand += 0 if child.is_terminal() else child.num_legal_actions()
+    assert perft(state, 2) == by_hand > state.num_legal_actions() > 0
+    figures = measure_perft(2, players=2, seed=3)
+    assert figures.sequences == by_hand and figures.per_second > 0

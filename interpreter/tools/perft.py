@@ -13,8 +13,12 @@ rules:
   engine that writes pieces the same way.
 
 Sequences that reach the end of the game before ``depth`` actions are not
-counted.  How a game reaches its first position (setup) is the game's own
-business; :func:`perft` starts from any state.
+counted.  The last action of a sequence is counted, not applied ("bulk
+counting", the usual perft technique): each legal action at depth ``depth - 1``
+ends exactly one sequence, so ``perft(state, 1)`` is the number of legal
+actions, and only the positions up to ``depth - 1`` actions deep are made.
+How a game reaches its first position (setup) is the game's own business;
+:func:`perft` starts from any state.
 
 >>> from pathlib import Path
 >>> from interpreter import load_spec
@@ -74,13 +78,12 @@ def perft(state: State, depth: int, chance: str = "seed", piece_word: PieceWord 
         return 1
     if state.is_terminal():
         return 0
+    if depth == 1:  # bulk counting: each legal action ends one sequence, none needs applying
+        return state.num_legal_actions()
     total = 0
     for i in range(state.num_legal_actions()):
         child = state.clone()
         child.apply_index(i)
-        if depth == 1:
-            total += 1
-            continue
         total += perft(child, depth - 1, chance, piece_word)
     return total
 
