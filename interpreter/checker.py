@@ -70,6 +70,8 @@ class Checked:
     refs: dict[int, Kind]
     #: id(Say) -> what each name it mentions stands for (a local or a state), and its type.
     say_names: dict[int, dict[str, tuple[Kind, Type]]]
+    #: id(Param) -> the type its spec names (``any`` where it names none).
+    param_types: dict[int, Type]
 
     def type_of(self, expr: A.Expr) -> Type:
         """The type the checker found for an expression (``any`` if unknown)."""
@@ -137,6 +139,7 @@ class Checker:
         self.in_state_free = False  # inside a `check`: no game state may be read
         self.functions_done: set[str] = set()
         self.say_names: dict[int, dict[str, tuple[Kind, Type]]] = {}
+        self.param_types: dict[int, Type] = {}
 
     # ------------------------------------------------------------------ helpers
     def error(self, pos: A.Pos, message: str) -> None:
@@ -149,7 +152,7 @@ class Checker:
         self.check_declarations()
         if self.problems:
             raise SpecError(sorted(self.problems, key=lambda d: (d.pos.path, d.pos.line, d.pos.column)))
-        return Checked(self.files, self.symbols, self.types, self.refs, self.say_names)
+        return Checked(self.files, self.symbols, self.types, self.refs, self.say_names, self.param_types)
 
     # ---------------------------------------------------------------- collecting
     def collect(self) -> None:
@@ -398,7 +401,7 @@ class Checker:
             t = self.symbols.spec_type(p.type) if p.type is not None else ANY
             if t is None:
                 self.error(pos, f"unknown type {p.type!r} for parameter {p.name!r}")
-            scope[p.name] = ANY if t is None else t
+            scope[p.name] = self.param_types[id(p)] = ANY if t is None else t
         return scope
 
     def decl_FunctionDecl(self, d: A.FunctionDecl) -> None:

@@ -46,7 +46,26 @@ from .ast import child_blocks
 from .builtins import BUILTINS, SPECIAL_NAMES
 from .checker import Checked
 from .symbols import Kind
-from .types import ANY, BOOL, PLAYER, EntityType, ListType, PieceType, PlayerType, Type
+from .types import (
+    ANY,
+    BOOL,
+    INT,
+    PLAYER,
+    TEXT,
+    AnyType,
+    BoolType,
+    EntityType,
+    GraphType,
+    IntType,
+    ListType,
+    NoneType,
+    PieceType,
+    PlayerType,
+    SwitchType,
+    TextType,
+    Type,
+    ZoneType,
+)
 
 # ------------------------------------------------------------------ typesetting
 
@@ -216,6 +235,8 @@ _COMPARE = {
     "in": ("is among", "is not among"),
     "not in": ("is not among", "is among"),
 }
+#: How a parameter of a type that is no kind of thing is introduced (``number n``).
+_VALUE_NOUNS: dict[Type, str] = {INT: "number", BOOL: "yes/no", TEXT: "text"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times", "//": "divided by (rounded down)", "%": "modulo"}
 _ARITH_LEVEL = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2}
 
@@ -277,14 +298,17 @@ class English:
         return Noun(w, w + ("es" if w.endswith(("s", "x", "ch", "sh")) else "s"))
 
     def kind_noun(self, t: Type) -> str | None:
-        """The singular noun of the items of a type, if it is a kind of thing."""
-        if isinstance(t, PlayerType):
-            return "player"
-        if isinstance(t, EntityType):
-            return self.noun(t.table).singular
-        if isinstance(t, PieceType):
-            return self.noun(t.pieces).singular
-        return None
+        """The singular noun of the values of a type, if they are things of a kind."""
+        match t:
+            case PlayerType():
+                return "player"
+            case EntityType(table=name) | PieceType(pieces=name):
+                return self.noun(name).singular
+            case IntType() | BoolType() | TextType() | NoneType() | AnyType() | ZoneType() | ListType() \
+                    | GraphType() | SwitchType():
+                return None
+            case _:
+                assert_never(t)
 
     def _zone_words(self, name: str, keys: Sequence[str]) -> tuple[str, str]:
         """(contents, place) of a zone with its keys rendered."""
@@ -906,10 +930,9 @@ class English:
         """``(p: player, c: cards)`` as ``player p and card c``."""
         out = []
         for p in params:
-            name, typ = p.name, p.type or ""
-            noun = self.kind_noun(PLAYER if typ == "player" else EntityType(typ)) if typ and typ not in (
-                "int", "bool", "text") else {"int": "number", "bool": "yes/no", "text": "text"}.get(typ, "")
-            out.append((self.t(noun + " ") if noun else "") + self.m.var(name))
+            t = self.checked.param_types.get(id(p), ANY)
+            noun = _VALUE_NOUNS.get(t) or self.kind_noun(t)
+            out.append((self.t(noun + " ") if noun else "") + self.m.var(p.name))
         return self._and(out)
 
     def dims(self, dims: Sequence[str]) -> tuple[str, list[str]]:

@@ -301,8 +301,8 @@ def uses_of(game: Game, name: str) -> list[str]:
     found: list[str] = []
 
     def mentions(node: object) -> bool:
-        if isinstance(node, A.Name):
-            return node.ident == name
+        if isinstance(node, A.Name):  # the global, not a local of the same name
+            return node.ident == name and not game.checked.is_local(node)
         if isinstance(node, (A.Block, A.Rule, A.Option, A.Choose, A.Chance)):
             return False  # handled by the walk
         if isinstance(node, tuple):

@@ -88,3 +88,13 @@ def test_names_bound_inside_an_expression_are_not_read_from_around_it(toy: Any) 
     assert isinstance(where, A.Binary)
     inner = A.Aggregate("count", "a", where.left, where, None, where.pos)  # binds `a` itself
     assert toy.checked.free_locals(inner) == {"b"}
+
+
+def test_parameter_types_are_resolved_once(tmp_path: Path) -> None:
+    text = SPEC.replace("procedure bump(total: int)", "procedure bump(total: int, p: player, q)")
+    (tmp_path / "toy.rules").write_text(text.replace("call bump(1)", "call bump(1, first_player, 2)"), encoding="utf-8")
+    game = load_spec(tmp_path)
+    params = game.checked.symbols.procedures["bump"].params
+    assert [str(p) for p in params] == ["total: int", "p: player", "q"]
+    assert [str(game.checked.param_types[id(p)]) for p in params] == ["int", "player", "any"]
+    assert English(game.checked).signature(params) == "number total, player p and q"
