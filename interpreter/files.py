@@ -72,6 +72,11 @@ def read_bytes(path: Path | str, limit: int = MAX_FILE_BYTES, *, owned: bool = F
         os.close(fd)
 
 
+def why_unread(err: OSError | ValueError) -> str:
+    """Why a file could not be read, without repeating its name (``No such file or directory``)."""
+    return (err.strerror or str(err)) if isinstance(err, OSError) else str(err)
+
+
 def read_text(path: Path | str, limit: int = MAX_FILE_BYTES) -> str:
     """The UTF-8 text of a regular file of at most ``limit`` bytes, with ``\\n`` line ends
     (as :meth:`pathlib.Path.read_text` gives).

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.files import NotAFile, open_regular
+from interpreter.files import NotAFile, open_regular, why_unread
 
 from .executor import run_all
 from .progress import Progress
@@ -116,7 +116,7 @@ def _lines(path: Path) -> list[Item]:
     except NotAFile:
         return [Item(str(path), str(path))]
     except OSError as err:
-        raise ValueError(f"cannot read {path}: {err.strerror or err}") from None
+        raise ValueError(f"cannot read {path}: {why_unread(err)}") from None
     out = []
     with os.fdopen(fd, "rb") as f:
         offset = start = 0  # where the chunk and the current line start in the file
@@ -149,7 +149,7 @@ def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None)
     try:
         text = _text(item)
     except (OSError, ValueError) as err:
-        return Result(item.name, not_a_record("$", f"cannot read: {err}").to_json())
+        return Result(item.name, not_a_record("$", f"cannot read: {why_unread(err)}").to_json())
     record, bad = load_record_text(text)
     verdict = bad if bad is not None else validate(record, interpretations, data=data)
     return Result(item.name, verdict.to_json())

@@ -156,7 +156,15 @@ def test_fifos_and_dangling_links_in_an_archive_get_a_verdict_line_and_are_never
     assert [Path(r.name).name for r in results] == ["a-good.json", "b-pipe.json", "c-pipe.jsonl", "d-gone.json"]
     assert [r.verdict["status"] for r in results] == ["legal", "not-a-record", "not-a-record", "not-a-record"]
     assert "not a regular file" in results[1].verdict["reason"] and "not a regular file" in results[2].verdict["reason"]
+    assert results[3].verdict["reason"] == "cannot read: No such file or directory"   # the name is not repeated
     # named on the command line, and by a glob: the same verdict lines, exit 2
     assert main(["validate", str(tmp_path / "c-pipe.jsonl"), str(tmp_path / "*.json"), "--workers", "1"]) == 2
     out = capsys.readouterr().out
     assert "c-pipe.jsonl: not a record" in out and "b-pipe.json: not a record" in out and "a-good.json: legal" in out
+
+
+@pytest.mark.parametrize("argv", [["validate"], ["replay"], ["view"], ["render", "state", "--from"]])
+def test_a_missing_file_is_named_once(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "nothing.json")
+    assert main([*argv, missing]) == 2
+    assert capsys.readouterr().err.strip() == f"rattus: cannot read {missing}: No such file or directory"

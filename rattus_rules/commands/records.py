@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from interpreter import State
+from interpreter.files import why_unread
 from interpreter.tools.perft import CHANCE_RULES, divide, perft
 
 from ..api import load_rules
@@ -115,7 +116,7 @@ def _read(path: str) -> str:
             return sys.stdin.read(MAX_RECORD_CHARS + 1)
         return read_record_file(path)
     except (OSError, ValueError) as err:
-        raise UsageError(f"cannot read {path}: {err}") from None
+        raise UsageError(f"cannot read {path}: {why_unread(err)}") from None
 
 
 def load_record_arg(path: str) -> tuple[Any, int | None]:

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from interpreter import State
-from interpreter.files import read_text
+from interpreter.files import read_text, why_unread
 
 from ..agents import RandomPlayer
 from ..api import load_rules, new_game, state_from_json
@@ -87,7 +87,7 @@ def _read_json(path: str) -> Any:
     try:
         text = read_text(path, MAX_STATE_BYTES)
     except (OSError, ValueError) as err:  # also a FIFO, a device, a file too large
-        raise UsageError(f"cannot read {path}: {err}") from None
+        raise UsageError(f"cannot read {path}: {why_unread(err)}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
