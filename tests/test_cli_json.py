@@ -119,6 +119,16 @@ def test_validate_json_and_which_interpretations_json(game_file: Path, capsys: p
     assert all(t["verdict"]["status"] != "legal" for t in got["rejected"])
 
 
+def test_validate_json_of_input_that_is_not_json_is_a_json_verdict(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    got = run_json(["validate", "--json", str(broken)], capsys, code=2)
+    assert got["status"] == "not-a-record" and "not JSON" in got["reason"]
+    got = run_json(["validate", "--json", "--which-interpretations", str(broken)], capsys, code=2)
+    assert got["status"] == "not-a-record" and "not JSON" in got["verdict"]["reason"]
+
+
 def test_which_interpretations_refuses_what_it_cannot_serve(game_file: Path, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--which-interpretations", "--svg", str(tmp_path / "x.svg"), str(game_file)]) == 2

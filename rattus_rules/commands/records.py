@@ -119,11 +119,17 @@ def _read(path: str) -> str:
         raise UsageError(f"cannot read {path}: {why_unread(err)}") from None
 
 
-def load_record_arg(path: str) -> tuple[Any, int | None]:
-    """The parsed record, or an exit code after printing why it is not JSON."""
+def load_record_arg(path: str, as_json: Callable[[dict[str, Any]], Any] | None = None) -> tuple[Any, int | None]:
+    """The parsed record, or an exit code after printing why it is not JSON.
+
+    With ``as_json`` that verdict is printed as the JSON document ``as_json`` makes of it (for ``--json``).
+    """
     record, bad = load_record_text(_read(path))
     if bad is not None:
-        print(bad.format(), file=sys.stderr)
+        if as_json is not None:
+            print_json(as_json(bad.to_json()))
+        else:
+            print(bad.format(), file=sys.stderr)
         return None, bad.exit_code
     return record, None
 
@@ -136,7 +142,10 @@ def run_validate(args: argparse.Namespace) -> int:
     if is_archive(args.files):
         return _validate_archive(args, chosen)
     check_output(args.svg, "--svg")
-    record, code = load_record_arg(args.files[0])
+    shape: Callable[[dict[str, Any]], Any] | None = None
+    if args.json:  # input that is not JSON gets the JSON verdict too (docs/json.md)
+        shape = (lambda v: {"status": NOT_A_RECORD, "verdict": v}) if args.which_interpretations else (lambda v: v)
+    record, code = load_record_arg(args.files[0], shape)
     if code is not None:
         return code
     if args.which_interpretations:
