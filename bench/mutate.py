@@ -54,17 +54,17 @@ SPEC = ROOT / "spec" / "rattus"
 #: The tests run against every mutant: they judge the rules (scenarios from the
 #: rulebook, invariants, properties, the independent reference model).
 FAST_TESTS = [
-    "tests/test_reference_model.py",
-    "tests/test_rulebook_examples.py",
-    "tests/test_data_checks.py",
-    "tests/test_edge_cases.py",
-    "tests/test_end_game.py",
-    "tests/test_invariants.py",
-    "tests/test_play.py",
-    "tests/test_state_machine.py",
+    "tests/rattus/test_reference_model.py",
+    "tests/rattus/test_rulebook_examples.py",
+    "tests/rattus/test_data_checks.py",
+    "tests/rattus/test_edge_cases.py",
+    "tests/rattus/test_end_game.py",
+    "tests/rattus/test_invariants.py",
+    "tests/rattus/test_play.py",
+    "tests/rattus/test_state_machine.py",
 ]
 #: Tests that compare with recorded games: they notice any change, right or wrong.
-GOLDEN_TESTS = ["tests/test_reference_games.py", "tests/test_conformance.py"]
+GOLDEN_TESTS = ["tests/rattus/test_reference_games.py", "tests/rattus/test_conformance.py"]
 
 _LEX = re.compile(r'''(?P<STRING>"(?:[^"\\\n]|\\.)*")|(?P<COMMENT>\#[^\n]*)|(?P<NAME>[A-Za-z_]\w*)|(?P<INT>\d+)
     |(?P<OP>==|!=|<=|>=|\+=|-=|//|\.\.|[-+*%<>=(){}\[\],:.])|(?P<NL>\n)|(?P<WS>[ \t\r]+)|(?P<OTHER>.)''', re.VERBOSE)

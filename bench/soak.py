@@ -12,7 +12,7 @@ Usage::
     make soak
 
 ``--model`` also plays each game against the independent reference model of
-``tests/reference_model.py`` and reports the first difference.  A game is cut
+``tests/rattus/reference_model.py`` and reports the first difference.  A game is cut
 after ``--max-decisions`` player decisions (default
 ``rattus_rules.agents.DECISION_BOUND``; under ``phase-b-optional=yes`` a game can
 go on forever, docs/rules-as-written.md); the summary says how many were cut.
@@ -61,7 +61,7 @@ def play(job: tuple[int, int, bool, int | None]) -> Outcome:
     model = None
     if with_model:
         from rattus_rules.paths import spec_dir
-        from tests.reference_model import Components, Rattus, differences, spec_view
+        from tests.rattus.reference_model import Components, Rattus, differences, spec_view
 
         model = Rattus(Components(spec_dir() / "data"), players, chosen)
     decisions = 0

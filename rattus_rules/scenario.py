@@ -852,7 +852,7 @@ def run_file(path: str | Path) -> ScenarioRun:
 
 #: Where a checkout keeps one scenario per option of a switch, named ``ID.VALUE.scn``: each shows what
 #: that reading does where it differs from the others (the docs' switch table shows them).
-SWITCH_SCENARIOS = ("tests", "scenarios", "switches")
+SWITCH_SCENARIOS = ("tests", "rattus", "scenarios", "switches")
 
 
 def switch_scenarios() -> dict[tuple[str, str], Path]:

@@ -22,7 +22,7 @@ How a game reaches its first position (setup) is the game's own business;
 
 >>> from pathlib import Path
 >>> from interpreter import load_spec
->>> game = load_spec(Path(__file__).parents[2] / "tests" / "specs" / "nim")   # a toy game
+>>> game = load_spec(Path(__file__).parents[2] / "tests" / "language" / "specs" / "nim")   # a toy game
 >>> state = game.new_state(2, seed=1)
 >>> perft(state, 1) == state.num_legal_actions()
 True

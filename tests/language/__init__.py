@@ -1,0 +1,1 @@
+"""Tests of the rules language on toy games (no Rattus)."""

@@ -1,0 +1,1 @@
+"""Tests of Rattus: its spec, its package, its command and its documents."""
