@@ -21,6 +21,12 @@ from interpreter import (
 )
 
 from .api import Interpretation, Option, interpretations, load_rules, new_game, player_label, state_from_json
+from .faces import face_text
+from .games import GameHooks, register_hooks
+from .scenario import TURN_PROCEDURE
+
+# Rattus's own words for the game-agnostic tools: setup ends at the first player turn; tokens are written as faces.
+register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, piece_word=face_text))
 
 __all__ = [
     "CHANCE_PLAYER",

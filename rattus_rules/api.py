@@ -1,4 +1,5 @@
-"""The public Python API: load the Rattus rules, start and restore games.
+"""The public Python API: load the rules of Rattus (or of another game: :mod:`rattus_rules.games`),
+start and restore games.
 
 >>> from rattus_rules import new_game
 >>> state = new_game(4, seed=7)
@@ -27,16 +28,19 @@ from .paths import project_root, spec_dir
 
 
 @functools.lru_cache(maxsize=8)
-def _load(data: str | None) -> Game:
-    return load_spec(spec_dir(), data=data, display_root=project_root())
+def _load(folder: str, data: str | None) -> Game:
+    return load_spec(Path(folder), data=data, display_root=project_root())
 
 
-def load_rules(data: str | Path | None = None) -> Game:
-    """The compiled Rattus rules; ``data`` names a folder of corrected component tables.
+def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
+    """The compiled rules of a game; ``data`` names a folder of corrected component tables.
 
-    Loaded once per data path and cached.  Raises :class:`interpreter.SpecError`.
+    ``game`` is a name from the registry or a folder (:mod:`rattus_rules.games`);
+    None is Rattus (or the game chosen with ``rattus --game``).  Loaded once
+    per folder and data path and cached.  Raises :class:`interpreter.SpecError`,
+    or :class:`rattus_rules.games.UnknownGame` (a ValueError).
     """
-    return _load(None if data is None else str(Path(data).resolve()))
+    return _load(str(spec_dir(game).resolve()), None if data is None else str(Path(data).resolve()))
 
 
 def new_game(
@@ -48,8 +52,9 @@ def new_game(
     check_invariants: bool = False,
     log: bool = False,
     resolve_setup_chance: bool = True,
+    game: str | None = None,
 ) -> State:
-    """A new game of Rattus for 2 to 4 players.
+    """A new game of Rattus for 2 to 4 players (or of another ``game``: see :func:`load_rules`).
 
     ``seed`` seeds the generator kept in the state (random if None);
     ``interpretations`` maps switch ids to options (see :func:`interpretations`);
@@ -58,8 +63,8 @@ def new_game(
     decision are drawn from the state's generator, so the state returned waits
     for a player; otherwise it may wait at a chance node.
     """
-    game = load_rules(data)
-    state = game.new_state(
+    rules = load_rules(data, game)
+    state = rules.new_state(
         players,
         seed=secrets.randbits(64) if seed is None else seed,
         settings=interpretations,
@@ -71,13 +76,13 @@ def new_game(
     return state
 
 
-def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None) -> State:
+def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None, game: str | None = None) -> State:
     """Restore a state saved with ``state.to_json()``; ValueError if it is not one a game can reach.
 
     Structure, references, program position and the spec's invariants are
     checked (see :mod:`interpreter.stored`).
     """
-    return load_rules(data).state_from_json(stored)
+    return load_rules(data, game).state_from_json(stored)
 
 
 @attrs.frozen
@@ -110,16 +115,16 @@ class Interpretation:
                              "citations": [citation_json(c) for c in o.citations]} for o in self.options]}
 
 
-def interpretations(data: str | Path | None = None) -> list[Interpretation]:
+def interpretations(data: str | Path | None = None, game: str | None = None) -> list[Interpretation]:
     """Every interpretation switch of the spec, in spec order."""
-    game = load_rules(data)
+    rules = load_rules(data, game)
     return [
         Interpretation(
             d.ident,
             d.question,
             tuple(Option(o.value, o.description, o.default, o.citations) for o in d.options),
         )
-        for d in game.switches.values()
+        for d in rules.switches.values()
     ]
 
 

@@ -21,6 +21,7 @@ from interpreter.checker import suggest
 
 from . import __version__
 from .commands.common import EXIT_INTERNAL, EXIT_RULES, EXIT_USAGE, UsageError, check_data_path
+from .games import DEFAULT_GAME, GAMES_PATH_ENV, UnknownGame, game_name, known_games, select
 from .terminal import EscapingStream
 
 COMMAND_MODULES = (
@@ -53,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="rattus", description="The rules of Rattus as data: check the spec, play, validate games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--game", "-g", metavar="NAME",
+                        help=f"the game: a name (spec/NAME/, or a folder in ${GAMES_PATH_ENV}) or a folder of "
+                             f"*.rules files (default {DEFAULT_GAME}); for check, play, perft and interpretations")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -81,8 +85,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(stop.code or 0) if stop.code in (0, None) else EXIT_USAGE
     try:
         check_data_path(getattr(args, "data", None))
+        _select_game(args)
         return int(args.run(args))
-    except UsageError as err:
+    except (UsageError, UnknownGame) as err:
         print(f"rattus: {err}", file=sys.stderr)
         return EXIT_USAGE
     except SpecError as err:  # with --data the tables are the user's input: bad input, not a spec error
@@ -102,6 +107,31 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as err:  # a bug: one line, never a traceback
         print(f"rattus: internal error: {type(err).__name__}: {_one_line(str(err))}", file=sys.stderr)
         return EXIT_INTERNAL
+    finally:
+        select(None)
+
+
+def _select_game(args: argparse.Namespace) -> None:
+    """Make ``--game`` the game every command loads; UsageError where a command is for Rattus only."""
+    if args.game is None:
+        return
+    if game_name(args.game) != DEFAULT_GAME and not getattr(args, "any_game", False):
+        works = ", ".join(sorted(name for name in known_commands() if name))
+        raise UsageError(f"`rattus {args.command}` is for {DEFAULT_GAME} only; --game works with: {works}")
+    select(args.game)
+
+
+def known_commands() -> list[str]:
+    """The subcommands that work with any game (``--game``)."""
+    parser = build_parser()
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            out += [name for name, sub in action.choices.items() if sub.get_default("any_game")]
+    return out
+
+
+__all__ = ["build_parser", "known_commands", "known_games", "main"]
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -32,8 +32,8 @@ from interpreter.tools.perft import first_outcome, perft
 from .agents import RandomPlayer
 from .api import load_rules
 from .faces import face_text
+from .games import hooks
 from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, record_game, validate
-from .scenario import TURN_PROCEDURE
 
 GOLDEN_FORMAT = "rattus-golden"
 PERFT_FORMAT = "rattus-perft"
@@ -60,25 +60,34 @@ def _json(data: Any) -> str:
 
 # ----------------------------------------------------------------- perft
 def start_position(players: int, seed: int = 0, interpretations: Mapping[str, str] | None = None,
-                   chance: str = "seed", data: str | None = None) -> tuple[State, dict[str, Any]]:
+                   chance: str = "seed", data: str | None = None,
+                   game: str | None = None) -> tuple[State, dict[str, Any]]:
     """The position after setup, and the omniscient record of setup.
 
-    Setup's chance events follow the chance rule (tokens written as faces for
-    ``first``); its player decisions (the initial placements) are made by a
-    random player seeded with ``seed``.  The record lets another engine
-    rebuild exactly this position.
+    Setup's chance events follow the chance rule (pieces written the game's
+    way for ``first``: :class:`rattus_rules.games.GameHooks`); its player
+    decisions (for Rattus the initial placements) are made by a random player
+    seeded with ``seed``.  Setup ends at the first decision of the game's turn
+    procedure, or, for a game that names none, at its first player decision.
+    The record lets another engine rebuild exactly this position.
 
     >>> state, _ = start_position(2, seed=1)
     >>> perft(state, 1) == state.num_legal_actions()
     True
     """
-    game = load_rules(data)
-    state = game.new_state(players, seed=seed, settings=interpretations)
+    state = load_rules(data, game).new_state(players, seed=seed, settings=interpretations)
     recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped" if data is None else str(data))
     player = RandomPlayer(seed)
-    while not state.is_terminal() and procedure_of(state) != TURN_PROCEDURE:
+    found = hooks(game)
+
+    def in_setup() -> bool:
+        if found.turn_procedure is None:
+            return state.is_chance_node()
+        return procedure_of(state) != found.turn_procedure
+
+    while not state.is_terminal() and in_setup():
         if state.is_chance_node():
-            index = state.random_chance_index() if chance == "seed" else first_outcome(state, face_text)
+            index = state.random_chance_index() if chance == "seed" else first_outcome(state, found.piece_word)
         else:
             index = player.choose(state)
         recorder.apply(state, index)

@@ -1,31 +1,30 @@
-"""Where the Rattus spec lives: inside the installed package, or in a checkout.
+"""Where a game's spec lives: inside the installed package, or in a checkout.
 
-Set the environment variable ``RATTUS_SPEC_DIR`` to a folder of ``*.rules``
-files (with its ``data/`` tables) to load that spec instead, for example a
+The games themselves are found by :mod:`rattus_rules.games`.  Set the
+environment variable ``RATTUS_SPEC_DIR`` to a folder of ``*.rules`` files (with
+its ``data/`` tables) to load that folder as Rattus instead, for example a
 patched copy: ``RATTUS_SPEC_DIR=/tmp/myspec rattus check``.  The mutation
 script (``bench/mutate.py``) runs the tests against mutated copies this way.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
 
-#: The environment variable that points the package at another spec folder.
+#: The environment variable that points the package at another folder for Rattus.
 SPEC_DIR_ENV = "RATTUS_SPEC_DIR"
 
 
-def spec_dir() -> Path:
-    """The folder of the Rattus spec files (``$RATTUS_SPEC_DIR``, else ``spec/rattus``)."""
-    chosen = os.environ.get(SPEC_DIR_ENV)
-    if chosen:
-        return Path(chosen)
-    packaged = _HERE / "spec" / "rattus"
-    if packaged.is_dir():
-        return packaged
-    return _HERE.parent / "spec" / "rattus"
+def spec_dir(game: str | None = None) -> Path:
+    """The folder of a game's spec files (default: Rattus, from ``$RATTUS_SPEC_DIR`` or ``spec/rattus``).
+
+    Raises :class:`rattus_rules.games.UnknownGame` (a ValueError) for an unknown game.
+    """
+    from .games import game_dir
+
+    return game_dir(game)
 
 
 def project_root() -> Path | None:

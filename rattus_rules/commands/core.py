@@ -28,11 +28,11 @@ from .records import recorder_for, write_record
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add this module's subcommands."""
-    p = sub.add_parser("check", help="parse and check a spec (default: the Rattus spec)")
+    p = sub.add_parser("check", help="parse and check a spec (default: the game's, see --game)")
     p.add_argument("path", nargs="?", help="a spec folder or .rules file")
     p.add_argument("--data", metavar="PATH", help="a folder of corrected component tables")
     add_json_option(p, "the outcome (counts, or every problem with its position)")
-    p.set_defaults(run=run_check)
+    p.set_defaults(run=run_check, any_game=True)
 
     p = sub.add_parser("play", help="play a game with random players and print its log")
     p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
@@ -41,12 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--check-invariants", action="store_true", help="check every invariant after each step")
     add_bound_option(p)
     add_rules_options(p)
-    p.set_defaults(run=run_play)
+    p.set_defaults(run=run_play, any_game=True)
 
     p = sub.add_parser("interpretations", help="list the interpretation switches")
     p.add_argument("--data", metavar="PATH", help=argparse.SUPPRESS)
     add_json_option(p, "the switches")
-    p.set_defaults(run=run_interpretations)
+    p.set_defaults(run=run_interpretations, any_game=True)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -94,7 +94,7 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     printed = 0
     settings = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "defaults"
-    print(f"Rattus, {args.players} players, seed {args.seed}, interpretations: {settings}")
+    print(f"{state.game.title}, {args.players} players, seed {args.seed}, interpretations: {settings}")
     print(bound_text(bound))
     recorder = recorder_for(args, state)  # --record FILE (commands/records.py)
 

@@ -19,7 +19,7 @@ from ..api import load_rules
 from ..archive import is_archive, summary, summary_table, validate_archive
 from ..conformance import start_position
 from ..executor import local_cores
-from ..faces import face_text
+from ..games import hooks
 from ..progress import progress
 from ..records import (
     ILLEGAL,
@@ -92,7 +92,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--divide", action="store_true", help="print the count for each first action")
     add_json_option(p, "the counts")
     add_rules_options(p)
-    p.set_defaults(run=run_perft)
+    p.set_defaults(run=run_perft, any_game=True)
 
     p = sub.add_parser("scenario", help="run scenario files (a position, actions, expectations)")
     p.add_argument("files", nargs="+", help="scenario files (see docs/scenarios.md)")
@@ -285,7 +285,7 @@ def run_perft(args: argparse.Namespace) -> int:
     found = []
     for depth in range(1, args.depth + 1):
         count = (sum(_divide(state, depth, args.chance).values()) if depth > 2
-                 else perft(state, depth, args.chance, face_text))
+                 else perft(state, depth, args.chance, hooks().piece_word))
         found.append({"depth": depth, "count": count})
         if not args.json:
             print(f"depth {depth}: {count}", flush=True)
@@ -297,7 +297,7 @@ def run_perft(args: argparse.Namespace) -> int:
 def _divide(state: State, depth: int, chance: str) -> dict[str, int]:
     """:func:`divide` with a progress bar over the first actions (on a terminal)."""
     with progress(None, f"depth {depth}, first actions", unit=" action") as bar:
-        return divide(state, depth, chance, face_text, started=bar.set_total, done=bar.update)
+        return divide(state, depth, chance, hooks().piece_word, started=bar.set_total, done=bar.update)
 
 
 def run_scenarios(args: argparse.Namespace) -> int:

@@ -1,0 +1,71 @@
+"""The game registry: a game is a folder of rules, found by name or path, for the API and the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.tools.perft import perft
+from rattus_rules import load_rules, new_game
+from rattus_rules.cli import main
+from rattus_rules.conformance import start_position
+from rattus_rules.games import GAMES_PATH_ENV, UnknownGame, game_dir, known_games
+
+SPECS = Path(__file__).parent / "specs"
+NIM = SPECS / "nim"
+
+
+@pytest.fixture
+def toy_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy games of these tests found by name, through $RATTUS_GAMES_PATH."""
+    monkeypatch.setenv(GAMES_PATH_ENV, str(SPECS))
+
+
+def test_games_are_found_by_name_and_by_path(toy_games: None) -> None:
+    known = known_games()
+    assert known["nim"] == NIM and "rattus" in known
+    assert load_rules(game="nim").title == "Nim" == load_rules(game=str(NIM)).title
+    assert load_rules().title == "Rattus"
+    state = new_game(2, seed=1, game="nim")
+    assert state.game.title == "Nim" and state.legal_action_texts()[:1] == ["take 1"]
+
+
+def test_an_unknown_game_names_the_known_ones() -> None:
+    with pytest.raises(UnknownGame, match=r"no game 'rattu'; did you mean 'rattus'\? \(known games: .*rattus"):
+        game_dir("rattu")
+    with pytest.raises(ValueError, match="a game is a folder of"):
+        load_rules(game=str(SPECS / "missing"))
+
+
+def test_perft_of_a_toy_game_starts_at_its_first_decision(toy_games: None) -> None:
+    state, _ = start_position(2, seed=1, game="nim")
+    assert state.current_player == 0
+    # heap of n counters, take 1..3: the sequences of two moves
+    assert perft(state, 1) == 3 and perft(state, 2) == 9
+
+
+def test_the_command_line_plays_another_game(toy_games: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--game", "nim", "check"]) == 0
+    assert capsys.readouterr().out.startswith("ok: Nim")
+    assert main(["--game", str(NIM), "play", "-n", "2", "-s", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Nim, 2 players") and "Winner: P" in out
+    assert main(["-g", "nim", "perft", "-n", "2", "-d", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == ["depth 1: 3", "depth 2: 9"]
+    assert main(["--game", "nim", "interpretations"]) == 0
+    # the choice lasts one command
+    assert main(["check"]) == 0 and capsys.readouterr().out.startswith("ok: Rattus")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--game", "nimm", "check"], "did you mean 'nim'?"),
+    (["--game", "/nonexistent/folder", "play"], "a game is a folder of"),
+    (["--game", "nim", "render", "board"],
+     "is for rattus only; --game works with: check, interpretations, perft, play"),
+])
+def test_a_wrong_game_is_bad_usage(argv: list[str], message: str, toy_games: None,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
