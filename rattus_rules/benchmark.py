@@ -10,7 +10,7 @@ newly built one), and parse + check + load data + compile.
 
 Two figures are measured against a yardstick in the same process:
 
-* random games against ``tests/reference_model.py``, an independent engine of
+* random games against ``tests/rattus/reference_model.py``, an independent engine of
   the same game in plain Python (driven by action texts), loaded by path from
   the source tree (it is a test helper, not part of the package; the figure is
   left out where there is no source tree).  Both sides play the same seeds with
@@ -145,9 +145,13 @@ def measure_games(game: Game, players: int, seconds: float, min_games: int = 20,
 MODEL_NAME = "reference_model.py"
 
 
+#: The source tree the package runs from (in an installed copy, it has no ``tests/``).
+SOURCE_TREE = Path(interpreter.__file__).resolve().parent.parent
+
+
 def reference_model_path() -> Path | None:
     """``tests/.../reference_model.py`` of the source tree this package runs from, if there is one."""
-    tests = Path(interpreter.__file__).resolve().parent.parent / "tests"
+    tests = SOURCE_TREE / "tests"
     found = sorted(tests.glob(f"**/{MODEL_NAME}")) if tests.is_dir() else []
     return found[0] if found else None
 
@@ -376,7 +380,8 @@ def _yardstick(game: Game, seconds: float, counts: list[int], bar: Progress) -> 
         bar.update(len(counts))
         return
     model = load_reference_model(path)
-    say(f"against the reference model ({path.relative_to(path.parents[1])} of the source tree, loaded by path: an")
+    shown = path.relative_to(SOURCE_TREE).as_posix()
+    say(f"against the reference model ({shown} of the source tree, loaded by path: an")
     say("  independent plain-Python engine driven by action texts): the same seeds, every action picked by index")
     say("  by random.Random(seed) on both sides, games alternating in blocks of 5 (CPU time of this process)")
     say(f"{'players':>7} {'games':>6} {'spec games/s':>13} {'model games/s':>14} {'spec/model':>11}")

@@ -33,7 +33,7 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
     assert main(["bench", "--seconds", "0", "--runs", "1", "--players", "2", "--any-core", "--perft-depth", "2"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "cores" in out and "Python 3." in out
-    assert "against the reference model (tests/reference_model.py" in out and "spec/model" in out
+    assert "against the reference model (tests/rattus/reference_model.py" in out and "spec/model" in out
     assert "perft after setup (4 players, seed 0), depth 2:" in out and "sequences/s" in out
     assert "getting the parser" in out and "no cache" in out and "cache warm" in out
     assert "decision bound: 10000 player decisions per game; games cut at the bound: 0" in out
