@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import attrs
 
 from . import ast as A
-from .symbols import Symbols
+from .symbols import Kind, Symbols
 from .types import ANY, BOOL, INT, PLAYER, TEXT, EntityType, GraphType, ListType, PieceType, Type, ZoneType
 
 # What a builtin reads of each pass, as protocols: the passes import this module, never
@@ -86,6 +86,9 @@ class Wording(Protocol):
 
     def zone_contents(self, e: A.Expr) -> str | None:
         """What a zone expression holds, as a bare plural, or None."""
+
+    def ref(self, e: A.Expr) -> Kind | None:
+        """What a name stands for, as the checker resolved it (None for other expressions)."""
 
 
 #: ``check(checker, call, argument types) -> result type``; the arity is already checked.
@@ -287,7 +290,7 @@ def _english_size(en: Wording, e: A.Call, args: list[str], positive: bool) -> st
     if contents is not None:
         return en.t("the number of ") + contents
     first = e.args[0]
-    if isinstance(first, A.Name) and (first.ident in en.symbols.tables or first.ident in en.symbols.enums):
+    if isinstance(first, A.Name) and en.ref(first) in (Kind.TABLE, Kind.ENUM):
         return en.t("the number of " + en.noun(first.ident).plural)
     return en.t("the number of items in ") + args[0]
 
@@ -306,7 +309,8 @@ def _english_piece(en: Wording, e: A.Call, args: list[str], positive: bool) -> s
 
 
 def _english_nodes(en: Wording, e: A.Call, args: list[str], positive: bool) -> str:
-    g = en.symbols.graphs.get(e.args[0].ident if isinstance(e.args[0], A.Name) else "")
+    arg = e.args[0]
+    g = en.symbols.graphs.get(arg.ident) if isinstance(arg, A.Name) and en.ref(arg) is Kind.GRAPH else None
     plural = en.noun(g.nodes).plural if g else "nodes"
     return en.t(f"the {plural} in play")
 
