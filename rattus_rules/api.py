@@ -24,12 +24,17 @@ import attrs
 
 from interpreter import Citation, Game, State, load_spec
 
+from .games import game_name, hooks
 from .paths import project_root, spec_dir
 
 
 @functools.lru_cache(maxsize=8)
-def _load(folder: str, data: str | None) -> Game:
-    return load_spec(Path(folder), data=data, display_root=project_root())
+def _load(folder: str, data: str | None, name: str) -> Game:
+    game = load_spec(Path(folder), data=data, display_root=project_root())
+    check = hooks(name).check
+    if check is not None:
+        check(game)
+    return game
 
 
 def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
@@ -40,7 +45,7 @@ def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
     per folder and data path and cached.  Raises :class:`interpreter.SpecError`,
     or :class:`rattus_rules.games.UnknownGame` (a ValueError).
     """
-    return _load(str(spec_dir(game).resolve()), None if data is None else str(Path(data).resolve()))
+    return _load(str(spec_dir(game)), None if data is None else str(Path(data).resolve()), game_name(game))
 
 
 def new_game(

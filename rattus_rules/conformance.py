@@ -33,6 +33,7 @@ from .agents import RandomPlayer
 from .api import load_rules
 from .faces import face_text
 from .games import hooks
+from .names import BOARD, View
 from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, record_game, validate
 
 GOLDEN_FORMAT = "rattus-golden"
@@ -189,20 +190,20 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         eye_seed = 1 if players == 4 else seed + 10  # 4p seed 1: P1's Witch looks, so look entries too
         games[f"legal-{players}p-players-eye.json"] = record_game(players, eye_seed, kind=PLAYERS_EYE, viewer=1)
     base = record_game(4, 21)
-    regions = load_rules().world(4).nodes["board"]
+    regions = load_rules().world(4).nodes[BOARD]
 
     k, state = _first(4, 21, lambda e, st: e["action"].startswith("place ")
-                      and any(not st.zones["rats"][r] for r in regions)
-                      and st.vals["holder"]["peasant"] != st.current_player)
-    empty = next(r for r in regions if not state.zones["rats"][r])
+                      and any(not View(st).rats[r] for r in regions)
+                      and View(st).holder["peasant"] != st.current_player)
+    empty = next(r for r in regions if not View(state).rats[r])
     games["illegal-place-without-tokens.json"] = _cut(base, k, {"by": f"P{state.current_player}",
                                                                 "action": f"place {empty}"})
     k, state = _first(4, 21, lambda e, st: e["action"].startswith("plague "))
     games["illegal-plague-stays.json"] = _cut(base, k, {"by": f"P{state.current_player}",
-                                                        "action": f"plague {state.vals['plague'][None]}"})
+                                                        "action": f"plague {View(state).plague}"})
     k, state = _first(4, 21, lambda e, st: e["action"].startswith("take "))
-    other = next(c for c in ("peasant", "merchant", "monk", "knight", "witch", "king")
-                 if c != base["entries"][k]["action"].split()[1] and state.vals["holder"][c] != state.current_player)
+    other = next(c for c in View(state).classes
+                 if c != base["entries"][k]["action"].split()[1] and View(state).holder[c] != state.current_player)
     games["illegal-second-card.json"] = _cut(base, k + 1, {"by": f"P{state.current_player}",
                                                            "action": f"take {other}"})
     wrong = copy.deepcopy(base)

@@ -28,6 +28,7 @@ from interpreter import ast as A
 from interpreter.english import English, child_blocks, doc_comment, walk_steps
 from interpreter.tools.rst import RstMarkup, beside, esc, heading, indent, label, list_table, literal, steps_rst
 
+from .names import View
 from .paths import project_root
 from .scenario import switch_scenarios
 from .wording import VOCABULARY
@@ -536,7 +537,7 @@ def trace_rst(game: Game, players: int = 3, seed: int = 5) -> str:
         else:
             state.apply_index(player.choose(state))
         rows.append([str(len(rows) + 1), who, literal(state.history[-1]), literal(rule)])
-        if state.vals["last_regular"][None] not in (None, 0):
+        if View(state).last_regular not in (None, 0):
             break  # the second player's turn has begun
     intro = [f"The setup and the first turn of a {players}-player game (seed {seed}; random choices), as "
              "the interpreter runs them.  Each row is one decision or chance event: who takes it, the action "

@@ -1,11 +1,11 @@
 """Rat-token faces written as text: ``threshold:symbols`` such as ``2:M+merchant+monk``.
 
 Records and scenarios name tokens by their face, never by a token id (another
-implementation's ids mean nothing here).  Symbols are the six classes
-(``peasant merchant monk knight witch king``), ``M`` (Mehrheit, majority) and
-``A`` (Alle, all); their order does not matter when a face is read, and
-:func:`face_text` writes them in a fixed order: ``M``, ``A``, then the classes
-in rulebook order.
+implementation's ids mean nothing here).  Symbols are the card classes (the
+spec's ``enum class``: ``peasant merchant monk knight witch king``), ``M``
+(Mehrheit, majority) and ``A`` (Alle, all); their order does not matter when a
+face is read, and :func:`face_text` writes them in a fixed order: ``M``, ``A``,
+then the classes in rulebook order.
 
 >>> str(Face.parse("2:monk+merchant+M"))
 '2:M+merchant+monk'
@@ -17,15 +17,29 @@ ValueError: a rat token's threshold is 1 to 6, not 7 (in '7:M')
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 from interpreter import Game
 
+from .names import classes
+
 #: Symbols that are letters, not classes, in the order faces are written.
 LETTERS = ("M", "A")
-#: The classes in rulebook order (Landvolk, Bürgertum, Kirche, Rittertum, Zauberkunst, Königtum).
-CLASSES = ("peasant", "merchant", "monk", "knight", "witch", "king")
-_ORDER = {s: i for i, s in enumerate(LETTERS + CLASSES)}
+
+
+def _order() -> dict[str, int]:
+    """Each symbol's place in a written face: the letters, then the classes of the Rattus spec in its order."""
+    from .api import load_rules
+
+    return _symbol_order(classes(load_rules()))
+
+
+@functools.lru_cache(maxsize=4)
+def _symbol_order(classes: tuple[str, ...]) -> dict[str, int]:
+    return {s: i for i, s in enumerate(LETTERS + classes)}
+
 #: How an unknown face is written in a player's-eye record.
 UNKNOWN = "?"
 
@@ -48,15 +62,20 @@ class Face:
         if not 1 <= threshold <= 6:
             raise ValueError(f"a rat token's threshold is 1 to 6, not {threshold} (in {text!r})")
         symbols = [s.strip() for s in tail.split("+")]
+        order = _order()
         for s in symbols:
-            if s not in _ORDER:
-                raise ValueError(f"unknown symbol {s!r} in {text!r} (symbols: {', '.join(_ORDER)})")
+            if s not in order:
+                raise ValueError(f"unknown symbol {s!r} in {text!r} (symbols: {', '.join(order)})")
         if len(set(symbols)) != len(symbols):
             raise ValueError(f"a symbol appears twice in {text!r}")
         return cls(threshold, frozenset(symbols))
 
     def __str__(self) -> str:
-        return f"{self.threshold}:" + "+".join(sorted(self.symbols, key=_ORDER.__getitem__))
+        return self.written(_order())
+
+    def written(self, order: dict[str, int]) -> str:
+        """The face as text, its symbols in this order."""
+        return f"{self.threshold}:" + "+".join(sorted(self.symbols, key=order.__getitem__))
 
 
 def piece_face(game: Game, piece: int) -> Face:
@@ -67,7 +86,7 @@ def piece_face(game: Game, piece: int) -> Face:
 
 def face_text(game: Game, piece: int) -> str:
     """A token's face as text, e.g. ``2:M+merchant+monk``."""
-    return str(piece_face(game, piece))
+    return piece_face(game, piece).written(_symbol_order(classes(game)))
 
 
 def is_face(text: str) -> bool:

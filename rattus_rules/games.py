@@ -26,6 +26,7 @@ rattus_rules.games.UnknownGame: no game 'ratus'; did you mean 'rattus'? (known g
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -54,11 +55,14 @@ class GameHooks:
     ``turn_procedure``: the procedure whose first decision ends setup (perft
     starts there; without it, at the first player decision);
     ``piece_word``: how a piece is written in a chance outcome's text, for the
-    ``first`` chance rule of perft.
+    ``first`` chance rule of perft;
+    ``check``: run once when the rules load, it raises :class:`~interpreter.SpecError`
+    if the spec lacks a name the game's package reads.
     """
 
     turn_procedure: str | None = None
     piece_word: Callable[[Game, int], str] | None = None
+    check: Callable[[Game], None] | None = None
 
 
 _HOOKS: dict[str, GameHooks] = {}
@@ -96,10 +100,16 @@ def _found() -> Iterator[tuple[str, Path]]:
 
 def known_games() -> dict[str, Path]:
     """Every game found by name: name → folder (the first folder of a name wins)."""
+    return dict(_known(os.environ.get(GAMES_PATH_ENV, "")))
+
+
+@functools.lru_cache(maxsize=8)
+def _known(games_path: str) -> tuple[tuple[str, Path], ...]:
+    """The games found with this ``$RATTUS_GAMES_PATH`` (looked up once per value)."""
     out: dict[str, Path] = {}
     for name, folder in _found():
         out.setdefault(name, folder)
-    return out
+    return tuple(out.items())
 
 
 def _is_path(game: str) -> bool:

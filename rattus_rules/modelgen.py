@@ -18,6 +18,7 @@ from interpreter.english import child_blocks
 from interpreter.tools.rst import esc, label, list_table, literal
 
 from .faces import face_text
+from .names import BOARD
 from .records import components_digest
 
 _TYPES = {"int": "integer (JSON number)", "flag": "yes/no → JSON true/false",
@@ -126,7 +127,7 @@ def regions_rst(game: Game) -> str:
     """The regions in play for each player count, in setup order."""
     rows = []
     for n in range(game.min_players, game.max_players + 1):
-        regions = game.world(n).nodes["board"]
+        regions = game.world(n).nodes[BOARD]
         rows.append([str(n), str(len(regions)), ", ".join(regions)])
     return "\n".join(list_table(["players", "regions", "in this order"], rows, [10, 10, 80])) + "\n"
 

@@ -42,6 +42,7 @@ from interpreter.session import citations_json
 from .agents import RandomPlayer
 from .api import interpretations, load_rules
 from .faces import UNKNOWN, face_text
+from .names import View
 from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, seat_label
 from .render import state_svg
 from .viewer import entry_text, players_json
@@ -120,7 +121,7 @@ class Session:
             "svg": state_svg(st, self.shown), "legal": legal, "log": self.log, "rules": self.rules,
             "over": st.is_terminal(), "rule": st.decision_rule() if legal else "",
             "citations": citations_json(st.decision_citations()) if legal else [],
-            "regions": sorted(st.world.nodes["board"]), "components": COMPONENTS_NOTE,
+            "regions": sorted(View(st).in_play), "components": COMPONENTS_NOTE,
         }
         if st.is_terminal():
             out["scores"] = st.scores()

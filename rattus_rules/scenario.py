@@ -67,11 +67,11 @@ from interpreter.edit import (
 from interpreter.files import read_text
 
 from .api import new_game
-from .faces import CLASSES, UNKNOWN, Face, face_text, piece_face
+from .faces import UNKNOWN, Face, face_text, piece_face
+from .names import BOX, OUT, RATS, REGULAR_TURNS, STOCK, TURN_PROCEDURE, View
 from .paths import project_root
 
 #: The procedure whose first decision is where a scenario's position is laid out.
-TURN_PROCEDURE = "player_turn"
 #: Statements that describe the position (all come before the first step).
 POSITION_WORDS = ("scenario", "players", "seats", "interpretation", "seed", "plague", "tokens", "cubes",
                   "castle", "supply", "cards", "turn", "done", "used", "stock", "out", "final")
@@ -249,8 +249,9 @@ class _Builder:
         self.state = state
         self.game = state.game
         self.rng = random.Random(scn.seed)
-        self.regions = list(self.game.table_keys["regions"])
-        self.in_play = set(state.world.nodes["board"])
+        self.view = View(state)
+        self.regions = list(self.view.regions)
+        self.in_play = set(self.view.in_play)
         self.seat_names = {f"P{i}": i for i in range(scn.players)}
         for i, name in enumerate(scn.seats):
             self.seat_names[name] = i
@@ -274,20 +275,20 @@ class _Builder:
     def clear(self) -> None:
         """Every token back in the stock (the box keeps the tokens removed at setup), no cubes, no cards."""
         st = self.state
-        total = {p: st.vals["supply"][p] + st.vals["castle"][p]
-                 + sum(st.vals["cubes"][(p, r)] for r in self.regions) for p in st.seats}
+        total = {p: self.view.supply[p] + self.view.castle[p]
+                 + sum(self.view.cubes[(p, r)] for r in self.regions) for p in st.seats}
         for r in self.regions:
-            for t in list(st.zones["rats"][r]):
-                st.move_piece(t, "stock", None)
+            for t in list(self.view.rats[r]):
+                st.move_piece(t, STOCK, None)
             for p in st.seats:
-                st.vals["cubes"][(p, r)] = 0
-        for t in list(st.zones["out"][None]):
-            st.move_piece(t, "stock", None)
+                self.view.cubes[(p, r)] = 0
+        for t in list(self.view.out):
+            st.move_piece(t, STOCK, None)
         for p in st.seats:
-            st.vals["castle"][p] = 0
-            st.vals["supply"][p] = total[p]
-        for c in CLASSES:
-            st.vals["holder"][c] = None
+            self.view.castle[p] = 0
+            self.view.supply[p] = total[p]
+        for c in self.view.classes:
+            self.view.holder[c] = None
         st.seen = [0] * len(st.seen)
         for used in st.used.values():
             used.clear()
@@ -314,18 +315,18 @@ class _Builder:
         """A token matching the pattern from the stock (or from the tokens removed at setup)."""
         st = self.state
         match = face_matcher(self.game, pattern)
-        for zone in ("stock", "box"):
+        for zone in (STOCK, BOX):
             found = [t for t in find_pieces(st, match, (zone,)) if t not in taken]
             if found:
                 t = self.rng.choice(found) if pattern == UNKNOWN or pattern.endswith("*") else found[0]
-                if zone == "box":  # keep the number of removed tokens: send another one to the box
+                if zone == BOX:  # keep the number of removed tokens: send another one to the box
                     # ... of the same kind (start token or not): setup step 4 removes no start tokens
                     rows = self.game.piece_rows
-                    spare = [s for s in st.zones["stock"][None]
+                    spare = [s for s in self.view.stock
                              if s not in taken and rows[s]["start"] == rows[t]["start"]]
                     if not spare:
                         raise self.fail(f"no token left to stand in for {pattern} among the removed tokens")
-                    st.move_piece(self.rng.choice(spare), "box", None)
+                    st.move_piece(self.rng.choice(spare), BOX, None)
                 taken.add(t)
                 return t
         raise self.fail(f"no token {pattern} is left (each token can be laid out once)")
@@ -353,20 +354,20 @@ class _Builder:
                 raise self.fail("`done` is about phases A and B of a regular turn; the final round has none")
             elif head == "plague":
                 self.need(args, 1, "plague REGION")
-                st.vals["plague"][None] = self.in_play_region(args[0])
+                self.view.plague = self.in_play_region(args[0])
             elif head == "tokens":
                 self.need(args, 2, "tokens REGION: FACE, FACE, ... (or none)")
                 r = self.in_play_region(args[0])
                 for pattern in self.faces(args[1:]):
-                    st.move_piece(self.take(pattern, taken), "rats", r)
+                    st.move_piece(self.take(pattern, taken), RATS, r)
             elif head == "cubes":
                 self.need(args, 2, "cubes REGION: PLAYER N, PLAYER N, ... (or none)")
                 r = self.in_play_region(args[0])
                 for seat, n in self.counts(args[1:]):
-                    st.vals["cubes"][(seat, r)] = n
+                    self.view.cubes[(seat, r)] = n
             elif head == "castle":
                 self.need(args, 2, "castle PLAYER N")
-                st.vals["castle"][self.seat(args[0])] = self.number(args[1])
+                self.view.castle[self.seat(args[0])] = self.number(args[1])
             elif head == "supply":
                 self.need(args, 2, "supply PLAYER N")
                 stated_supply.append((line.number, self.seat(args[0]), self.number(args[1])))
@@ -376,15 +377,15 @@ class _Builder:
                 for c in args[1:]:
                     if c == "none":
                         continue
-                    if c not in CLASSES:
-                        raise self.fail(f"no class card {c!r} (classes: {', '.join(CLASSES)})")
-                    st.vals["holder"][c] = seat
+                    if c not in self.view.classes:
+                        raise self.fail(f"no class card {c!r} (classes: {', '.join(self.view.classes)})")
+                    self.view.holder[c] = seat
             elif head == "turn":
                 self.need(args, 1, "turn PLAYER")
                 seat = self.seat(args[0])
-                set_local(st, "regular_turns", "p", seat)
+                set_local(st, REGULAR_TURNS, "p", seat)
                 set_local(st, TURN_PROCEDURE, "p", seat)
-                st.vals["last_regular"][None] = seat
+                self.view.last_regular = seat
             elif head == "done":
                 self.need(args, 1, "done take place")
                 for word in args:
@@ -394,32 +395,32 @@ class _Builder:
             elif head == "used":
                 self.need(args, 1, "used CLASS ...")
                 for c in args:
-                    if c not in CLASSES:
-                        raise self.fail(f"no class card {c!r} (classes: {', '.join(CLASSES)})")
+                    if c not in self.view.classes:
+                        raise self.fail(f"no class card {c!r} (classes: {', '.join(self.view.classes)})")
                     spent.append(c)
             elif head == "out":
                 for pattern in self.faces(args):
-                    st.move_piece(self.take(pattern, taken), "out", None)
+                    st.move_piece(self.take(pattern, taken), OUT, None)
             elif head == "stock":
                 stock_line = line
         if stock_line is not None:
             self.line = stock_line.number
             self.lay_out_stock(stock_line.words[1:], taken)
         for p in st.seats:
-            on_board = st.vals["castle"][p] + sum(st.vals["cubes"][(p, r)] for r in self.regions)
-            st.vals["supply"][p] = self.total[p] - on_board
-            if st.vals["supply"][p] < 0:
+            on_board = self.view.castle[p] + sum(self.view.cubes[(p, r)] for r in self.regions)
+            self.view.supply[p] = self.total[p] - on_board
+            if self.view.supply[p] < 0:
                 raise self.fail(f"{self.name(p)} has {on_board} cubes on the board and in the castle, "
                                 f"more than their {self.total[p]}")
         for number, seat, n in stated_supply:
-            if st.vals["supply"][seat] != n:
+            if self.view.supply[seat] != n:
                 self.line = number
                 raise self.fail(f"{self.name(seat)}'s supply is what the board leaves of their {self.total[seat]} "
-                                f"cubes: {st.vals['supply'][seat]}, not {n}")
+                                f"cubes: {self.view.supply[seat]}, not {n}")
         if final is not None and trigger is not None:
             self.line = final.number
             self.enter_final_round(trigger, mover)
-        st.used["ability"].update(spent)
+        self.view.used_abilities.update(spent)
 
     def enter_final_round(self, trigger: int, mover: int | None) -> None:
         """End the regular turns with ``trigger`` as the player who ended the game, and play on to the
@@ -433,14 +434,14 @@ class _Builder:
         if mover == trigger:
             raise self.fail(f"{self.name(trigger)} ended the game and has no turn in the final round")
         last = self.scn.players - 1 if st.settings.get("game_end_timing") == "after-round" else trigger
-        st.vals["ender"][None] = trigger
-        st.vals["last_regular"][None] = last
-        set_local(st, "regular_turns", "p", last)
+        self.view.ender = trigger
+        self.view.last_regular = last
+        set_local(st, REGULAR_TURNS, "p", last)
         set_local(st, TURN_PROCEDURE, "p", last)
         set_local(st, TURN_PROCEDURE, "stage", "after-c")
         refresh(st)
         st.apply(END_ACTION)
-        while not (procedure_of(st) == TURN_PROCEDURE and st.vals["phase"][None] == "final"
+        while not (procedure_of(st) == TURN_PROCEDURE and self.view.phase == "final"
                    and (mover is None or st.current_player == mover)):
             if procedure_of(st) != TURN_PROCEDURE or END_ACTION not in st.legal_action_texts():
                 raise self.fail("the final round could not be reached from this position")
@@ -453,7 +454,7 @@ class _Builder:
         """`stock: N` keeps N tokens, `stock: FACES` exactly these; the others leave the game."""
         st = self.state
         text = " ".join(words).lstrip(":").strip()
-        stock = st.zones["stock"][None]
+        stock = self.view.stock
         if re.fullmatch(r"\d+", text):
             want = int(text)
             free = [t for t in stock if t not in taken]
@@ -464,11 +465,11 @@ class _Builder:
         else:
             keep = {self.take(p, taken) for p in self.faces([text])}
             for t in keep:
-                if st.loc[t][0] != "stock":
-                    st.move_piece(t, "stock", None)
+                if st.loc[t][0] != STOCK:
+                    st.move_piece(t, STOCK, None)
         for t in list(stock):
             if t not in keep:
-                st.move_piece(t, "out", None)
+                st.move_piece(t, OUT, None)
 
     def counts(self, words: Sequence[str]) -> list[tuple[int, int]]:
         items = [w.strip() for w in " ".join(words).strip().lstrip(":").split(",")]
@@ -543,6 +544,7 @@ class _Runner:
         self.state = state
         self.game = state.game
         self.builder = _Builder(scn, state)
+        self.view = self.builder.view
         self.rng = random.Random(scn.seed)
         self.failures: list[Failure] = []
         self.log: list[str] = []
@@ -664,7 +666,7 @@ class _Runner:
         """``expect cubes REGION: PLAYER N, ...`` — exactly these cubes (others have none)."""
         r = self.builder.region(args[0])
         want = dict(self.builder.counts(args[1:]))
-        have = {p: self.state.vals["cubes"][(p, r)] for p in self.state.seats}
+        have = {p: self.view.cubes[(p, r)] for p in self.state.seats}
         for p in self.state.seats:
             if have[p] != want.get(p, 0):
                 shown = ", ".join(f"{self.who(q)} {n}" for q, n in have.items() if n) or "none"
@@ -674,7 +676,7 @@ class _Runner:
     def expect_tokens(self, args: list[str]) -> None:
         """``expect tokens REGION: N`` or ``: FACE, FACE`` (in placement order) or ``: none``."""
         r = self.builder.region(args[0])
-        have = [face_text(self.game, t) for t in self.state.zones["rats"][r]]
+        have = [face_text(self.game, t) for t in self.view.rats[r]]
         rest = " ".join(args[1:]).strip()
         if re.fullmatch(r"\d+", rest):
             if len(have) != int(rest):
@@ -693,44 +695,43 @@ class _Runner:
     def expect_stock(self, args: list[str]) -> None:
         """``expect stock N`` — tokens left in the stock."""
         n = self.builder.number(args[0] if args else "")
-        if len(self.state.zones["stock"][None]) != n:
-            self.fail(f"the stock holds {len(self.state.zones['stock'][None])} tokens")
+        if len(self.view.stock) != n:
+            self.fail(f"the stock holds {len(self.view.stock)} tokens")
 
     def expect_supply(self, args: list[str]) -> None:
         """``expect supply PLAYER N``."""
-        self.value("supply", self.builder.seat(args[0]), self.builder.number(args[1]), f"{args[0]}'s supply")
+        self.value(self.view.supply[self.builder.seat(args[0])], self.builder.number(args[1]), f"{args[0]}'s supply")
 
     def expect_castle(self, args: list[str]) -> None:
         """``expect castle PLAYER N``."""
-        self.value("castle", self.builder.seat(args[0]), self.builder.number(args[1]), f"{args[0]}'s castle")
+        self.value(self.view.castle[self.builder.seat(args[0])], self.builder.number(args[1]), f"{args[0]}'s castle")
 
-    def value(self, name: str, key: Any, want: Any, what: str) -> None:
-        have = self.state.vals[name][key]
+    def value(self, have: Any, want: Any, what: str) -> None:
         if have != want:
             self.fail(f"{what} is {have}")
 
     def expect_plague(self, args: list[str]) -> None:
         """``expect plague REGION``."""
-        self.value("plague", None, self.builder.region(args[0]), "the plague")
+        self.value(self.view.plague, self.builder.region(args[0]), "the plague")
 
     def expect_cards(self, args: list[str]) -> None:
         """``expect cards PLAYER: CLASS ...`` — exactly the cards this player holds."""
         seat = self.builder.seat(args[0].rstrip(":"))
         want = {c for c in args[1:] if c != "none"}
-        have = {c for c in CLASSES if self.state.vals["holder"][c] == seat}
+        have = {c for c in self.view.classes if self.view.holder[c] == seat}
         if want != have:
             self.fail(f"{args[0].rstrip(':')} holds {', '.join(sorted(have)) or 'no card'}")
 
     def expect_used(self, args: list[str]) -> None:
         """``expect used CLASS`` — the card's ability is spent for now."""
         for c in args:
-            if c not in self.state.used["ability"]:
+            if c not in self.view.used_abilities:
                 self.fail(f"the {c} ability is not spent")
 
     def expect_unused(self, args: list[str]) -> None:
         """``expect unused CLASS`` — the card's ability is not spent."""
         for c in args:
-            if c in self.state.used["ability"]:
+            if c in self.view.used_abilities:
                 self.fail(f"the {c} ability is spent")
 
     def expect_to_move(self, args: list[str]) -> None:
@@ -791,13 +792,13 @@ class _Runner:
 
     def expect_phase(self, args: list[str]) -> None:
         """``expect phase NAME`` — ``regular`` (turns), ``final`` (the final round) or ``over``."""
-        self.value("phase", None, args[0] if args else "", "the phase")
+        self.value(self.view.phase, args[0] if args else "", "the phase")
 
     def expect_trigger(self, args: list[str]) -> None:
         """``expect trigger PLAYER`` — this player's turn ended the game (``none``: not ended yet)."""
         word = args[0] if args else ""
         want = None if word == "none" else self.builder.seat(word)
-        have = self.state.vals["ender"][None]
+        have = self.view.ender
         if have != want:
             self.fail(f"the game was ended by {'nobody yet' if have is None else self.who(have)}")
 

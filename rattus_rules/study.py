@@ -34,6 +34,7 @@ from interpreter import State
 from .agents import AGENTS, DECISION_BOUND
 from .api import interpretations, new_game
 from .executor import local_cores, partition, run_all
+from .names import ENDER, STOCK
 from .stats import Estimate, mean_interval, proportion
 
 #: Player decisions after which a study game is cut (a random game is about 100 to 200): some
@@ -129,7 +130,7 @@ class ChanceStreams:
 
 def end_reason(state: State) -> str:
     """Why the game is ending, read when the spec's ``ender`` is first set: ``rats`` or ``cubes``."""
-    stock = state.zones["stock"]
+    stock = state.zones[STOCK]
     return "rats" if not any(stock.values()) else "cubes"
 
 
@@ -142,7 +143,7 @@ def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
     seats = [make(seed * 8 + s) for s in range(players)]
     decisions = 0
     reason = None
-    ender = state.vals["ender"]
+    ender = state.vals[ENDER]
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_index(chance.choose(state))

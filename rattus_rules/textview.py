@@ -17,7 +17,8 @@ from typing import Any
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, State
 from interpreter.edit import option_words
 
-from .faces import CLASSES, UNKNOWN, face_text
+from .faces import UNKNOWN, face_text
+from .names import View
 from .records import seat_name
 
 
@@ -25,7 +26,7 @@ def render_text(state: State, shown: Callable[[int], bool] | None = None,
                 names: Sequence[str] | None = None, max_actions: int = 40) -> str:
     """The position as text: phase, plague, cards, supplies, every region, who is to move."""
     game = state.game
-    vals = state.vals
+    view = View(state)
 
     def token(t: int) -> str:
         return face_text(game, t) if shown is None or shown(t) else UNKNOWN
@@ -37,24 +38,24 @@ def render_text(state: State, shown: Callable[[int], bool] | None = None,
         moving = f"chance ({state.decision_rule()})"
     else:
         moving = seat_name(to_move, names)
-    lines = [f"{game.title}, {state.n} players — {vals['phase'][None]}; to move: {moving}"]
-    plague = vals["plague"][None]
+    lines = [f"{game.title}, {state.n} players — {view.phase}; to move: {moving}"]
+    plague = view.plague
     lines.append(f"plague: {plague if plague is not None else 'not placed yet'}")
-    held = [f"{c} {seat_name(vals['holder'][c], names)}" for c in CLASSES if vals["holder"][c] is not None]
-    display = [c for c in CLASSES if vals["holder"][c] is None]
+    held = [f"{c} {seat_name(view.holder[c], names)}" for c in view.classes if view.holder[c] is not None]
+    display = [c for c in view.classes if view.holder[c] is None]
     lines.append("cards: " + (", ".join(held) or "none held") + (f"; display: {' '.join(display)}" if display else ""))
-    lines.append("supply: " + ", ".join(f"{seat_name(p, names)} {vals['supply'][p]}" for p in state.seats)
-                 + "; castle: " + ", ".join(f"{seat_name(p, names)} {vals['castle'][p]}" for p in state.seats))
-    out = state.zones["out"][None]
-    lines.append(f"stock: {len(state.zones['stock'][None])} tokens; out of the game: {len(out)}"
+    lines.append("supply: " + ", ".join(f"{seat_name(p, names)} {view.supply[p]}" for p in state.seats)
+                 + "; castle: " + ", ".join(f"{seat_name(p, names)} {view.castle[p]}" for p in state.seats))
+    out = view.out
+    lines.append(f"stock: {len(view.stock)} tokens; out of the game: {len(out)}"
                  + (f" ({', '.join(token(t) for t in out)})" if out else "")
-                 + f"; removed at setup: {len(state.zones['box'][None])}")
-    in_play = state.world.nodes["board"]
+                 + f"; removed at setup: {len(view.box)}")
+    in_play = view.in_play
     width = max(len(r) for r in in_play)
     for r in in_play:
-        rats = state.zones["rats"][r]
-        cubes = ", ".join(f"{seat_name(p, names)} {vals['cubes'][(p, r)]}"
-                          for p in state.seats if vals["cubes"][(p, r)])
+        rats = view.rats[r]
+        cubes = ", ".join(f"{seat_name(p, names)} {view.cubes[(p, r)]}"
+                          for p in state.seats if view.cubes[(p, r)])
         mark = "*" if r == plague else " "
         lines.append(f" {mark}{r:<{width}}  tokens [{', '.join(token(t) for t in rats)}]"
                      + (f"  cubes {cubes}" if cubes else ""))
@@ -82,7 +83,7 @@ def position_json(state: State, shown: Callable[[int], bool] | None = None,
      'rule', 'scores', 'stock', 'supply', 'to_move', 'winners']
     """
     game = state.game
-    vals = state.vals
+    view = View(state)
 
     def token(t: int) -> str:
         return face_text(game, t) if shown is None or shown(t) else UNKNOWN
@@ -100,19 +101,19 @@ def position_json(state: State, shown: Callable[[int], bool] | None = None,
         texts = [" ".join(option_words(state, i, token)) for i in range(state.num_legal_actions())]
         legal = list(dict.fromkeys(texts))
     return {
-        "phase": vals["phase"][None], "to_move": moving, "rule": rule,
+        "phase": view.phase, "to_move": moving, "rule": rule,
         "names": list(names) if names else [f"P{p}" for p in state.seats],
-        "plague": vals["plague"][None],
-        "cards": {c: seat(vals["holder"][c]) for c in CLASSES},
-        "display": [c for c in CLASSES if vals["holder"][c] is None],
-        "supply": {f"P{p}": vals["supply"][p] for p in state.seats},
-        "castle": {f"P{p}": vals["castle"][p] for p in state.seats},
-        "stock": len(state.zones["stock"][None]),
-        "out": [token(t) for t in state.zones["out"][None]],
-        "removed_at_setup": len(state.zones["box"][None]),
-        "regions": {r: {"tokens": [token(t) for t in state.zones["rats"][r]],
-                        "cubes": {f"P{p}": vals["cubes"][(p, r)] for p in state.seats}}
-                    for r in state.world.nodes["board"]},
+        "plague": view.plague,
+        "cards": {c: seat(view.holder[c]) for c in view.classes},
+        "display": [c for c in view.classes if view.holder[c] is None],
+        "supply": {f"P{p}": view.supply[p] for p in state.seats},
+        "castle": {f"P{p}": view.castle[p] for p in state.seats},
+        "stock": len(view.stock),
+        "out": [token(t) for t in view.out],
+        "removed_at_setup": len(view.box),
+        "regions": {r: {"tokens": [token(t) for t in view.rats[r]],
+                        "cubes": {f"P{p}": view.cubes[(p, r)] for p in state.seats}}
+                    for r in view.in_play},
         "legal": legal,
         "scores": state.scores() if over else None,
         "winners": [f"P{w}" for w in state.winner() or []] if over else None,

@@ -1,0 +1,53 @@
+"""One view of the spec's names: the Rattus package reads spec names through rattus_rules.names only,
+and a spec without one of them fails to load, naming it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rattus_rules
+from interpreter import Game, SpecError
+from rattus_rules import load_rules, new_game
+from rattus_rules.faces import LETTERS, face_text, piece_face
+from rattus_rules.names import NAMES, View, check_names, classes
+from rattus_rules.paths import SPEC_DIR_ENV
+
+PACKAGE = Path(rattus_rules.__file__).parent
+NIM = Path(__file__).resolve().parents[1] / "language" / "specs" / "nim"
+
+
+def test_the_rattus_spec_declares_every_name_the_package_reads(rules: Game) -> None:
+    check_names(rules)
+    assert sum(len(names) for names in NAMES.values()) >= 15
+
+
+def test_a_spec_without_them_fails_to_load_naming_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SpecError) as caught:
+        check_names(load_rules(game=str(NIM)))
+    messages = [d.message for d in caught.value.diagnostics]
+    assert any("reads state 'supply'" in m for m in messages) and any("reads enum 'class'" in m for m in messages)
+    # loaded as Rattus (a patched copy in $RATTUS_SPEC_DIR), the same check runs at load time
+    monkeypatch.setenv(SPEC_DIR_ENV, str(NIM))
+    with pytest.raises(SpecError, match="reads zone 'rats'"):
+        load_rules()
+
+
+def test_the_card_classes_come_from_the_spec(rules: Game) -> None:
+    assert classes(rules) == rules.symbols.enums["class"].values
+    state = new_game(2, seed=1)
+    assert View(state).classes == classes(rules) and set(View(state).holder) == set(classes(rules))
+    order = list(LETTERS + classes(rules))
+    for piece in range(len(rules.piece_rows)):
+        symbols = face_text(rules, piece).split(":")[1].split("+")
+        assert symbols == sorted(symbols, key=order.index)
+        assert face_text(rules, piece) == str(piece_face(rules, piece))
+
+
+@pytest.mark.parametrize("module", ["scenario", "textview", "conformance", "render", "playweb", "study", "docgen",
+                                    "modelgen"])
+def test_no_module_spells_a_spec_lookup_of_its_own(module: str) -> None:
+    text = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
+    assert not re.findall(r"""(?:vals|zones|nodes|table_keys|used)\[["']""", text)
