@@ -48,6 +48,18 @@ def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
     return _load(str(spec_dir(game)), None if data is None else str(Path(data).resolve()), game_name(game))
 
 
+#: The largest seed: seeds are 0 to 2^64-1 (the seed rule of docs/decision-model.rst; records store them).
+MAX_SEED = (1 << 64) - 1
+
+
+def check_seed(seed: int) -> int:
+    """The seed, if it is one (0 to :data:`MAX_SEED`); ValueError otherwise."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        shown = repr(seed) if len(repr(seed)) <= 40 else f"{repr(seed)[:20]}... ({len(repr(seed))} characters)"
+        raise ValueError(f"a seed is a whole number from 0 to 2^64-1, not {shown}")
+    return seed
+
+
 def new_game(
     players: int,
     seed: int | None = None,
@@ -61,7 +73,7 @@ def new_game(
 ) -> State:
     """A new game of Rattus for 2 to 4 players (or of another ``game``: see :func:`load_rules`).
 
-    ``seed`` seeds the generator kept in the state (random if None);
+    ``seed`` (0 to 2^64-1) seeds the generator kept in the state (random if None);
     ``interpretations`` maps switch ids to options (see :func:`interpretations`);
     ``data`` loads a user's board or token table instead of the shipped one.
     With ``resolve_setup_chance`` the chance events before the first player
@@ -71,7 +83,7 @@ def new_game(
     rules = load_rules(data, game)
     state = rules.new_state(
         players,
-        seed=secrets.randbits(64) if seed is None else seed,
+        seed=secrets.randbits(64) if seed is None else check_seed(seed),
         settings=interpretations,
         log=log,
         check_invariants=check_invariants,

@@ -23,7 +23,7 @@ from typing import IO, Any
 from interpreter import State
 from interpreter.session import Host, ProtocolError, Reply, Request, Session, serve
 
-from .api import interpretations, load_rules, new_game, state_from_json
+from .api import check_seed, interpretations, load_rules, new_game, state_from_json
 from .faces import face_text
 from .records import components_digest, validate
 
@@ -56,8 +56,10 @@ class RattusHost(Host):
         if not isinstance(players, int) or isinstance(players, bool):
             raise ProtocolError("bad-request", "`players` is the number of players (2 to 4)")
         seed = request.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
-            raise ProtocolError("bad-request", "`seed` is an integer from 0 to 2^64-1")
+        try:
+            check_seed(seed)
+        except ValueError:
+            raise ProtocolError("bad-request", "`seed` is an integer from 0 to 2^64-1") from None
         switches = _switches(request)
         return new_game(players, seed=seed, interpretations=switches, data=_data(request),
                         resolve_setup_chance=False)

@@ -31,6 +31,17 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="a folder (or CSV file) of corrected component tables")
 
 
+def seed_arg(text: str) -> int:
+    """A ``--seed`` value: a whole number from 0 to 2^64-1 (what a record can store)."""
+    from ..api import check_seed
+
+    try:
+        return check_seed(int(text))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err) if "seed" in str(err) else
+                                         f"a seed is a whole number from 0 to 2^64-1, not {text[:40]!r}") from None
+
+
 def check_data_path(data: str | None) -> None:
     """Raise UsageError if ``--data`` names nothing."""
     if data is not None and not Path(data).exists():

@@ -22,6 +22,7 @@ from .common import (
     check_output,
     parse_interpretations,
     print_json,
+    seed_arg,
 )
 from .records import recorder_for, write_record
 
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("play", help="play a game with random players and print its log")
     p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
-    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the game and the players")
+    p.add_argument("--seed", "-s", type=seed_arg, default=0, help="seed of the game and the players")
     p.add_argument("--quiet", "-q", action="store_true", help="print only scores and winner")
     p.add_argument("--check-invariants", action="store_true", help="check every invariant after each step")
     add_bound_option(p)

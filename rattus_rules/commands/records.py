@@ -52,6 +52,7 @@ from .common import (
     check_output,
     parse_interpretations,
     print_json,
+    seed_arg,
     write_output,
 )
 
@@ -85,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("perft", help="count the legal action sequences of a given length after setup")
     p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
-    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the game (default 0)")
+    p.add_argument("--seed", "-s", type=seed_arg, default=0, help="seed of the game (default 0)")
     p.add_argument("--depth", "-d", type=int, default=3, help="length of the sequences (default 3)")
     p.add_argument("--chance", choices=CHANCE_RULES, default="seed",
                    help="resolve chance by the state's generator (seed) or by the outcome that sorts first")

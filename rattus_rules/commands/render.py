@@ -30,6 +30,7 @@ from .common import (
     add_rules_options,
     check_output,
     parse_interpretations,
+    seed_arg,
     write_output,
 )
 from .records import record_position
@@ -47,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     s = kinds.add_parser("state", help="a game state: cubes, rat tokens, plague, castle, cards")
     s.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
-    s.add_argument("--seed", "-s", type=int, default=0, help="seed of the game and the random players")
+    s.add_argument("--seed", "-s", type=seed_arg, default=0, help="seed of the game and the random players")
     s.add_argument("--moves", "-k", type=int, default=0,
                    help="random decisions to play after setup (default 0: the first placement)")
     s.add_argument("--from", dest="stored", metavar="FILE.json",

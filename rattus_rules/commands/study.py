@@ -10,7 +10,7 @@ from pathlib import Path
 from ..agents import AGENTS, add_bound_option
 from ..progress import progress as study_bar
 from ..study import CHUNK, DECISION_CAP, StudyParams, jobs, run_study
-from .common import EXIT_OK, UsageError, check_output, check_output_folder
+from .common import EXIT_OK, UsageError, check_output, check_output_folder, seed_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME[:GAMES]",
                    help=f"the players' agent ({', '.join(AGENTS)}; default random), optionally with its own "
                         "number of games; repeatable: one study per agent")
-    p.add_argument("--seed", "-s", type=int, default=0, help="first game seed (default 0)")
+    p.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
     p.add_argument("--switch", action="append", default=None, metavar="ID", help="study only this switch; repeatable")
     add_bound_option(p)
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")

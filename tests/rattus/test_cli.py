@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rattus_rules import new_game
 from rattus_rules.cli import main
 from rattus_rules.paths import spec_dir
 
@@ -56,6 +57,23 @@ def test_check_with_unreadable_data_is_bad_input_and_with_wrong_data_a_spec_erro
     assert main(["check", "--data", str(data)]) == 2
     err = capsys.readouterr().err
     assert "Permission denied" in err and "Traceback" not in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("argv", [["play", "-q"], ["perft", "-d", "1"], ["render", "state", "-o", "-"],
+                                  ["study", "-n", "2", "-g", "1"]])
+@pytest.mark.parametrize("seed", ["-1", str(2**64), "x"])
+def test_a_seed_a_record_could_not_store_is_refused(argv: list[str], seed: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--seed", seed]) == 2
+    assert "a seed is a whole number from 0 to 2^64-1" in capsys.readouterr().err
+
+
+def test_a_game_of_the_largest_seed_records_and_validates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "r.json"
+    assert main(["play", "-q", "-n", "2", "--seed", str(2**64 - 1), "--record", str(record)]) == 0
+    assert main(["validate", str(record)]) == 0
+    with pytest.raises(ValueError, match="0 to 2"):
+        new_game(2, seed=-1)
 
 
 def test_play_prints_a_log_scores_and_winner(capsys: pytest.CaptureFixture[str]) -> None:
