@@ -1,0 +1,68 @@
+"""The checker's types (interpreter/types.py): frozen values, one class per kind, printed as
+the messages have always shown them, and read from a spec by one function."""
+
+from __future__ import annotations
+
+import doctest
+from typing import get_args
+
+import attrs
+import pytest
+
+from interpreter import types as T
+from interpreter.types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    EntityType,
+    GraphType,
+    ListType,
+    PieceType,
+    SwitchType,
+    ZoneType,
+    element_type,
+    spec_type,
+)
+
+
+def test_every_kind_prints_as_messages_show_it() -> None:
+    kinds = [INT, BOOL, TEXT, PLAYER, NONE, ANY, EntityType("colours"), PieceType("stone"), ZoneType("stone"),
+             ListType(ListType(PLAYER)), GraphType("paths"), SwitchType("variant")]
+    assert [str(t) for t in kinds] == ["int", "bool", "text", "player", "none", "any", "entity:colours",
+                                       "piece:stone", "zone:stone", "list:list:player", "graph:paths",
+                                       "switch:variant"]
+    assert {type(t) for t in kinds} == set(get_args(T.Type))  # one of each kind
+
+
+def test_every_class_of_the_module_is_a_kind() -> None:
+    classes = {v for v in vars(T).values() if isinstance(v, type) and attrs.has(v) and v.__module__ == T.__name__}
+    assert classes == set(get_args(T.Type))
+
+
+def test_types_are_frozen_values() -> None:
+    assert ListType(EntityType("a")) == ListType(EntityType("a")) != ListType(EntityType("b"))
+    assert len({ListType(INT), ListType(INT), INT}) == 2
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        ListType(INT).elem = BOOL  # type: ignore[misc]
+
+
+def test_element_type() -> None:
+    assert element_type(ListType(PieceType("p"))) == PieceType("p")
+    assert element_type(INT) == ANY
+
+
+def test_spec_type_reads_the_types_a_spec_names() -> None:
+    pieces, entities = {"stone"}, {"colours", "int"}
+    assert spec_type("stone", pieces, entities) == PieceType("stone")
+    assert spec_type("player", pieces, entities) == PLAYER
+    assert spec_type("int", pieces, entities) == INT  # the basic type before a table of that name
+    assert spec_type("colours", pieces, entities) == EntityType("colours")
+    assert spec_type("nothing", pieces, entities) is None
+
+
+def test_the_module_examples_hold() -> None:
+    result = doctest.testmod(T)
+    assert result.attempted >= 2 and result.failed == 0
