@@ -26,15 +26,46 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import Any, Protocol, assert_never
 
 from . import ast as A
 from .compiler import CALL, CHANCE, CHOOSE, Procedure
 from .errors import RulesError
 from .runtime import STATE_FORMAT, State, all_keys, key_in
+from .symbols import Symbols
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Loader(Protocol):
+    """What a stored state is checked against: the game reading it back
+    (:class:`interpreter.game.Game`, the layer above, which calls :func:`state_from_data`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def symbols(self) -> Symbols: ...
+    @property
+    def procedures(self) -> list[Procedure]: ...
+    @property
+    def proc_index(self) -> dict[str, int]: ...
+    @property
+    def main_index(self) -> int: ...
+    @property
+    def piece_keys(self) -> list[Any]: ...
+    @property
+    def piece_by_key(self) -> dict[Any, int]: ...
+    @property
+    def piece_types(self) -> list[str]: ...
+    @property
+    def hidden_zones(self) -> dict[str, bool]: ...
+
+    def domain(self, dim: str, n: int) -> list[Any]:
+        """The keys of a dimension in an ``n``-player game."""
+
+    def settings_for(self, chosen: Mapping[str, str] | None) -> dict[str, str]:
+        """Complete switch settings from the chosen ones."""
+
+    def _blank_state(self, players: int, settings: dict[str, str], seed: int) -> State:
+        """A state with nothing set up yet."""
 
 _FIELDS = {"format", "game", "players", "settings", "vals", "zones", "face_up", "seen", "used",
            "frames", "rng", "winners", "history", "log"}
@@ -141,7 +172,7 @@ def _names(data: Any, wanted: Mapping[str, Any], where: str, all_needed: bool = 
     return dict(data)
 
 
-def _piece(game: Game, key: Any, where: str) -> int:
+def _piece(game: Loader, key: Any, where: str) -> int:
     if type(key) not in (int, str) or key not in game.piece_by_key:
         raise _fail(where, f"no piece {_describe(key)}")
     return game.piece_by_key[key]
@@ -189,7 +220,7 @@ def procedure_locals(proc: A.ProcedureDecl) -> tuple[frozenset[str], dict[A.Pos,
     return frozenset(every), bound
 
 
-def state_from_data(game: Game, data: Any) -> State:
+def state_from_data(game: Loader, data: Any) -> State:
     """Rebuild and check a stored state; raise ValueError on anything a real state cannot be."""
     try:
         return _load(game, data)
@@ -203,7 +234,7 @@ def state_from_data(game: Game, data: Any) -> State:
         raise ValueError("stored state: nested too deeply") from None
 
 
-def _load(game: Game, data: Any) -> State:
+def _load(game: Loader, data: Any) -> State:
     if not isinstance(data, Mapping):
         raise _fail("top", f"expected an object, found {_describe(data)}")
     if data.get("format") != STATE_FORMAT or data.get("game") != game.name:
@@ -318,7 +349,7 @@ def _winners(raw: Any, n: int) -> list[int] | None:
     return winners
 
 
-def _frames(game: Game, raw: Any) -> list[list[Any]]:
+def _frames(game: Loader, raw: Any) -> list[list[Any]]:
     """The program position: checked frame by frame, and against each other."""
     _expect(raw, list, "frames")
     if len(raw) > MAX_FRAMES:

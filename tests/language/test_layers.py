@@ -3,13 +3,14 @@
 Every import counts: at the top, inside a function, and under ``TYPE_CHECKING``.
 A module that needs a type of a higher layer takes a protocol of a lower one
 (:mod:`interpreter.builtins` takes the checker, code generator and English
-renderer as protocols; :mod:`interpreter.compiler` the running state).
+renderer as protocols; :mod:`interpreter.compiler` the running state;
+:mod:`interpreter.stored` the game loading a stored state).
 
 One exception is allowed, and only for type checking: a state names the game
 that made it (``State.game``), and the game makes states, so
-:mod:`interpreter.runtime` and :mod:`interpreter.stored` import ``Game`` under
-``TYPE_CHECKING``.  Many callers read the whole game through a state, so a
-protocol there would restate all of :class:`interpreter.game.Game`.
+:mod:`interpreter.runtime` imports ``Game`` under ``TYPE_CHECKING``.  Many
+callers read the whole game through a state, so a protocol there would restate
+all of :class:`interpreter.game.Game`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ PACKAGE = Path(interpreter.__file__).parent
 
 
 #: Imports allowed to close a circle, each only under ``TYPE_CHECKING`` (see above).
-TYPE_ONLY_BACK_EDGES = {("interpreter.runtime", "interpreter.game"), ("interpreter.stored", "interpreter.game")}
+TYPE_ONLY_BACK_EDGES = {("interpreter.runtime", "interpreter.game")}
 
 
 def modules() -> dict[str, Path]:
