@@ -564,26 +564,3 @@ def expected_anchors(game: Game) -> Iterable[str]:
     """Every anchor the generated pages must define: rules, procedures, functions, options, switches,
     invariants and data checks."""
     return sorted(Rulebook(game).known)
-
-
-def english_rst(game: Game) -> str:
-    """Any spec in English, without a game's own words or chapters: procedures, functions, switches
-    and invariants, in spec order (what the generic renderer gives a new game)."""
-    english = English(game.checked, None, RstMarkup(set()))
-    s = game.symbols
-    out: list[str] = []
-    for d in s.procedures.values():
-        out += heading(f"Procedure {d.name}", "~")
-        out += beside(steps_rst(english.procedure(d), targets=False), d.citations)
-    for f in s.functions.values():
-        out += heading(f"Function {f.name}", "~")
-        out += beside([english.function(f), ""], f.citations)
-    for sw in s.switches.values():
-        out += heading(f"Switch {sw.ident}", "~") + [esc(sw.question), ""]
-        for o in sw.options:
-            out += beside([f"**{esc(o.value)}**{' (default)' if o.default else ''}: {esc(o.description)}", ""],
-                          o.citations)
-    for name, inv in s.invariants.items():
-        out += heading(f"Invariant {name}", "~")
-        out += beside([english.declaration(inv), ""], inv.citations)
-    return "\n".join(out) + "\n"

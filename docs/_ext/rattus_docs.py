@@ -17,6 +17,7 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
+from interpreter.tools.englishpage import english_rst
 from interpreter.tools.lexer import RulesLexer
 from rattus_rules import __version__, docgen, load_rules, modelgen, refpages
 
@@ -30,7 +31,7 @@ def generate(name: str, spec: str | None = None) -> str:
     if name == "spec-english":
         if spec is None:
             raise ValueError("spec-english needs a spec folder")
-        return docgen.english_rst(load_spec(DOCS / spec))
+        return english_rst(load_spec(DOCS / spec))
     game = load_rules()
     if name in docgen.PAGES:
         return docgen.PAGES[name](game)
