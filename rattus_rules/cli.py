@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--game", "-g", metavar="NAME",
                         help=f"the game: a name (spec/NAME/, or a folder in ${GAMES_PATH_ENV}) or a folder of "
-                             f"*.rules files (default {DEFAULT_GAME}); for check, play, perft and interpretations")
+                             f"*.rules files (default {DEFAULT_GAME}); for check, play, perft, interpretations "
+                             "and serve")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

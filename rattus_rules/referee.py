@@ -22,9 +22,10 @@ from typing import IO, Any
 
 from interpreter import State
 from interpreter.session import Host, ProtocolError, Reply, Request, Session, serve
+from interpreter.tools.perft import piece_key
 
 from .api import check_seed, interpretations, load_rules, new_game, state_from_json
-from .faces import face_text
+from .games import hooks
 from .records import components_digest, validate
 
 PROTOCOL_NAME = "rattus-referee"
@@ -69,10 +70,11 @@ class RattusHost(Host):
         return state_from_json(stored, data=_data(request))
 
     def piece_word(self, state: State) -> Callable[[int], str]:
-        """Tokens are written by their face."""
+        """Pieces are written the game's way (Rattus: tokens by their face), else by their keys."""
         game = state.game
-        faces = [face_text(game, p) for p in range(len(game.piece_rows))]
-        return faces.__getitem__
+        word = hooks().piece_word or piece_key
+        words = [word(game, p) for p in range(len(game.piece_rows))]
+        return words.__getitem__
 
     def commands(self) -> dict[str, Callable[[Session, Request], Reply]]:
         """``validate``."""

@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Answer JSON-lines requests (hello, new, legal, apply, chance, state, save, "
                                    "load, validate, explain, ...) until end of input or `quit`; see "
                                    "docs/protocol.md.")
-    p.set_defaults(run=run_serve)
+    p.set_defaults(run=run_serve, any_game=True)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,10 +65,21 @@ def test_the_command_line_plays_another_game(toy_games: None, capsys: pytest.Cap
     (["--game", "nimm", "check"], "did you mean 'nim'?"),
     (["--game", "/nonexistent/folder", "play"], "a game is a folder of"),
     (["--game", "nim", "render", "board"],
-     "is for rattus only; --game works with: check, interpretations, perft, play"),
+     "is for rattus only; --game works with: check, interpretations, perft, play, serve"),
 ])
 def test_a_wrong_game_is_bad_usage(argv: list[str], message: str, toy_games: None,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_the_referee_serves_another_game() -> None:
+    requests = [{"cmd": "hello", "id": 1}, {"cmd": "new", "players": 2, "seed": 1, "id": 2},
+                {"cmd": "legal", "game": "g1", "id": 3}, {"cmd": "apply", "game": "g1", "action": "take 3", "id": 4}]
+    text = "".join(json.dumps(r) + "\n" for r in requests)
+    done = subprocess.run([sys.executable, "-m", "rattus_rules", "--game", str(NIM), "serve"], input=text.encode(),
+                          capture_output=True, timeout=120, check=True)
+    hello, new, legal, applied = (json.loads(line) for line in done.stdout.decode().splitlines())
+    assert hello["game"] == "nim" and hello["players"] == [2, 3] and new["ok"]
+    assert legal["actions"] == ["take 1", "take 2", "take 3"] and applied["ok"] and applied["to_move"] == 1
