@@ -24,6 +24,7 @@ from rattus_rules.records import (
     NOT_A_RECORD,
     PLAYERS_EYE,
     Recorder,
+    check_format,
     dumps,
     record_game,
     replay,
@@ -435,6 +436,31 @@ def test_not_a_record_names_the_json_path(value: Any, path: str) -> None:
     assert verdict.path == path
     assert verdict.exit_code == 2
     assert verdict.format().startswith(f"not a record: {path}")
+
+
+@pytest.mark.parametrize("entry", [
+    {"by": "P0", "action": "take monk"}, {"by": "chance", "action": "draw 2:M+A"}, {"reveal": "3:M+king"},
+    {"look": "1:A", "by": "P2"}, {"by": "P0\n", "action": "end"}, {"look": "1:A", "by": "chance"}, {"by": "P0"},
+    {"action": "end"}, {"by": "P0", "action": "end", "reveal": "1:M"}, {"by": "P0", "action": "End"},
+    {"by": "P0", "action": "x" * 201}, {"reveal": 3}, {"reveal": "1:M", "by": "P0"}, {}, [],
+    {"by": "P1", "action": "end", "comment": "x"}, {"look": "1:A"}, {"by": 0, "action": "end"},
+])
+def test_entries_are_judged_as_the_whole_schema_judges_them(entry: Any) -> None:
+    # common entry shapes are checked by a quick test, not the compiled schema: the verdict must not change
+    import fastjsonschema
+
+    good = {"by": "P0", "action": "end"}
+    record = {"format": "rattus-record", "version": 1, "kind": "omniscient", "seats": ["a", "b"],
+              "entries": [good, entry, good]}
+    try:
+        fastjsonschema.compile(schema())(record)
+        expected = None
+    except fastjsonschema.JsonSchemaValueException as err:
+        expected = "$" + str(err.name).removeprefix("data")
+    bad = check_format(record)
+    assert (None if bad is None else bad.path) == expected
+    if expected is not None:
+        assert expected.startswith("$.entries[1]")
 
 
 def test_validate_never_raises_on_odd_values() -> None:
