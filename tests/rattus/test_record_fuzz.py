@@ -112,7 +112,7 @@ def mutated_records(draw: st.DrawFn) -> dict[str, Any]:
             entries[i], entries[j] = entries[j], entries[i]
         elif kind == "cut":
             del entries[i:]
-        elif kind == "word" and "action" in entry:
+        elif kind == "word" and str(entry.get("action", "")).split():  # (an earlier mutation may blank it)
             words = str(entry["action"]).split()
             words[draw(st.integers(0, len(words) - 1))] = draw(st.sampled_from(WORDS))
             entry["action"] = " ".join(words)
