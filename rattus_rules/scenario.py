@@ -47,12 +47,9 @@ from __future__ import annotations
 
 import random
 import re
-import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import attrs
 
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, RulesError, State
 from interpreter.edit import (
@@ -64,180 +61,35 @@ from interpreter.edit import (
     run_until,
     set_local,
 )
-from interpreter.files import read_text
+from interpreter.tools.scenario import Failure as Failure
+from interpreter.tools.scenario import Line as Line
+from interpreter.tools.scenario import Scenario as Scenario
+from interpreter.tools.scenario import ScenarioError as ScenarioError
+from interpreter.tools.scenario import ScenarioRun as ScenarioRun
+from interpreter.tools.scenario import parse_text, read_scenario_text
 
-from .api import new_game
+from .api import load_rules, new_game
 from .faces import UNKNOWN, Face, face_text, piece_face
 from .names import BOX, OUT, RATS, REGULAR_TURNS, STOCK, TURN_PROCEDURE, View
 from .paths import project_root
 
-#: The procedure whose first decision is where a scenario's position is laid out.
-#: Statements that describe the position (all come before the first step).
-POSITION_WORDS = ("scenario", "players", "seats", "interpretation", "seed", "plague", "tokens", "cubes",
-                  "castle", "supply", "cards", "turn", "done", "used", "stock", "out", "final")
+#: Statements that describe a Rattus position (all come before the first step), beside the header's.
+POSITION_WORDS = ("plague", "tokens", "cubes", "castle", "supply", "cards", "turn", "done", "used", "stock", "out",
+                  "final")
 #: What ``done`` may say the active player did already this turn, and the turn's local it sets.
 DONE_FLAGS = {"take": "took", "place": "placed"}
 #: The action that ends a turn in which only card abilities are left (after phase C, and in the final round).
 END_ACTION = "end"
 
 
-class ScenarioError(ValueError):
-    """A scenario that cannot be read or laid out: ``path:line: message``."""
-
-    def __init__(self, path: str, line: int, message: str):
-        self.path = path
-        self.line = line
-        self.message = message
-        super().__init__(f"{path}:{line}: {message}")
-
-
-@attrs.frozen
-class Line:
-    """One statement of a scenario: its line number and words."""
-
-    number: int
-    words: tuple[str, ...]
-    text: str
-
-
-@attrs.frozen
-class Scenario:
-    """A parsed scenario: header, position statements and steps (see the module docstring)."""
-
-    path: str
-    title: str
-    players: int
-    seats: tuple[str, ...]
-    interpretations: dict[str, str]
-    seed: int
-    position: tuple[Line, ...]
-    steps: tuple[Line, ...]
-
-
-@attrs.frozen
-class Failure:
-    """A step whose expectation did not hold, or an action that could not be applied."""
-
-    line: int
-    text: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.text}\n    {self.message}"
-
-
-@attrs.define
-class ScenarioRun:
-    """The outcome of running a scenario: the final state, failures and a log of the steps."""
-
-    scenario: Scenario
-    state: State
-    failures: list[Failure]
-    log: list[str]
-    revealed: list[str]
-
-    @property
-    def ok(self) -> bool:
-        """Whether every step went as expected."""
-        return not self.failures
-
-
-# ------------------------------------------------------------------- parsing
-def _strip_comment(line: str) -> str:
-    quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted and (i == 0 or line[i - 1].isspace()):
-            return line[:i]
-    return line
-
-
-def _words(text: str, path: str, number: int) -> tuple[str, ...]:
-    long = _LONG_NUMBER.search(text)
-    if long is not None:
-        raise ScenarioError(path, number, f"the number {long.group()[:20]}... is too long "
-                            f"(at most {_MAX_DIGITS} digits)")
-    try:
-        return tuple(shlex.split(text, posix=True))
-    except ValueError as err:
-        raise ScenarioError(path, number, f"cannot read the line: {err}") from None
-
-
-#: No number in a scenario has more digits than this (Python refuses to read
-#: numbers of more than 4,300 digits, and no count in a game comes near).
-_MAX_DIGITS = 18
-_LONG_NUMBER = re.compile(rf"\d{{{_MAX_DIGITS + 1},}}")
-
-
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
-    """Read a scenario; raise :class:`ScenarioError` at the first malformed line."""
-    title = ""
-    players: int | None = None
-    seats: tuple[str, ...] = ()
-    chosen: dict[str, str] = {}
-    seed = 0
-    position: list[Line] = []
-    steps: list[Line] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        body = _strip_comment(raw).strip()
-        if not body:
-            continue
-        head = body.split(None, 1)[0].rstrip(":")
-        if head == "scenario":
-            title = body[len("scenario"):].strip()
-            continue
-        words = _words(body, path, number)
-        line = Line(number, words, body)
-        if head in POSITION_WORDS:
-            if steps:
-                raise ScenarioError(path, number, f"`{head}` describes the position: put it before the first "
-                                    "action or expectation")
-            if head == "players":
-                players = _int(words, 1, path, number, "players N")
-            elif head == "seats":
-                seats = words[1:]
-                for s in seats:
-                    if s in POSITION_WORDS or s in ("chance", "expect") or re.fullmatch(r"P\d", s):
-                        raise ScenarioError(path, number, f"{s!r} cannot name a seat")
-                if len(set(seats)) != len(seats):
-                    raise ScenarioError(path, number, "two seats have the same name")
-            elif head == "interpretation":
-                ident, sep, value = "".join(words[1:]).partition("=")
-                if not sep or not ident or not value:
-                    raise ScenarioError(path, number, "write `interpretation ID=VALUE`")
-                chosen[ident] = value
-            elif head == "seed":
-                seed = _int(words, 1, path, number, "seed N")
-            else:
-                position.append(line)
-        else:
-            steps.append(line)
-    if players is None:
-        if not seats:
-            raise ScenarioError(path, 1, "say how many players: `players N`")
-        players = len(seats)
-    if seats and len(seats) != players:
-        raise ScenarioError(path, 1, f"{len(seats)} seat names for {players} players")
-    if not 2 <= players <= 4:
-        raise ScenarioError(path, 1, f"Rattus is for 2 to 4 players, not {players}")
-    return Scenario(path, title, players, seats, chosen, seed, tuple(position), tuple(steps))
+    """Read a Rattus scenario; raise :class:`ScenarioError` at the first malformed line."""
+    return parse_text(text, path, load_rules(), POSITION_WORDS)
 
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file."""
-    p = Path(path)
-    try:
-        text = read_text(p)
-    except (OSError, ValueError) as err:
-        raise ScenarioError(str(p), 1, f"cannot read the file: {err}") from None
-    return parse_scenario(text, str(p))
-
-
-def _int(words: Sequence[str], i: int, path: str, number: int, form: str) -> int:
-    if len(words) <= i or not re.fullmatch(r"-?\d+", words[i]):
-        raise ScenarioError(path, number, f"write `{form}`")
-    return int(words[i])
+    return parse_scenario(read_scenario_text(path), str(path))
 
 
 # ----------------------------------------------------------------- the board
