@@ -1,0 +1,34 @@
+"""The game-agnostic tools (interpreter/tools/) know no game: no import of a game's package, no game's words.
+
+Whatever a tool needs to know about a game comes in as a parameter or through the
+registry's hooks (rattus_rules.games.GameHooks); see docs/contributing.md.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import interpreter
+
+PACKAGE = Path(interpreter.__file__).parent
+TOOLS = sorted((PACKAGE / "tools").glob("*.py"))
+#: Words of Rattus that must not appear in the tools, even in comments and examples.
+GAME_WORDS = re.compile(r"\b(rattus|regions?|cards?|rats?|plague|cubes?|faces?|castle|board)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("path", TOOLS, ids=lambda p: p.name)
+def test_a_tool_names_no_game(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert not [m.group() for m in GAME_WORDS.finditer(text)], path.name
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_language_imports_no_game_package(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0]
+    assert not [name for name in imported if name.split(".")[0] == "rattus_rules"], path
