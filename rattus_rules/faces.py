@@ -23,7 +23,7 @@ import attrs
 
 from interpreter import Game
 
-from .names import classes
+from .names import SYMBOLS, THRESHOLD, classes
 
 #: Symbols that are letters, not classes, in the order faces are written.
 LETTERS = ("M", "A")
@@ -81,7 +81,7 @@ class Face:
 def piece_face(game: Game, piece: int) -> Face:
     """The face of a token (a piece of the game) by its table row."""
     row = game.piece_rows[piece]
-    return Face(int(row["threshold"]), frozenset(str(s) for s in row["symbols"]))
+    return Face(int(row[THRESHOLD]), frozenset(str(s) for s in row[SYMBOLS]))
 
 
 def face_text(game: Game, piece: int) -> str:

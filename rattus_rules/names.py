@@ -42,6 +42,12 @@ TURN_PROCEDURE = "player_turn"
 REGULAR_TURNS = "regular_turns"
 #: The limit on the class abilities (each at most once per turn or round).
 ABILITY = "ability"
+#: The switch that says whether the game ends at once or after the round.
+GAME_END_TIMING = "game_end_timing"
+#: Columns of the tables: a token's threshold, symbols and whether it is a start token; from how many
+#: players on a region is used.
+THRESHOLD, SYMBOLS, START = "threshold", "symbols", "start"
+FIRST_USED_WITH_PLAYERS = "first_used_with_players"
 
 #: Every spec name the package reads, by kind (``state`` covers counters and vars).
 NAMES: dict[str, tuple[str, ...]] = {
@@ -52,13 +58,19 @@ NAMES: dict[str, tuple[str, ...]] = {
     "enum": (CLASS_ENUM,),
     "procedure": (TURN_PROCEDURE, REGULAR_TURNS),
     "limit": (ABILITY,),
+    "switch": (GAME_END_TIMING,),
+    "column": (f"{TOKENS}.{THRESHOLD}", f"{TOKENS}.{SYMBOLS}", f"{TOKENS}.{START}",
+               f"{REGIONS}.{FIRST_USED_WITH_PLAYERS}"),
 }
 
 
 def _declared(game: Game, kind: str) -> dict[str, Any]:
     s = game.symbols
+    if kind == "column":  # ``table.column``
+        return {f"{t.name}.{c.name}": c for t in s.tables.values() for c in (*([t.key] if t.key else []), *t.columns)}
     tables: dict[str, dict[str, Any]] = {"state": s.states, "zone": s.zones, "graph": s.graphs, "table": s.tables,
-                                         "enum": s.enums, "procedure": s.procedures, "limit": s.limits}
+                                         "enum": s.enums, "procedure": s.procedures, "limit": s.limits,
+                                         "switch": s.switches}
     return tables[kind]
 
 

@@ -33,7 +33,7 @@ import attrs
 from interpreter import Game, State
 
 from .layout import MAP_WIDTH, positions
-from .names import BOARD, REGIONS
+from .names import BOARD, FIRST_USED_WITH_PLAYERS, REGIONS
 from .records import seat_name
 
 #: Colour of each player's cubes (seat 0, 1, 2, 3): presentation only.
@@ -44,9 +44,9 @@ _INK = "#2b2118"
 _RECONSTRUCTED = "#8a8a8a"
 _PLAGUE = "#b3001b"
 
-# The Rattus spec's names this module reads: the board and its regions through rattus_rules.names; the column of
-# the regions table that says from how many players on a region is used (a column is checked by the spec's tables).
-GRAPH, REGION_TABLE, PLAYERS_COLUMN = BOARD, REGIONS, "first_used_with_players"
+# The Rattus spec's names this module reads (rattus_rules.names): the board, its regions and the column that says
+# from how many players on a region is used.
+GRAPH, REGION_TABLE, PLAYERS_COLUMN = BOARD, REGIONS, FIRST_USED_WITH_PLAYERS
 
 
 @attrs.frozen

@@ -70,7 +70,7 @@ from interpreter.tools.scenario import parse_text, read_scenario_text
 
 from .api import load_rules, new_game
 from .faces import UNKNOWN, Face, face_text, piece_face
-from .names import BOX, OUT, RATS, REGULAR_TURNS, STOCK, TURN_PROCEDURE, View
+from .names import BOX, GAME_END_TIMING, OUT, RATS, REGULAR_TURNS, START, STOCK, TURN_PROCEDURE, View
 from .paths import project_root
 
 #: Statements that describe a Rattus position (all come before the first step), beside the header's.
@@ -175,7 +175,7 @@ class _Builder:
                     # ... of the same kind (start token or not): setup step 4 removes no start tokens
                     rows = self.game.piece_rows
                     spare = [s for s in self.view.stock
-                             if s not in taken and rows[s]["start"] == rows[t]["start"]]
+                             if s not in taken and rows[s][START] == rows[t][START]]
                     if not spare:
                         raise self.fail(f"no token left to stand in for {pattern} among the removed tokens")
                     st.move_piece(self.rng.choice(spare), BOX, None)
@@ -285,7 +285,7 @@ class _Builder:
         st = self.state
         if mover == trigger:
             raise self.fail(f"{self.name(trigger)} ended the game and has no turn in the final round")
-        last = self.scn.players - 1 if st.settings.get("game_end_timing") == "after-round" else trigger
+        last = self.scn.players - 1 if st.settings.get(GAME_END_TIMING) == "after-round" else trigger
         self.view.ender = trigger
         self.view.last_regular = last
         set_local(st, REGULAR_TURNS, "p", last)

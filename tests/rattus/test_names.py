@@ -29,6 +29,7 @@ def test_a_spec_without_them_fails_to_load_naming_each(monkeypatch: pytest.Monke
         check_names(load_rules(game=str(NIM)))
     messages = [d.message for d in caught.value.diagnostics]
     assert any("reads state 'supply'" in m for m in messages) and any("reads enum 'class'" in m for m in messages)
+    assert any("reads column 'tokens.threshold'" in m for m in messages)
     # loaded as Rattus (a patched copy in $RATTUS_SPEC_DIR), the same check runs at load time
     monkeypatch.setenv(SPEC_DIR_ENV, str(NIM))
     with pytest.raises(SpecError, match="reads zone 'rats'"):
