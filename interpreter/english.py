@@ -118,7 +118,7 @@ class Phrase:
 
 @attrs.frozen
 class ZoneWords:
-    """Words for a zone: what it holds (``cards in the hand of {0}``) and where it is (``{0}'s hand``)."""
+    """Words for a zone: what it holds (``stones in the bag of {0}``) and where it is (``{0}'s bag``)."""
 
     contents: str
     place: str | None = None
@@ -126,7 +126,7 @@ class ZoneWords:
 
 @attrs.frozen
 class Noun:
-    """A kind of thing, singular and plural (``card``, ``cards``)."""
+    """A kind of thing, singular and plural (``stone``, ``stones``)."""
 
     singular: str
     plural: str
@@ -265,7 +265,7 @@ class English:
                 out.append(args[i] if i < len(args) else "?")
                 one = out[-1] == self.t("1")
             elif part:
-                if one:  # "takes 1 cards" → "takes 1 card"
+                if one:  # "takes 1 stones" → "takes 1 stone"
                     part = re.sub(r"^( [a-z]+)s\b", r"\1", part)
                 out.append(self.m.text(part))
         return "".join(out)
@@ -325,7 +325,7 @@ class English:
         return self.t(f"{kind} in the {words(name)}"), self.t(f"the {words(name)}")
 
     def zone_contents(self, e: A.Expr) -> str | None:
-        """What a zone expression holds, as a bare plural (``cards in the hand of p``), or None."""
+        """What a zone expression holds, as a bare plural (``stones in the bag of p``), or None."""
         if isinstance(e, A.Index) and self.ref(e) is Kind.ZONE:
             return self._zone_words(e.base, [self.expr(a) for a in e.args])[0]
         if isinstance(e, A.Name) and self.ref(e) is Kind.ZONE:
@@ -347,7 +347,7 @@ class English:
 
     def among(self, var: str, domain: A.Expr, where: A.Expr | None, quantifier: str = "any",
               plural: bool = False) -> str:
-        """``any card c such that ...``: a variable ranging over a domain."""
+        """``any stone s such that ...``: a variable ranging over a domain."""
         v = self.m.var(var)
         if isinstance(domain, A.Binary) and domain.op == "..":
             head = self.t(f"{quantifier} ") + v + self.t(" from ") + self.expr(domain.left) + self.t(" to ") \
@@ -927,7 +927,7 @@ class English:
 
     # ---------------------------------------------------------- declarations
     def signature(self, params: Sequence[A.Param]) -> str:
-        """``(p: player, c: cards)`` as ``player p and card c``."""
+        """``(p: player, s: stones)`` as ``player p and stone s``."""
         out = []
         for p in params:
             t = self.checked.param_types.get(id(p), ANY)
@@ -936,7 +936,7 @@ class English:
         return self._and(out)
 
     def dims(self, dims: Sequence[str]) -> tuple[str, list[str]]:
-        """``for each player p and card c`` and the variables (``p``, ``c``) standing for the keys."""
+        """``for each player p and stone s`` and the variables (``p``, ``s``) standing for the keys."""
         used: set[str] = set()
         names, parts = [], []
         for dim in dims:
