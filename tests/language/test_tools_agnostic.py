@@ -1,4 +1,4 @@
-"""The game-agnostic tools (interpreter/tools/) know no game: no import of a game's package, no game's words.
+"""The language (interpreter/ and its tools) knows no game: no import of a game's package, no game's words.
 
 Whatever a tool needs to know about a game comes in as a parameter or through the
 registry's hooks (rattus_rules.games.GameHooks); see docs/contributing.md.
@@ -24,6 +24,16 @@ GAME_WORDS = re.compile(r"\b(rattus|regions?|cards?|rats?|plague|cubes?|faces?|c
 def test_a_tool_names_no_game(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert not [m.group() for m in GAME_WORDS.finditer(text)], path.name
+
+
+#: The core may speak of a piece's face (a generic notion: face up, face down) and of a board game.
+CORE_WORDS = re.compile(r"\b(rattus|regions?|cards?|rats?|plague|cubes?|castle)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")) + [PACKAGE / "grammar.lark"], ids=lambda p: p.name)
+def test_the_core_names_no_game(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert not [m.group() for m in CORE_WORDS.finditer(text)], path.name
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
