@@ -5,11 +5,11 @@ it knows nothing of any particular game.  Load a spec with :func:`load_spec`.
 """
 
 from .ast import Citation, Pos
-from .compiler import CHANCE_PLAYER
 from .errors import Diagnostic, IllegalAction, InvariantViolation, RuleError, RulesError, SpecError
 from .game import Game, load_spec
+from .notation import CHANCE_PLAYER, Action
 from .parser import parse_text
-from .runtime import TERMINAL_PLAYER, Action, State
+from .runtime import TERMINAL_PLAYER, State
 
 __all__ = [
     "CHANCE_PLAYER",

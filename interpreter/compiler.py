@@ -27,8 +27,10 @@ import attrs
 from . import ast as A
 from .ast import MAX_INT
 from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, literal, weight
+from .notation import CHANCE_PLAYER, value_word
+from .notation import text as option_text
 from .symbols import Kind
-from .types import ANY, INT, ListType, PieceType, PlayerType, Type, element_type
+from .types import ANY, INT, ListType, Type, element_type
 
 
 class Running(Protocol):
@@ -52,25 +54,6 @@ Pend = Callable[[Running, dict[str, Any], "Decision"], "Pending"]
 # Generated code comes in one variant per combination of switch settings in use
 # (`State.variant`), made for those settings; the instructions are the same for all.
 RESUME, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(6)
-
-#: The player of a chance event (`State.current_player` while it waits for its outcome).
-CHANCE_PLAYER = -1
-
-
-def render_value(value: Any, t: Type, piece_keys: list[Any]) -> str:
-    """The text of a value of checker type ``t`` in an action or a log line."""
-    if value is None:
-        return "-"
-    if isinstance(t, PlayerType):
-        return f"P{value}"
-    if isinstance(t, PieceType):
-        return f"#{piece_keys[value]}"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return "+".join(render_value(v, element_type(t), piece_keys) for v in value)
-    return str(value)
-
 
 @attrs.define
 class Binding:
@@ -104,6 +87,9 @@ class Pending:
     options: Sequence[tuple[int, tuple[Any, ...]]]
     texts: list[str] | None = None
     by_text: dict[str, int] | None = None
+    #: Option → its index (the last of equal ones), made on the first lookup by value (see
+    #: :meth:`State.find`); options holding lists are keyed with tuples in their place.
+    by_option: dict[Any, int] | None = None
 
 
 @attrs.define
@@ -129,14 +115,16 @@ class Decision:
 
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
         """The action text of an option: the verb and its values (remembered once made)."""
-        text = self.texts.get(option)
+        try:
+            text = self.texts.get(option)
+        except TypeError:  # values holding lists: not remembered
+            text = None
         if text is not None:
             return text
         br = self.branches[option[0]]
         if not option[1]:
             return br.verb
-        parts = [render_value(v, b.type, piece_keys) for v, b in zip(option[1], br.bindings)]
-        text = br.verb + " " + " ".join(parts)
+        text = option_text(br, option[1], piece_keys)
         # values of one known type cannot collide as dict keys (1 == True would)
         if all(b.type != ANY and not isinstance(b.type, ListType) for b in br.bindings):
             self.texts[option] = text
@@ -592,7 +580,7 @@ class ProcedureCompiler:
                 return
             text = template
             for name, t, get in getters:
-                text = text.replace("{" + name + "}", render_value(get(s, env), t, keys))
+                text = text.replace("{" + name + "}", value_word(get(s, env), t, keys))
             s.log.append(text)
 
         return say

@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from . import notation
 from .errors import RuleError
 from .runtime import State
 from .types import PieceType
@@ -196,18 +197,12 @@ def option_pieces(state: State, index: int) -> list[int]:
 
 
 def option_words(state: State, index: int, piece_word: Callable[[int], str]) -> list[str]:
-    """An option of the pending decision as words, with pieces written by ``piece_word``."""
-    from .compiler import render_value
-
+    """An option of the pending decision as words (:func:`.notation.words`), pieces written by ``piece_word``."""
     pending = state.pending
     if pending is None:
         return []
     branch_index, values = pending.options[index]
-    branch = pending.decision.branches[branch_index]
-    words = [branch.verb]
-    for v, b in zip(values, branch.bindings):
-        words.append(piece_word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, state.game.piece_keys))
-    return words
+    return notation.words(pending.decision.branches[branch_index], values, state.game.piece_keys, piece_word)
 
 
 __all__ = [

@@ -32,10 +32,10 @@ from .compiler import (
 from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
 from .files import inside, read_text
+from .notation import Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
 from .stored import state_from_data
-from .types import Type
 
 SPEC_SUFFIX = ".rules"
 #: At most this many variants of the generated code: combinations of switch settings with code of
@@ -91,6 +91,8 @@ class Game:
                 self.piece_types.append(name)
                 self.piece_start.append(decl.zone)
         self.proc_index = {name: i for i, name in enumerate(s.procedures)}
+        #: Reads action words back into values (see :meth:`State.find`).
+        self.reader = Reader(self.piece_keys, self.table_keys)
         ctx = CompileContext(checked, self.table_rows, self.table_keys, self.piece_rows,
                              self.piece_keys, self.proc_index)
         self._ctx = ctx
@@ -352,14 +354,14 @@ class Game:
             return "the game is over", ()
         decision = pending.decision
         words = text.split()
-        who = "chance" if decision.chance else f"P{pending.player}"
+        asked = who(pending.player)
         if not words:
             return "empty action", decision.citations
         verb, args = words[0], words[1:]
         same_verb = [b for b in decision.branches if b.verb == verb]
         if not same_verb:
             verbs = sorted({b.verb for b in decision.branches})
-            return (f"{who} is asked to decide `{decision.rule}` (one of: {', '.join(verbs)}), "
+            return (f"{asked} is asked to decide `{decision.rule}` (one of: {', '.join(verbs)}), "
                     f"not {verb!r}"), decision.citations
         env = dict(st.frames[-1][2])
         reasons = []
@@ -375,7 +377,7 @@ class Game:
             ok = True
             for binding, word in zip(branch.bindings, args):
                 values = binding.domain(st, env)
-                match = [v for v in values if _render(v, binding.type, self.piece_keys) == word]
+                match = [v for v in values if value_word(v, binding.type, self.piece_keys) == word]
                 if not match:
                     ok = False
                     reasons.append((f"{word!r} is not one of {self.snippet(binding.source.domain)}", cites))
@@ -417,12 +419,6 @@ class Game:
         """The decision instruction at a program position, if it is one."""
         op, a, _ = self.procedures[proc].code[pc]
         return a if op in (CHOOSE, CHANCE) else None
-
-
-def _render(value: Any, t: Type, keys: list[Any]) -> str:
-    from .compiler import render_value
-
-    return render_value(value, t, keys)
 
 
 def _fresh(value: Any) -> Any:

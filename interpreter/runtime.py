@@ -21,7 +21,6 @@ from .codegen import STEP_LIMIT, Stuck, TooLarge
 from .compiler import (
     CALL,
     CHANCE,
-    CHANCE_PLAYER,
     CHOOSE,
     FINISH,
     RESUME,
@@ -30,6 +29,8 @@ from .compiler import (
     Pending,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
+from .notation import Action, normal, who
+from .notation import words as option_words
 
 if TYPE_CHECKING:
     from .game import Game
@@ -52,23 +53,6 @@ def _splitmix(state: int) -> tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return state, z ^ (z >> 31)
-
-
-@attrs.frozen
-class Action:
-    """A legal move: a verb and its values, with a stable text form (``take 3``, ``move north 2``)."""
-
-    verb: str
-    args: tuple[str, ...]
-    index: int = attrs.field(eq=False, repr=False, default=-1)
-
-    @property
-    def text(self) -> str:
-        """The action as text, as used in logs and records."""
-        return " ".join((self.verb, *self.args))
-
-    def __str__(self) -> str:
-        return self.text
 
 
 @attrs.define
@@ -154,15 +138,17 @@ class State:
         return p.texts
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action (or chance outcome) here, in the spec's order."""
+        """Every legal action (or chance outcome) here, in the spec's order, as values (no text is read)."""
         p = self.pending
         if p is None:
             return []
-        texts = self._texts()
+        keys = self.game.piece_keys
+        branches = p.decision.branches
         out = []
-        for i, text in enumerate(texts):
-            verb, _, rest = text.partition(" ")
-            out.append(Action(verb, tuple(rest.split()) if rest else (), i))
+        for i, (b, values) in enumerate(p.options):
+            branch = branches[b]
+            args = tuple(option_words(branch, values, keys)[1:]) if values else ()
+            out.append(Action(branch.verb, args, i, b, values))
         return out
 
     def legal_action_texts(self) -> list[str]:
@@ -235,15 +221,22 @@ class State:
 
     # --------------------------------------------------------------- applying
     def find(self, action: Action | str) -> int:
-        """The index of an action among the legal ones; raise :class:`IllegalAction`."""
+        """The index of an action among the legal ones; raise :class:`IllegalAction`.
+
+        An :class:`Action` listed by this state (or one equal to it here) is found by its
+        index; a text is read once (:mod:`.notation`) and its values looked up among the
+        options, the texts of the options being made only for a text not found so.
+        """
         p = self.pending
-        text = action if isinstance(action, str) else action.text
-        text = " ".join(text.split())
+        text = normal(action if isinstance(action, str) else action.text)
         if p is None:
             raise IllegalAction(text, "the game is over")
         if (isinstance(action, Action) and 0 <= action.index < len(p.options)
-                and self._texts()[action.index] == text):
+                and p.decision.text(p.options[action.index], self.game.piece_keys) == text):
             return action.index
+        index = self._read(text)
+        if index is not None:
+            return index
         if p.by_text is None:
             p.by_text = {t: i for i, t in enumerate(self._texts())}
         index = p.by_text.get(text)
@@ -251,6 +244,42 @@ class State:
             reason, cites = self.game.explain(self, text)
             raise IllegalAction(text, reason, cites, self._texts())
         return index
+
+    def _read(self, text: str) -> int | None:
+        """The index of the option an action text writes, read by value; None if not found so."""
+        p = self.pending
+        assert p is not None
+        verb, _, rest = text.partition(" ")
+        args = rest.split(" ") if rest else []
+        reader = self.game.reader
+        found = -1
+        for b, branch in enumerate(p.decision.branches):
+            if branch.verb != verb:
+                continue
+            values = reader.values(branch, args)
+            if values is not None:
+                found = max(found, self.option_index((b, values)))
+        # the words were read exactly, but values equal across types (1 == True) could still meet
+        if found < 0 or p.decision.text(p.options[found], self.game.piece_keys) != text:
+            return None
+        return found
+
+    def option_index(self, option: tuple[int, tuple[Any, ...]]) -> int:
+        """The index of an option (branch index, values) of the pending decision, or -1."""
+        p = self.pending
+        if p is None:
+            return -1
+        table = p.by_option
+        if table is None:
+            try:
+                table = dict(zip(p.options, range(len(p.options))))
+            except TypeError:  # values holding lists
+                table = {_frozen(o): i for i, o in enumerate(p.options)}
+            p.by_option = table
+        try:
+            return table.get(option, -1)
+        except TypeError:
+            return table.get(_frozen(option), -1)
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (an :class:`Action` or its text) and run to the next decision.
@@ -269,12 +298,10 @@ class State:
             raise IllegalAction(str(index), f"there are {len(options)} legal actions")
         option = options[index]
         decision = p.decision
-        text = p.texts[index] if p.texts is not None else decision.texts.get(option)
-        if text is None:
-            text = decision.text(option, self.game.piece_keys)
+        text = p.texts[index] if p.texts is not None else decision.text(option, self.game.piece_keys)
         self.history.append(text)
         if self.log is not None:
-            self.log.append(f"{'chance' if p.player == CHANCE_PLAYER else f'P{p.player}'}: {text}")
+            self.log.append(f"{who(p.player)}: {text}")
         branch = decision.branches[option[0]]
         frame = self.frames[-1]
         values = option[1]
@@ -482,9 +509,15 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        who = {CHANCE_PLAYER: "chance", TERMINAL_PLAYER: "nobody (game over)"}.get(
-            self.current_player, f"P{self.current_player}")
-        return f"<State {self.game.name} players={self.n} to move: {who}, {len(self.history)} actions>"
+        to_move = "nobody (game over)" if self.is_terminal() else who(self.current_player)
+        return f"<State {self.game.name} players={self.n} to move: {to_move}, {len(self.history)} actions>"
+
+
+def _frozen(option: tuple[int, tuple[Any, ...]]) -> Any:
+    """An option as a dict key: lists (at any depth) as tuples."""
+    def freeze(v: Any) -> Any:
+        return tuple(freeze(x) for x in v) if isinstance(v, list) else v
+    return (option[0], tuple(freeze(v) for v in option[1]))
 
 
 def _copy_env(env: dict[str, Any]) -> dict[str, Any]:

@@ -18,10 +18,11 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
+from . import notation
 from .ast import Citation
-from .compiler import CHANCE_PLAYER, render_value
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
+from .notation import CHANCE_PLAYER, is_piece_type, value_word
 from .runtime import State
 from .types import PieceType
 
@@ -160,13 +161,7 @@ def _names_pieces(decision: Any) -> bool:
 def option_text(state: State, option: tuple[int, tuple[Any, ...]], word: Callable[[int], str]) -> str:
     """An option of the pending decision as text, pieces written by ``word``."""
     decision = state.pending.decision  # type: ignore[union-attr]
-    branch = decision.branches[option[0]]
-    if not option[1]:
-        return branch.verb
-    parts = [branch.verb]
-    for v, b in zip(option[1], branch.bindings):
-        parts.append(word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, state.game.piece_keys))
-    return " ".join(parts)
+    return notation.text(decision.branches[option[0]], option[1], state.game.piece_keys, word)
 
 
 def to_move(state: State) -> int | str | None:
@@ -347,7 +342,7 @@ class Session:
         branch_index, values = st.pending.options[index]  # type: ignore[union-attr]
         branch = decision.branches[branch_index]
         args = [{"name": b.var, "type": str(b.type),
-                 "value": g.word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, st.game.piece_keys)}
+                 "value": g.word(v) if is_piece_type(b.type) else value_word(v, b.type, st.game.piece_keys)}
                 for v, b in zip(values, branch.bindings)]
         return {"text": g.texts[index], "verb": branch.verb, "args": args, "rule": decision.rule,
                 "citations": citations_json(branch.citations + decision.citations)}

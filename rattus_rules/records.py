@@ -50,8 +50,8 @@ from typing import Any
 import attrs
 import fastjsonschema
 
-from interpreter import Citation, Game, IllegalAction, RulesError, State
-from interpreter.compiler import Branch, Pending, render_value
+from interpreter import Citation, Game, IllegalAction, RulesError, State, notation
+from interpreter.compiler import Branch, Pending
 from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
 from interpreter.files import read_text
 from interpreter.types import PieceType
@@ -762,7 +762,7 @@ class _Validation:
                         break
                     if want != piece_face(self.game, value):
                         wrong.append((value, want))
-                elif render_value(value, binding.type, self.game.piece_keys) != word:
+                elif notation.value_word(value, binding.type, self.game.piece_keys) != word:
                     ok = False
                     break
             if ok and not wrong:
@@ -1094,13 +1094,14 @@ class _OptionTexts:
         text = " ".join(canonical)
         decision = pending.decision
         ident = id(decision)
+        keys = self.game.piece_keys
         found = []
         for option in pending.options:
             key = (ident, hidden, option)
             written = self.written.get(key)
             if written is None:
-                written = self.written[key] = " ".join(_words(self.game, decision.branches[option[0]], option, (
-                    lambda t: UNKNOWN) if hidden else self.faces.__getitem__))
+                written = self.written[key] = notation.text(decision.branches[option[0]], option[1], keys, (
+                    lambda t: UNKNOWN) if hidden else self.faces.__getitem__)
             if written == text:
                 found.append(option)
         return found, hidden
@@ -1118,16 +1119,9 @@ def _permute(v: Any, swaps: list[tuple[int, int]]) -> Any:
 
 
 def _option_words(state: State, option: Option, piece_word: Callable[[int], str]) -> list[str]:
-    assert state.pending is not None
-    return _words(state.game, state.pending.decision.branches[option[0]], option, piece_word)
-
-
-def _words(game: Game, branch: Branch, option: Option, piece_word: Callable[[int], str]) -> list[str]:
     """An option's words as a record writes them: the verb, then each value (a token by ``piece_word``)."""
-    words = [branch.verb]
-    for v, b in zip(option[1], branch.bindings):
-        words.append(piece_word(v) if isinstance(b.type, PieceType) else render_value(v, b.type, game.piece_keys))
-    return words
+    assert state.pending is not None
+    return notation.words(state.pending.decision.branches[option[0]], option[1], state.game.piece_keys, piece_word)
 
 
 # ------------------------------------------------------ which interpretations

@@ -33,9 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from interpreter import Game, State
-from interpreter.compiler import render_value
 from interpreter.edit import option_words
-from interpreter.types import PieceType
+from interpreter.notation import piece
 
 CHANCE_RULES = ("seed", "first")
 
@@ -43,9 +42,9 @@ CHANCE_RULES = ("seed", "first")
 PieceWord = Callable[[Game, int], str]
 
 
-def piece_key(game: Game, piece: int) -> str:
+def piece_key(game: Game, index: int) -> str:
     """A piece written by its key (``#key``), as in action texts: the default :data:`PieceWord`."""
-    return render_value(piece, PieceType(""), game.piece_keys)
+    return piece(game.piece_keys[index])
 
 
 def first_outcome(state: State, piece_word: PieceWord | None = None) -> int:

@@ -131,7 +131,7 @@ def test_the_import_scan_sees_imports_under_type_checking_and_in_functions() -> 
     assert {"interpreter.ast", "interpreter.treejson"} <= graph["interpreter.parser"]
     assert "interpreter.errors" in graph["interpreter.checker"]
     assert "interpreter.game" in graph["interpreter.runtime"]  # under TYPE_CHECKING
-    assert "interpreter.compiler" in graph["interpreter.edit"]  # inside a function
+    assert "interpreter.tools.lexer" in graph["interpreter.tools.refgen"]  # inside a function
     assert "interpreter.game" in graph["interpreter"]  # the package's face
 
 

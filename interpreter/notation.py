@@ -1,0 +1,316 @@
+"""Action notation: the one writer and reader of action texts, seats and pieces, for any game.
+
+An action is a value: the branch of the decision it takes and the values it
+binds (see :class:`Action`).  Its text is the branch's verb, then one word per
+bound value, written by the value's checker type:
+
+==============  ==============================  ===========
+type            word                            example
+==============  ==============================  ===========
+``player``      ``P`` and the seat number       ``P2``
+``piece:T``     ``#`` and the piece's key       ``#7``
+``bool``        ``yes`` / ``no``                ``yes``
+``list:T``      the items' words joined by +    ``3+4``
+no value        ``-``                           ``-``
+anything else   the value as text               ``north``
+==============  ==============================  ===========
+
+:func:`value_word` writes one value, :func:`words` and :func:`text` an option
+(a branch index and its values); :class:`Reader` reads words back into values,
+so that a text is matched to a legal option by value.  Seats are written by
+:func:`seat` (read by :func:`read_seat`) and :func:`who` (a seat or
+``chance``) everywhere: actions, logs, records, protocol answers.
+
+This module knows no game: a piece is written by its key unless a caller
+passes its own ``piece_word`` (a record writes pieces by their faces).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, assert_never
+
+import attrs
+
+from .types import (
+    AnyType,
+    BoolType,
+    EntityType,
+    GraphType,
+    IntType,
+    ListType,
+    NoneType,
+    PieceType,
+    PlayerType,
+    SwitchType,
+    TextType,
+    Type,
+    ZoneType,
+    element_type,
+)
+
+
+class Bound(Protocol):
+    """What notation reads of a decision's bound variable: its type."""
+
+    @property
+    def type(self) -> Type: ...
+
+
+class Branch(Protocol):
+    """What notation reads of a decision's branch: its verb and its bound variables, in order."""
+
+    @property
+    def verb(self) -> str: ...
+
+    @property
+    def bindings(self) -> Sequence[Bound]: ...
+
+#: The player of a chance event (`State.current_player` while it waits for its outcome).
+CHANCE_PLAYER = -1
+#: How chance is written where a seat would be.
+CHANCE = "chance"
+SEAT_PREFIX = "P"
+PIECE_PREFIX = "#"
+#: The word of a missing value (``none``).
+NO_VALUE = "-"
+#: Joins the words of a list's items.
+LIST_JOIN = "+"
+YES, NO = "yes", "no"
+
+#: An option of a decision: (branch index, bound values).
+Option = tuple[int, tuple[Any, ...]]
+
+
+# ------------------------------------------------------------------ seats
+def seat(player: int) -> str:
+    """A seat as actions, logs and records write it: ``P0``, ``P1``…"""
+    return f"{SEAT_PREFIX}{player}"
+
+
+def who(player: int) -> str:
+    """Who decides: a seat (:func:`seat`), or ``chance`` for :data:`CHANCE_PLAYER`."""
+    return CHANCE if player == CHANCE_PLAYER else seat(player)
+
+
+def read_seat(word: str) -> int | None:
+    """The seat number a word writes (``P3`` → 3), or None if it writes none."""
+    digits = word[len(SEAT_PREFIX):]
+    if word.startswith(SEAT_PREFIX) and digits.isascii() and digits.isdigit() and str(int(digits)) == digits:
+        return int(digits)
+    return None
+
+
+# ----------------------------------------------------------------- values
+def is_piece_type(t: Type) -> bool:
+    """Whether values of checker type ``t`` are pieces (written by their key, or a caller's word)."""
+    return isinstance(t, PieceType)
+
+
+def piece(key: Any) -> str:
+    """A piece's word, by its key: ``#7``."""
+    return f"{PIECE_PREFIX}{key}"
+
+
+def value_word(value: Any, t: Type, piece_keys: Sequence[Any]) -> str:
+    """The word of a value of checker type ``t`` in an action or a log line."""
+    if value is None:
+        return NO_VALUE
+    if isinstance(t, PlayerType):
+        return seat(value)
+    if isinstance(t, PieceType):
+        return piece(piece_keys[value])
+    if isinstance(value, bool):
+        return YES if value else NO
+    if isinstance(value, list):
+        return LIST_JOIN.join(value_word(v, element_type(t), piece_keys) for v in value)
+    return str(value)
+
+
+def words(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
+          piece_word: Callable[[int], str] | None = None) -> list[str]:
+    """An option's words: the verb, then each value's word (a piece by ``piece_word`` if given)."""
+    out = [branch.verb]
+    for v, b in zip(values, branch.bindings):
+        if piece_word is not None and is_piece_type(b.type):
+            out.append(piece_word(v))
+        else:
+            out.append(value_word(v, b.type, piece_keys))
+    return out
+
+
+def text(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
+         piece_word: Callable[[int], str] | None = None) -> str:
+    """An option's text: its :func:`words` joined by spaces."""
+    if not values:
+        return branch.verb
+    return " ".join(words(branch, values, piece_keys, piece_word))
+
+
+def normal(action_text: str) -> str:
+    """An action text with its words separated by single spaces (how texts are compared)."""
+    return " ".join(action_text.split())
+
+
+# ---------------------------------------------------------------- actions
+@attrs.frozen
+class Action:
+    """A legal move as a value: the decision branch it takes and the values it binds, with its text.
+
+    ``verb`` and ``args`` are the words of :attr:`text` (``take 3``, ``move north 2``).  Two
+    actions are equal (and hash alike) when their texts are equal, whichever state they came
+    from: the text is what logs, records and protocols exchange.  ``index``, ``branch`` and
+    ``values`` say where the action sits among the legal actions of the state that listed it
+    (:meth:`State.legal_actions`); they are not compared.  An action made from text alone
+    (:meth:`from_text`) has ``index`` -1 and no values: applying it reads its text.
+    """
+
+    verb: str
+    args: tuple[str, ...]
+    index: int = attrs.field(eq=False, repr=False, default=-1)
+    branch: int = attrs.field(eq=False, repr=False, default=-1)
+    values: tuple[Any, ...] = attrs.field(eq=False, repr=False, default=())
+
+    @property
+    def text(self) -> str:
+        """The action as text, as used in logs and records."""
+        return " ".join((self.verb, *self.args)) if self.args else self.verb
+
+    @property
+    def option(self) -> Option:
+        """The (branch index, values) this action takes in the state that listed it."""
+        return (self.branch, self.values)
+
+    @classmethod
+    def from_text(cls, action_text: str) -> Action:
+        """The action a text writes (not checked against any state); ValueError if it is empty."""
+        parts = action_text.split()
+        if not parts:
+            raise ValueError("an action text has a verb")
+        return cls(parts[0], tuple(parts[1:]))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ---------------------------------------------------------------- reading
+class Unreadable(ValueError):
+    """A word that is not the word of any value of a type (or a type this reader does not read)."""
+
+
+_Parse = Callable[[str], Any]
+
+
+class Reader:
+    """Reads words back into values, by checker type, for one game's pieces and tables.
+
+    Reading is exact: a word is read only if writing the value read gives the same
+    word back (``01`` is not the word of 1), so a text matched by its values is the
+    text of the option matched.  Types whose words are ambiguous (``any``, keys that
+    print alike, the word ``-``) are not read: callers then compare texts.
+    """
+
+    def __init__(self, piece_keys: Sequence[Any], table_keys: Mapping[str, Sequence[Any]]):
+        self.piece_keys = piece_keys
+        self.table_keys = table_keys
+        self._parsers: dict[Type, _Parse] = {}
+
+    def value(self, word: str, t: Type) -> Any:
+        """The value of type ``t`` written ``word``; :class:`Unreadable` if there is none (or it is ambiguous)."""
+        parse = self._parsers.get(t)
+        if parse is None:
+            parse = self._parsers[t] = self._parser(t)
+        return parse(word)
+
+    def values(self, branch: Branch, args: Sequence[str]) -> tuple[Any, ...] | None:
+        """The values a branch's words write, or None if they write none (or cannot be read)."""
+        bindings = branch.bindings
+        if len(bindings) != len(args):
+            return None
+        try:
+            return tuple([self.value(w, b.type) for w, b in zip(args, bindings)])
+        except Unreadable:
+            return None
+
+    def _parser(self, t: Type) -> _Parse:
+        match t:
+            case PlayerType():
+                return _seat
+            case PieceType():
+                return _by_word({piece(k): i for i, k in enumerate(self.piece_keys)}, len(self.piece_keys))
+            case BoolType():
+                return _by_word({YES: True, NO: False}, 2)
+            case IntType():
+                return _int
+            case TextType():
+                return _text
+            case EntityType(table=table) if table in self.table_keys:
+                keys = self.table_keys[table]
+                return _by_word({str(k): k for k in keys}, len(keys))
+            case ListType(elem=item):
+                def items(word: str) -> list[Any]:
+                    out = [self.value(w, item) for w in word.split(LIST_JOIN)]
+                    if value_word(out, t, self.piece_keys) != word:
+                        raise Unreadable(word)
+                    return out
+                return items
+            # values these words cannot tell apart (1 and "1" print alike), or no action binds
+            case EntityType() | AnyType() | NoneType() | ZoneType() | GraphType() | SwitchType():
+                return _unreadable
+            case _:
+                assert_never(t)
+
+
+def _seat(word: str) -> int:
+    n = read_seat(word)
+    if n is None:
+        raise Unreadable(word)
+    return n
+
+
+def _by_word(table: dict[str, Any], count: int) -> _Parse:
+    if len(table) != count or NO_VALUE in table:  # two values print alike: words do not say which
+        return _unreadable
+
+    def read(word: str) -> Any:
+        try:
+            return table[word]
+        except KeyError:
+            raise Unreadable(word) from None
+    return read
+
+
+def _int(word: str) -> int:
+    digits = word[1:] if word.startswith("-") else word
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 40 or str(int(word)) != word:
+        raise Unreadable(word)
+    return int(word)
+
+
+def _text(word: str) -> str:
+    if word == NO_VALUE:
+        raise Unreadable(word)
+    return word
+
+
+def _unreadable(word: str) -> Any:
+    raise Unreadable(word)
+
+
+__all__ = [
+    "CHANCE",
+    "CHANCE_PLAYER",
+    "Action",
+    "Option",
+    "Reader",
+    "Unreadable",
+    "is_piece_type",
+    "normal",
+    "piece",
+    "read_seat",
+    "seat",
+    "text",
+    "value_word",
+    "who",
+    "words",
+]
