@@ -221,12 +221,15 @@ class State:
 
     # --------------------------------------------------------------- applying
     def find(self, action: Action | str) -> int:
-        """The index of an action among the legal ones; raise :class:`IllegalAction`.
+        """The index of an action among the legal ones; raise :class:`IllegalAction` (TypeError if
+        ``action`` is neither an :class:`Action` nor a text).
 
         An :class:`Action` listed by this state (or one equal to it here) is found by its
         index; a text is read once (:mod:`.notation`) and its values looked up among the
         options, the texts of the options being made only for a text not found so.
         """
+        if not isinstance(action, (str, Action)):
+            raise TypeError(f"an action is an Action or its text, not {type(action).__name__}")
         p = self.pending
         text = normal(action if isinstance(action, str) else action.text)
         if p is None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from interpreter import Citation, Game, State, load_spec
+from interpreter import Citation, Game, State, load_spec, notation
 
 from .games import game_name, hooks
 from .paths import project_root, spec_dir
@@ -150,6 +150,5 @@ def citation_json(citation: Citation) -> dict[str, str]:
     return {"source": citation.source, "section": citation.section, "quote": citation.quote}
 
 
-def player_label(player: int) -> str:
-    """How a seat is written in actions and logs: ``P0``, ``P1``, ..."""
-    return f"P{player}"
+#: How a seat is written in actions, logs and records: ``P0``, ``P1``, ... (:func:`interpreter.notation.seat`).
+player_label = notation.seat

@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from interpreter import notation
 from interpreter.files import NotAFile, open_regular, why_unread
 
 from .executor import run_all
@@ -72,7 +73,7 @@ class Result:
         """The verdict on one line: control characters, line ends and tabs escaped (:func:`terminal.one_line`)."""
         v = self.verdict
         if v["status"] == LEGAL and v["finished"]:
-            winners = " and ".join(f"P{w}" for w in v["winners"])
+            winners = " and ".join(notation.seat(w) for w in v["winners"])
             text = f"legal, {v['entries']} entries, scores {'-'.join(map(str, v['scores']))}, winner {winners}"
         elif v["status"] == LEGAL:
             text = f"legal so far, {v['entries']} entries, next: {v['next']}"

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter import State
+from interpreter import State, notation
 from interpreter.edit import option_words, procedure_of
 from interpreter.tools.perft import first_outcome, perft
 
@@ -196,15 +196,15 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
                       and any(not View(st).rats[r] for r in regions)
                       and View(st).holder["peasant"] != st.current_player)
     empty = next(r for r in regions if not View(state).rats[r])
-    games["illegal-place-without-tokens.json"] = _cut(base, k, {"by": f"P{state.current_player}",
+    games["illegal-place-without-tokens.json"] = _cut(base, k, {"by": notation.seat(state.current_player),
                                                                 "action": f"place {empty}"})
     k, state = _first(4, 21, lambda e, st: e["action"].startswith("plague "))
-    games["illegal-plague-stays.json"] = _cut(base, k, {"by": f"P{state.current_player}",
+    games["illegal-plague-stays.json"] = _cut(base, k, {"by": notation.seat(state.current_player),
                                                         "action": f"plague {View(state).plague}"})
     k, state = _first(4, 21, lambda e, st: e["action"].startswith("take "))
     other = next(c for c in View(state).classes
                  if c != base["entries"][k]["action"].split()[1] and View(state).holder[c] != state.current_player)
-    games["illegal-second-card.json"] = _cut(base, k + 1, {"by": f"P{state.current_player}",
+    games["illegal-second-card.json"] = _cut(base, k + 1, {"by": notation.seat(state.current_player),
                                                            "action": f"take {other}"})
     wrong = copy.deepcopy(base)
     k = next(i for i, e in enumerate(wrong["entries"]) if "reveal" in e)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import attrs
 
-from interpreter import Game
+from interpreter import Game, notation
 from interpreter import ast as A
 from interpreter.english import English, child_blocks, doc_comment, walk_steps
 from interpreter.tools.rst import RstMarkup, beside, esc, heading, indent, label, list_table, literal, steps_rst
@@ -531,7 +531,7 @@ def trace_rst(game: Game, players: int = 3, seed: int = 5) -> str:
     rows: list[list[str]] = []
     while not state.is_terminal():
         rule = state.decision_rule()
-        who = "chance" if state.is_chance_node() else f"P{state.current_player}"
+        who = "chance" if state.is_chance_node() else notation.seat(state.current_player)
         if state.is_chance_node():
             state.apply_random_chance()
         else:

@@ -185,9 +185,8 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-def seat_label(seat: int) -> str:
-    """A seat as records write it: ``P0``…"""
-    return f"P{seat}"
+#: A seat as records write it: ``P0``… (:func:`interpreter.notation.seat`).
+seat_label = notation.seat
 
 
 def header(game: Game, seats: Sequence[str], kind: str = OMNISCIENT, settings: Mapping[str, str] | None = None,

@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from interpreter import Game, State
+from interpreter import Game, State, notation
 
 from .layout import MAP_WIDTH, positions
 from .names import BOARD, FIRST_USED_WITH_PLAYERS, REGIONS
@@ -278,12 +278,12 @@ def _state_panel(state: State, x: int, names: Sequence[str] | None = None) -> tu
     y += 22
     to_move = state.current_player
     if state.is_terminal():
-        winners = ", ".join(f"P{w}" for w in state.winner() or [])
+        winners = ", ".join(notation.seat(w) for w in state.winner() or [])
         status = f"game over; winner: {winners}"
     elif state.is_chance_node():
         status = f"waiting for chance ({state.decision_rule()})"
     else:
-        status = f"P{to_move} to decide ({state.decision_rule()})"
+        status = f"{notation.seat(to_move)} to decide ({state.decision_rule()})"
     _text(out, x, y, status, 12, "start", cls="status")
     y += 26
     for p in state.seats:

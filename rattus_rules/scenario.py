@@ -51,7 +51,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, RulesError, State
+from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, RulesError, State, notation
 from interpreter.edit import (
     find_pieces,
     newly_revealed,
@@ -104,7 +104,7 @@ class _Builder:
         self.view = View(state)
         self.regions = list(self.view.regions)
         self.in_play = set(self.view.in_play)
-        self.seat_names = {f"P{i}": i for i in range(scn.players)}
+        self.seat_names = {notation.seat(i): i for i in range(scn.players)}
         for i, name in enumerate(scn.seats):
             self.seat_names[name] = i
         self.line = 0
@@ -351,7 +351,7 @@ class _Builder:
         return r
 
     def name(self, seat: int) -> str:
-        return self.scn.seats[seat] if self.scn.seats else f"P{seat}"
+        return self.scn.seats[seat] if self.scn.seats else notation.seat(seat)
 
 
 def face_matcher(game: Any, pattern: str) -> Callable[[int], bool]:

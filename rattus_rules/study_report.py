@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from interpreter import notation
+
 from .study import CSV_FIELDS, DECISION_CAP, csv_rows
 
 Result = Mapping[str, Any]
@@ -197,7 +199,7 @@ def plot_defaults(result: Result, path: Path) -> None:
     axes[0].set(title="game length", xlabel="player decisions (bins of 5)", ylabel="share of games")
     axes[1].set(title="winning score", xlabel="cubes of the winner", ylabel="share of games")
     axes[2].set(title="seat win rate (95 % CI)", xlabel="seat (P0 starts)", ylabel="% of games")
-    axes[2].set_xticks(range(4), [f"P{s}" for s in range(4)])
+    axes[2].set_xticks(range(4), [notation.seat(s) for s in range(4)])
     for ax in axes:
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
@@ -238,7 +240,7 @@ def _tables(result: Result) -> list[tuple[str, list[str], list[list[str]]]]:
                          f"{_pct(o['reading']['end']['cubes'])} ({100 * d['end']['cubes']['mean']:.1f} %)",
                          str(o["reading"]["cut"] + d["cut"])])
         out.append((f"{players} players, agent {result['params']['agent']}", head, rows))
-        seats = [[f"P{s}", _pct(e)] for s, e in enumerate(d["seat_win_rate"])]
+        seats = [[notation.seat(s), _pct(e)] for s, e in enumerate(d["seat_win_rate"])]
         out.append((f"{players} players, default readings: {d['games']} games, mean length "
                     f"{d['length']['mean']:.1f} decisions [{d['length']['low']:.1f}, {d['length']['high']:.1f}], "
                     f"ended by rats {_pct(d['end']['rats'])}, by cubes {_pct(d['end']['cubes'])}, cut {d['cut']}; "

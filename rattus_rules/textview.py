@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, State
+from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, State, notation
 from interpreter.edit import option_words
 
 from .faces import UNKNOWN, face_text
@@ -89,7 +89,7 @@ def position_json(state: State, shown: Callable[[int], bool] | None = None,
         return face_text(game, t) if shown is None or shown(t) else UNKNOWN
 
     def seat(p: int | None) -> str | None:
-        return None if p is None else f"P{p}"
+        return None if p is None else notation.seat(p)
 
     to_move = state.current_player
     over = to_move == TERMINAL_PLAYER
@@ -102,19 +102,19 @@ def position_json(state: State, shown: Callable[[int], bool] | None = None,
         legal = list(dict.fromkeys(texts))
     return {
         "phase": view.phase, "to_move": moving, "rule": rule,
-        "names": list(names) if names else [f"P{p}" for p in state.seats],
+        "names": list(names) if names else [notation.seat(p) for p in state.seats],
         "plague": view.plague,
         "cards": {c: seat(view.holder[c]) for c in view.classes},
         "display": [c for c in view.classes if view.holder[c] is None],
-        "supply": {f"P{p}": view.supply[p] for p in state.seats},
-        "castle": {f"P{p}": view.castle[p] for p in state.seats},
+        "supply": {notation.seat(p): view.supply[p] for p in state.seats},
+        "castle": {notation.seat(p): view.castle[p] for p in state.seats},
         "stock": len(view.stock),
         "out": [token(t) for t in view.out],
         "removed_at_setup": len(view.box),
         "regions": {r: {"tokens": [token(t) for t in view.rats[r]],
-                        "cubes": {f"P{p}": view.cubes[(p, r)] for p in state.seats}}
+                        "cubes": {notation.seat(p): view.cubes[(p, r)] for p in state.seats}}
                     for r in view.in_play},
         "legal": legal,
         "scores": state.scores() if over else None,
-        "winners": [f"P{w}" for w in state.winner() or []] if over else None,
+        "winners": [notation.seat(w) for w in state.winner() or []] if over else None,
     }

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from interpreter import State
+from interpreter import State, notation
 from interpreter.session import citations_json
 
 from .frames import Frame, record_frames
@@ -34,7 +34,7 @@ def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[
     """Each seat's supply, castle cubes and cards, and whether it is to move."""
     vals = state.vals
     holder = vals.get("holder", {})
-    return [{"seat": f"P{p}", "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
+    return [{"seat": notation.seat(p), "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
              "castle": vals.get("castle", {}).get(p, 0),
              "cards": [str(c) for c, h in holder.items() if h == p],
              "to_move": p == state.current_player} for p in state.seats]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from interpreter import SpecError, State, load_spec
+from interpreter import SpecError, State, load_spec, notation
 
 from ..agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
@@ -115,10 +115,10 @@ def run_play(args: argparse.Namespace) -> int:
     if played.cut:
         print(f"Cut: the game did not end within {played.decisions} player decisions (games cut: 1)")
     scores = state.scores()
-    shown = ", ".join(f"P{p} {s}" for p, s in enumerate(scores))
+    shown = ", ".join(f"{notation.seat(p)} {s}" for p, s in enumerate(scores))
     print(("Scores so far: " if played.cut else "Final scores: ") + shown)
     winners = state.winner() or []
-    print("Winner: " + (" and ".join(f"P{w}" for w in winners) or "none, the game did not end"))
+    print("Winner: " + (" and ".join(notation.seat(w) for w in winners) or "none, the game did not end"))
     if recorder is not None:
         write_record(args, recorder)
     return EXIT_OK

@@ -106,6 +106,15 @@ def test_words_that_write_no_legal_value_are_illegal(gifts: Game, text: str) -> 
     assert state.to_json() == before
 
 
+@pytest.mark.parametrize("action", [12345, None, b"take 1", ("take", "1")])
+def test_an_action_that_is_neither_an_action_nor_a_text_is_a_type_error(nim: Game, action: object) -> None:
+    state = nim.new_state(2, seed=1)
+    before = state.to_json()
+    with pytest.raises(TypeError, match="an action is an Action or its text"):
+        state.apply(action)  # type: ignore[arg-type]
+    assert state.to_json() == before
+
+
 def test_reader_is_exact(gifts: Game) -> None:
     reader = gifts.reader
     assert reader.value("P12", PLAYER) == 12
