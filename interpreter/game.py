@@ -32,7 +32,7 @@ from .compiler import (
 from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
 from .files import inside, read_text
-from .notation import Reader, value_word, who
+from .notation import Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
 from .stored import state_from_data
@@ -353,11 +353,12 @@ class Game:
         if pending is None:
             return "the game is over", ()
         decision = pending.decision
-        words = text.split()
         asked = who(pending.player)
-        if not words:
+        try:
+            action = Action.from_text(text)
+        except ValueError:
             return "empty action", decision.citations
-        verb, args = words[0], words[1:]
+        verb, args = action.verb, action.args
         same_verb = [b for b in decision.branches if b.verb == verb]
         if not same_verb:
             verbs = sorted({b.verb for b in decision.branches})

@@ -750,7 +750,7 @@ class _Validation:
             ok = True
             wrong: list[tuple[int, Face]] = []
             for value, binding, word in zip(option[1], branch.bindings, words[1:]):
-                if isinstance(binding.type, PieceType):
+                if notation.is_piece_type(binding.type):
                     if word == UNKNOWN:
                         unknown = True
                         continue

@@ -409,11 +409,14 @@ class _Runner:
         assert self.line is not None
         self.failures.append(Failure(self.line.number, self.line.text, message))
 
+    def words(self) -> list[list[str]]:
+        """The words of the legal actions (the verb, then a word per value), tokens written by their faces."""
+        st = self.state
+        return [option_words(st, i, lambda t: face_text(self.game, t)) for i in range(st.num_legal_actions())]
+
     def texts(self) -> list[str]:
         """The legal actions, with tokens written by their faces."""
-        st = self.state
-        return [" ".join(option_words(st, i, lambda t: face_text(self.game, t)))
-                for i in range(st.num_legal_actions())]
+        return [" ".join(w) for w in self.words()]
 
     def who(self, seat: int) -> str:
         if seat == CHANCE_PLAYER:
@@ -474,7 +477,7 @@ class _Runner:
             index = st.random_chance_index()
             self.apply(index, f"chance: {self.texts()[index]} (random)")
             return True
-        matches = [i for i, t in enumerate(self.texts()) if self.matches(words, t.split())]
+        matches = [i for i, w in enumerate(self.words()) if self.matches(words, w)]
         if not matches:
             self.fail(f"no chance outcome {' '.join(words)!r} here; possible: {', '.join(sorted(set(self.texts())))}")
             return False
@@ -603,7 +606,7 @@ class _Runner:
             raise self.builder.fail("write `expect actions [VERB ...]: ACTION, ACTION, ...` (or `: none`)")
         verbs = set(head.split())
         want = {" ".join(a.split()) for a in tail.split(",") if a.strip()} - {"none"}
-        have = {t for t in self.texts() if not verbs or t.split()[0] in verbs}
+        have = {" ".join(w) for w in self.words() if not verbs or w[0] in verbs}
         if want != have:
             missing, extra = sorted(want - have), sorted(have - want)
             self.fail("legal actions differ:" + (f" not legal: {', '.join(missing)};" if missing else "")
