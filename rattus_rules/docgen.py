@@ -531,7 +531,7 @@ def trace_rst(game: Game, players: int = 3, seed: int = 5) -> str:
     rows: list[list[str]] = []
     while not state.is_terminal():
         rule = state.decision_rule()
-        who = "chance" if state.is_chance_node() else notation.seat(state.current_player)
+        who = notation.who(state.current_player)
         if state.is_chance_node():
             state.apply_random_chance()
         else:

@@ -35,7 +35,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 import attrs
 import bottle  # type: ignore[import-untyped]
 
-from interpreter import IllegalAction, State
+from interpreter import IllegalAction, State, notation
 from interpreter.edit import option_words
 from interpreter.session import citations_json
 
@@ -82,7 +82,7 @@ class Session:
     def apply(self, index: int) -> None:
         """Apply a legal action (or chance outcome) by its index; log it as the person may see it."""
         st = self.state
-        who = "chance" if st.is_chance_node() else seat_label(st.current_player)
+        who = notation.who(st.current_player)
         rule = st.decision_rule()
         self.rules.setdefault(rule, citations_json(st.decision_citations()))
         first = len(self.seen.entries)

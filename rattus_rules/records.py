@@ -66,7 +66,7 @@ VERSION = 1
 OMNISCIENT = "omniscient"
 PLAYERS_EYE = "players-eye"
 KINDS = (OMNISCIENT, PLAYERS_EYE)
-CHANCE = "chance"
+CHANCE = notation.CHANCE
 LEGAL, ILLEGAL, NOT_A_RECORD = "legal", "illegal", "not-a-record"
 #: How often the faces of one entry's tokens may be rebound before giving up.
 REBIND_LIMIT = 200
@@ -233,7 +233,7 @@ class Recorder:
         """Apply the legal action with this index and write its entries."""
         game = state.game
         before = Marks.of(state)
-        by = CHANCE if state.is_chance_node() else seat_label(state.current_player)
+        by = notation.who(state.current_player)
         hide = self.kind == PLAYERS_EYE and by == CHANCE
         words = _option_words(state, state.pending.options[index] if state.pending else (0, ()),
                               lambda t: UNKNOWN if hide else face_text(game, t))
