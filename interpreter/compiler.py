@@ -46,6 +46,9 @@ class Running(Protocol):
 Fn = Callable[[Running, dict[str, Any]], Any]
 #: A generated function making the pending state of a decision: ``pend(state, env, decision)``.
 Pend = Callable[[Running, dict[str, Any], "Decision"], "Pending"]
+#: ``admit(state, env, option)``: whether one (branch index, values) is among the legal options
+#: of a decision, tested without listing them (see :meth:`ProcedureCompiler.admitter`).
+Admit = Callable[[Running, dict[str, Any], tuple[int, tuple[Any, ...]]], bool]
 
 # Instruction codes.  An instruction is a tuple (code, a, b):
 # (RESUME, runs, -): runs[variant](state, env) goes on from here and returns the next stop's index;
@@ -78,18 +81,51 @@ class Branch:
     source: A.Option | A.Chance
 
 
-@attrs.define
 class Pending:
-    """The decision or chance event the game waits for."""
+    """The decision or chance event the game waits for: who decides, and the legal options.
 
-    decision: Decision
-    player: int
-    options: Sequence[tuple[int, tuple[Any, ...]]]
-    texts: list[str] | None = None
-    by_text: dict[str, int] | None = None
-    #: Option → its index (the last of equal ones), made on the first lookup by value (see
-    #: :meth:`State.find`); options holding lists are keyed with tuples in their place.
-    by_option: dict[Any, int] | None = None
+    The options are listed when the decision is reached; in a state that lists
+    lazily (:attr:`interpreter.runtime.State.lazy`), when they are first read,
+    by ``lister``.  Either way :attr:`options` holds them, in the spec's order.
+    """
+
+    __slots__ = ("_options", "admitted", "by_option", "by_text", "decision", "lister", "player", "texts")
+
+    def __init__(self, decision: Decision, player: int, options: Sequence[tuple[int, tuple[Any, ...]]] | None,
+                 texts: list[str] | None = None, by_text: dict[str, int] | None = None,
+                 lister: Callable[[Pending], Sequence[tuple[int, tuple[Any, ...]]]] | None = None):
+        self.decision = decision
+        self.player = player
+        self._options = options
+        self.texts = texts
+        self.by_text = by_text
+        #: Option → its index (the last of equal ones), made on the first lookup by value (see
+        #: :meth:`State.find`); options holding lists are keyed with tuples in their place.
+        self.by_option: dict[Any, int] | None = None
+        #: Lists the options on the first read, if they were not listed when the decision was reached.
+        self.lister = lister
+        #: The last option found legal here by its admission test (:meth:`State.admitted`).
+        self.admitted: tuple[int, tuple[Any, ...]] | None = None
+
+    @property
+    def options(self) -> Sequence[tuple[int, tuple[Any, ...]]]:
+        """Every legal (branch index, bound values), in the spec's order."""
+        options = self._options
+        if options is None:
+            if self.lister is None:
+                raise RuntimeError("the state has gone on from this decision: its options were never listed")
+            options = self._options = self.lister(self)
+            self.lister = None
+        return options
+
+    @property
+    def listed(self) -> bool:
+        """Whether the options have been listed (reading :attr:`options` lists them)."""
+        return self._options is not None
+
+    def __repr__(self) -> str:
+        shown = f"{len(self._options)} options" if self._options is not None else "options not listed yet"
+        return f"<Pending {self.decision.rule} by {self.player}: {shown}>"
 
 
 @attrs.define
@@ -105,6 +141,8 @@ class Decision:
     #: The generated functions making the :class:`Pending` state of this decision, one per
     #: settings variant (see :meth:`interpreter.game.Game.variant`).
     pends: list[Pend] = attrs.field(factory=list, repr=False, eq=False)
+    #: The generated admission tests of one option, one per settings variant (like ``pends``).
+    admits: list[Admit] = attrs.field(factory=list, repr=False, eq=False)
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
 
@@ -614,6 +652,7 @@ class ProcedureCompiler:
         decision = Decision(chance, player, branches, st.pos, self.current_citations(),
                             self.cite_stack[-1][0])
         decision.pends.append(self.pender(st, [(o[1], o[2]) for o in options]))
+        decision.admits.append(self.admitter(st, [(o[1], o[2]) for o in options]))
         self.stops[id(st)] = self.emit(CHANCE if chance else CHOOSE, decision, None, st.pos)
         rule = self.cite_stack[-1][0]
         for branch, (_, _, _, cites, body, _) in zip(branches, options):
@@ -636,6 +675,38 @@ class ProcedureCompiler:
         player = repr(CHANCE_PLAYER) if isinstance(st, A.Chance) else self.text(st.player, fr)
         out.append((f"return {self.gen.const(Pending)}(decision, {player}, out)", st.pos, cites))
         return self.gen.build_located(self.gen.fresh("pend"), "st, env, decision", fr, out)  # type: ignore[no-any-return]
+
+    def admitter(self, st: A.Choose | A.Chance,
+                 branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]]) -> Admit:
+        """One generated function ``admit(st, env, option)``: whether an option (branch index,
+        values) is legal here, tested on its own values, with no listing of the others.
+
+        It asks what the listing asks (:meth:`all_options`), for one option: the branch's
+        `when`, then for each value in turn that it is in its domain (made with the values
+        before it) and passes its filter.  A value equal to one listed (``==``) is admitted,
+        as a lookup among the listed options would find it.
+        """
+        fr = Frame(hot=True, pure=True)
+        cites = self.current_citations()
+        out: list[Line] = [("branch, values = option", st.pos, cites)]
+        for bi, (bindings, when) in enumerate(branches):
+            out.append((f"if branch == {bi}:", st.pos, cites))
+            out.append((f"    if len(values) != {len(bindings)}: return False", st.pos, cites))
+            if when is not None:
+                out.append((f"    if not ({self.text(when, fr)}): return False", when.pos, cites))
+            scope: dict[str, str] = {}
+            for k, b in enumerate(bindings):
+                var = self.gen.fresh(b.var)
+                domain = self.gen.expr(b.domain, scope, fr, iterating=True)
+                scope = {**scope, b.var: var}
+                out.append((f"    {var} = values[{k}]", b.pos, cites))
+                out.append((f"    if {var} not in {domain}: return False", b.pos, cites))
+                if b.where is not None:
+                    out.append((f"    if not ({self.gen.expr(b.where, scope, fr)}): return False",
+                                b.where.pos, cites))
+            out.append(("    return True", st.pos, cites))
+        out.append(("return False", st.pos, cites))
+        return self.gen.build_located(self.gen.fresh("admit"), "st, env, option", fr, out)  # type: ignore[no-any-return]
 
     def all_options(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]],
                     fr: Frame) -> list[Line]:

@@ -170,6 +170,7 @@ class Game:
                     b.append(b2[0])
                 elif op in (CHOOSE, CHANCE):
                     a.pends.append(a2.pends[0])
+                    a.admits.append(a2.admits[0])
         return number
 
     def generated_sources(self, settings: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -290,6 +291,7 @@ class Game:
         st.history = []
         st.log = None
         st.check_invariants = False
+        st.lazy = False
         return st
 
     def _scope_chooser(self, node: A.Expr) -> Any:
@@ -311,11 +313,15 @@ class Game:
         return out
 
     def new_state(self, players: int, seed: int = 0, settings: Mapping[str, str] | None = None,
-                  log: bool = False, check_invariants: bool = False) -> State:
-        """A new game: state initialised, main procedure run to its first decision."""
+                  log: bool = False, check_invariants: bool = False, lazy: bool = False) -> State:
+        """A new game: state initialised, main procedure run to its first decision.
+
+        ``lazy``: list each decision's options only when they are read (:attr:`State.lazy`).
+        """
         st = self._blank_state(players, self.settings_for(settings), seed)
         st.log = [] if log else None
         st.check_invariants = check_invariants
+        st.lazy = lazy
         for name, decl, init in self.state_inits:
             domains = [self.domain(d, players) for d in decl.dims]
             st.vals[name] = {k: _fresh(init(st, {})) for k in all_keys(domains)}

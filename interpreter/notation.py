@@ -214,23 +214,34 @@ class Reader:
         self.piece_keys = piece_keys
         self.table_keys = table_keys
         self._parsers: dict[Type, _Parse] = {}
+        # id of a branch -> (the branch, kept so that its id is not reused; a parser per binding)
+        self._by_branch: dict[int, tuple[Branch, list[_Parse]]] = {}
 
     def value(self, word: str, t: Type) -> Any:
         """The value of type ``t`` written ``word``; :class:`Unreadable` if there is none (or it is ambiguous)."""
-        parse = self._parsers.get(t)
-        if parse is None:
-            parse = self._parsers[t] = self._parser(t)
-        return parse(word)
+        return self._parser_of(t)(word)
 
     def values(self, branch: Branch, args: Sequence[str]) -> tuple[Any, ...] | None:
         """The values a branch's words write, or None if they write none (or cannot be read)."""
         bindings = branch.bindings
         if len(bindings) != len(args):
             return None
+        known = self._by_branch.get(id(branch))
+        if known is not None and known[0] is branch:
+            parsers = known[1]
+        else:
+            parsers = [self._parser_of(b.type) for b in bindings]
+            self._by_branch[id(branch)] = (branch, parsers)
         try:
-            return tuple([self.value(w, b.type) for w, b in zip(args, bindings)])
+            return tuple([parse(w) for parse, w in zip(parsers, args)])
         except Unreadable:
             return None
+
+    def _parser_of(self, t: Type) -> _Parse:
+        parse = self._parsers.get(t)
+        if parse is None:
+            parse = self._parsers[t] = self._parser(t)
+        return parse
 
     def _parser(self, t: Type) -> _Parse:
         match t:

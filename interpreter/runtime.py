@@ -29,7 +29,7 @@ from .compiler import (
     Pending,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
-from .notation import Action, normal, who
+from .notation import CHANCE_PLAYER, Action, normal, who
 from .notation import words as option_words
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class State:
         "frames",
         "game",
         "history",
+        "lazy",
         "loc",
         "log",
         "n",
@@ -111,6 +112,10 @@ class State:
     history: list[str]
     log: list[str] | None
     check_invariants: bool
+    #: List a decision's options when they are first read, not when the decision is reached: for
+    #: replaying actions known in advance (:meth:`apply` then tests the one option named, and lists
+    #: nothing).  Errors of a listing (no legal option, too many) then come when it is read.
+    lazy: bool
 
     # ---------------------------------------------------------------- queries
     @property
@@ -288,8 +293,53 @@ class State:
         """Apply a legal action (an :class:`Action` or its text) and run to the next decision.
 
         An illegal action raises :class:`IllegalAction` and leaves the state unchanged.
+        Where the options are not listed (:attr:`lazy`), the option the text names is
+        tested on its own (:meth:`admitted`).
         """
+        p = self.pending
+        if p is not None and not p.listed and isinstance(action, (str, Action)):
+            text = normal(action if isinstance(action, str) else action.text)
+            option = self.admitted(text)
+            if option is not None:
+                self._advance(p, option, text)
+                return
         self.apply_index(self.find(action))
+
+    def admitted(self, text: str) -> tuple[int, tuple[Any, ...]] | None:
+        """The option (branch index, values) an action text names if it is legal here, else None,
+        found without listing the options: its words are read by the branches of its verb, and
+        the option is tested by the decision's admission test (one generated function, made
+        from the same `choose` as the listing).  Of two branches that both admit the text, the
+        later one is taken, as a lookup among the listed options would."""
+        p = self.pending
+        if p is None:
+            return None
+        verb, _, rest = text.partition(" ")
+        args = rest.split(" ") if rest else []
+        decision = p.decision
+        reader = self.game.reader
+        admit = decision.admits[self.variant]
+        env = self.frames[-1][2]
+        for b in range(len(decision.branches) - 1, -1, -1):
+            branch = decision.branches[b]
+            if branch.verb != verb:
+                continue
+            values = reader.values(branch, args)
+            if values is None:
+                continue
+            option = (b, values)
+            self.budget = STEP_LIMIT
+            try:
+                ok = admit(self, env, option)
+            except RulesError:
+                raise
+            except Exception as err:
+                raise self._located(err, decision.pos, decision.citations) from err
+            # the words were read exactly, but values equal across types (1 == True) could still meet
+            if ok and decision.text(option, self.game.piece_keys) == text:
+                p.admitted = option
+                return option
+        return None
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""
@@ -300,8 +350,14 @@ class State:
         if not 0 <= index < len(options):
             raise IllegalAction(str(index), f"there are {len(options)} legal actions")
         option = options[index]
+        self._advance(p, option, p.texts[index] if p.texts is not None else None)
+
+    def _advance(self, p: Pending, option: tuple[int, tuple[Any, ...]], text: str | None) -> None:
+        """Take a legal option of the pending decision (its text, if known) and run on."""
         decision = p.decision
-        text = p.texts[index] if p.texts is not None else decision.text(option, self.game.piece_keys)
+        if text is None:
+            text = decision.text(option, self.game.piece_keys)
+        p.lister = None  # (a decision left behind is never listed)
         self.history.append(text)
         if self.log is not None:
             self.log.append(f"{who(p.player)}: {text}")
@@ -317,6 +373,34 @@ class State:
         self._run()
         if self.check_invariants:
             self.assert_invariants(text)
+
+    def apply_option(self, option: tuple[int, tuple[Any, ...]]) -> None:
+        """Apply a legal option given as (branch index, values), listed or not; raise
+        :class:`IllegalAction` (the state unchanged) if it is not legal here.
+
+        Unlisted options (:attr:`lazy`) are tested on their own (:meth:`admitted`)."""
+        p = self.pending
+        if p is None:
+            raise IllegalAction(str(option), "the game is over")
+        if p.listed:
+            index = self.option_index(option)
+            if index < 0:
+                raise IllegalAction(str(option), "not a legal option here", p.decision.citations, self._texts())
+            self.apply_index(index)
+            return
+        if option is p.admitted:  # just tested by admitted()
+            self._advance(p, option, None)
+            return
+        self.budget = STEP_LIMIT
+        try:
+            ok = p.decision.admits[self.variant](self, self.frames[-1][2], option)
+        except RulesError:
+            raise
+        except Exception as err:
+            raise self._located(err, p.decision.pos, p.decision.citations) from err
+        if not ok:
+            raise IllegalAction(str(option), "not a legal option here", p.decision.citations, self._texts())
+        self._advance(p, option, None)
 
     def random_chance_index(self) -> int:
         """Draw a chance outcome's index from the generator kept in the state."""
@@ -419,6 +503,10 @@ class State:
                         break
                     elif op in (CHOOSE, CHANCE):
                         fr[1] = pc
+                        if self.lazy:
+                            self.pending = Pending(a, CHANCE_PLAYER if a.player is None else a.player(self, env),
+                                                   None, lister=self._list)
+                            return
                         pending = a.pends[v](self, env, a)
                         if not pending.options:
                             raise RuleError("a decision with no legal option", a.pos, a.citations)
@@ -435,15 +523,35 @@ class State:
         except Exception as err:  # a spec that goes wrong at run time: say where
             fr[1] = pc
             proc = procs[fr[0]] if fr else None
-            pos = proc.positions[pc] if proc else A.NOWHERE
-            cites = proc.citations[pc] if proc else ()
-            place = self.game.exprs.gen.locate(err.__traceback__)
-            if place is not None:
-                pos, cites = place
-            if isinstance(err, (Stuck, TooLarge)):
-                raise RuleError(str(err), pos, cites) from None
-            raise RuleError(f"the rules cannot go on: {type(err).__name__}: {err}", pos, cites) from err
+            located = self._located(err, proc.positions[pc] if proc else A.NOWHERE, proc.citations[pc] if proc else ())
+            raise located from (None if isinstance(err, (Stuck, TooLarge)) else err)
         self.pending = None
+
+    def _located(self, err: Exception, pos: A.Pos, cites: tuple[A.Citation, ...]) -> RuleError:
+        """A :class:`RuleError` for an error of generated code, at the spec text that ran (if
+        known), else at ``pos``."""
+        place = self.game.exprs.gen.locate(err.__traceback__)
+        if place is not None:
+            pos, cites = place
+        if isinstance(err, (Stuck, TooLarge)):
+            return RuleError(str(err), pos, cites)
+        return RuleError(f"the rules cannot go on: {type(err).__name__}: {err}", pos, cites)
+
+    def _list(self, pending: Pending) -> Sequence[tuple[int, tuple[Any, ...]]]:
+        """List the options of the pending decision (of a :attr:`lazy` state), as ``_run`` does."""
+        decision = pending.decision
+        self.budget = STEP_LIMIT
+        try:
+            options = decision.pends[self.variant](self, self.frames[-1][2], decision).options
+        except RulesError:
+            raise
+        except Exception as err:
+            raise self._located(err, decision.pos, decision.citations) from err
+        if not options:
+            raise RuleError("a decision with no legal option", decision.pos, decision.citations)
+        if len(options) > MAX_OPTIONS:
+            raise RuleError(f"a decision with more than {MAX_OPTIONS} options", decision.pos, decision.citations)
+        return options
 
     def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
         # (_run does the same inline)
@@ -477,10 +585,14 @@ class State:
         c.history = self.history.copy()
         c.log = None if self.log is None else self.log.copy()
         c.check_invariants = self.check_invariants
+        c.lazy = self.lazy
         c.pending = None
         if self.pending is not None:
             p = self.pending
-            c.pending = Pending(p.decision, p.player, p.options, p.texts, p.by_text)
+            if p.listed:
+                c.pending = Pending(p.decision, p.player, p.options, p.texts, p.by_text)
+            else:
+                c.pending = Pending(p.decision, p.player, None, lister=c._list)
         return c
 
     def to_json(self) -> dict[str, Any]:

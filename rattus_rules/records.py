@@ -51,6 +51,7 @@ import attrs
 import fastjsonschema
 
 from interpreter import Citation, Game, IllegalAction, RulesError, State, notation
+from interpreter.codegen import Values
 from interpreter.compiler import Branch, Pending
 from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
 from interpreter.files import read_text
@@ -558,7 +559,8 @@ class _Validation:
         self.seats = list(record["seats"])
         self.settings = settings
         self.stop = len(self.entries) if stop is None else max(0, min(stop, len(self.entries)))
-        self.state = game.new_state(len(self.seats), seed=int(record.get("seed", 0)), settings=settings)
+        # lazy: an action entry is tested on its own (State.admitted), no decision is listed for it
+        self.state = game.new_state(len(self.seats), seed=int(record.get("seed", 0)), settings=settings, lazy=True)
         self.observed: set[int] = set()
         self.first_seen: dict[int, int] = {}
         self.snapshots: list[_Snapshot] = []
@@ -644,11 +646,12 @@ class _Validation:
         return self.apply(i, option, unknown)
 
     def match_action(self, i: int, text: str) -> Option:
-        """The option a player's action entry names: looked up among the options' own texts (made once
-        per game, see :class:`_OptionTexts`); :meth:`State.find` explains an entry that is not legal."""
+        """The option a player's action entry names: tested on its own where the decision is not
+        listed (:meth:`State.admitted`), else looked up among the options' own texts (made once per
+        game, see :class:`_OptionTexts`); :meth:`State.find` explains an entry that is not legal."""
         st = self.state
         assert st.pending is not None
-        option = self.texts.action(st.pending, text)
+        option = st.admitted(text) if not st.pending.listed else self.texts.action(st.pending, text)
         if option is not None:
             return option
         try:
@@ -804,15 +807,18 @@ class _Validation:
         if not (reveals or looks) or not self.keep:  # no copy to rebind from: none needed, or a fast pass
             assert pre.pending is not None
             marks = Marks.of(pre)
-            pre.apply_index(pre.pending.options.index(option))
+            pre.apply_option(option)
             revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
+            if not (revealed or seen or reveals or looks):  # nothing turned, looked at or stated
+                self.commit(i, pieces, unknown, pre, [], [], [], [])
+                return nxt
             if (reveals or looks) and self.first_mismatch(revealed, reveals, seen, looks) is not None:
                 raise _Rewind  # tokens must trade places: the full pass does that
             return self.settle(i, pieces, unknown, pre, revealed, seen, reveals, looks, nxt)
         for _ in range(REBIND_LIMIT):
             assert pre.pending is not None
             after = pre.clone()
-            after.apply_index(pre.pending.options.index(option))
+            after.apply_option(option)
             revealed = newly_revealed(pre, after)
             seen = newly_seen(pre, after)
             mismatch = self.first_mismatch(revealed, reveals, seen, looks)
@@ -871,15 +877,14 @@ class _Validation:
                        looks: list[tuple[int, str, str]]) -> tuple[int, int, Face, set[int]] | None:
         """The first reveal or look entry whose face the token there does not show, with the tokens
         already matched before it."""
+        faces = self.texts.faces  # (compared as written: the entries' faces were read by check_format)
         for m, ((j, face), piece) in enumerate(zip(reveals, revealed)):
-            want = Face.parse(face)
-            if piece_face(self.game, piece) != want:
-                return j, piece, want, set(revealed[:m])
+            if faces[piece] != canonical_face(face):
+                return j, piece, Face.parse(face), set(revealed[:m])
         pairs = self.looked(seen, looks)
         for m, (j, piece, face) in enumerate(pairs):
-            want = Face.parse(face)
-            if piece_face(self.game, piece) != want:
-                return j, piece, want, set(revealed) | {p for _, p, _ in pairs[:m]}
+            if faces[piece] != canonical_face(face):
+                return j, piece, Face.parse(face), set(revealed) | {p for _, p, _ in pairs[:m]}
         return None
 
     def looked(self, seen: list[tuple[int, int]], looks: list[tuple[int, str, str]]) -> list[tuple[int, int, str]]:
@@ -1092,6 +1097,14 @@ class _OptionTexts:
             canonical.append(word)
         text = " ".join(canonical)
         decision = pending.decision
+        options = pending.options
+        if isinstance(options, Values) and len(words) == 2 and decision.branches[0].verb == words[0] \
+                and isinstance(decision.branches[0].bindings[0].type, PieceType):
+            # one token drawn (the usual chance event): compare faces, make no option texts
+            if hidden:
+                return list(options), True
+            faces = self.faces
+            return [(0, (t,)) for t in options.values if faces[t] == canonical[1]], False
         ident = id(decision)
         keys = self.game.piece_keys
         found = []

@@ -1,0 +1,93 @@
+"""Lazy listing and the admission test agree with the listing, decision by decision.
+
+A lazy state (``lazy=True``) lists no options when it reaches a decision;
+:meth:`State.apply` then tests the one option an action text names with the
+decision's generated admission test.  These tests play random games of every
+player count and switch reading, and check at every decision that
+
+* every listed option is admitted, by its own text, as the same option;
+* texts near the legal ones (a word swapped for a word of another option, the
+  verb of another branch, a value too many or too few) are admitted exactly
+  when they are legal;
+* a lazy state applying the texts ends in the same state as an eager one
+  applying the indices, step by step.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import IllegalAction
+from rattus_rules.api import load_rules
+
+GAME = load_rules()
+
+
+def near_texts(texts: list[str], rng: random.Random) -> set[str]:
+    """Texts that differ from legal ones in one word, or in their number of words."""
+    words = sorted({w for t in texts for w in t.split(" ")}) + ["0", "4", "nowhere"]
+    out: set[str] = set()
+    for text in rng.sample(texts, min(len(texts), 8)):
+        parts = text.split(" ")
+        for k in range(len(parts)):
+            for w in rng.sample(words, min(len(words), 6)):
+                out.add(" ".join(parts[:k] + [w] + parts[k + 1:]))
+        out.add(" ".join(parts[:-1]))
+        out.add(" ".join([*parts, rng.choice(words)]))
+    out.discard("")
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_admission_is_the_listing(players: int, seed: int) -> None:
+    rng = random.Random(seed * 10 + players)
+    settings = {sw.ident: rng.choice(sw.options).value for sw in GAME.switches.values()}
+    eager = GAME.new_state(players, seed=seed, settings=settings)
+    lazy = GAME.new_state(players, seed=seed, settings=settings, lazy=True)
+    steps = 0
+    while not eager.is_terminal():
+        assert eager.pending is not None and lazy.pending is not None
+        texts = eager.legal_action_texts()
+        for option, text in zip(eager.pending.options, texts):
+            assert lazy.admitted(text) == option, text
+        legal = set(texts)
+        for text in sorted(near_texts(texts, rng)):
+            assert (lazy.admitted(text) is not None) == (text in legal), text
+        assert not lazy.pending.listed  # nothing above listed the lazy state's options
+        index = rng.randrange(len(texts))
+        eager.apply_index(index)
+        lazy.apply(texts[index])
+        assert lazy.to_json() == eager.to_json()
+        steps += 1
+    assert lazy.is_terminal() and steps > 50
+
+
+def test_a_lazy_state_lists_when_read_and_refuses_what_is_not_legal() -> None:
+    st = GAME.new_state(3, seed=5, lazy=True)
+    rng = random.Random(5)
+    while not st.is_terminal() and st.is_chance_node():
+        st.apply_random_chance()
+    assert st.pending is not None
+    # the first decision is reached by new_state: from the next one on, nothing is listed
+    first = st.legal_action_texts()
+    st.apply(first[0])
+    while st.is_chance_node():
+        st.apply(st.legal_action_texts()[rng.randrange(st.num_legal_actions())])
+    pending = st.pending
+    assert pending is not None and not pending.listed
+    before = st.to_json()
+    with pytest.raises(IllegalAction):
+        st.apply("fly-away now")
+    assert st.to_json() == before
+    texts = st.legal_action_texts()  # reading lists them, as an eager state has them
+    eager = GAME.new_state(3, seed=5)
+    for text in st.history:
+        eager.apply(text)
+    assert pending.listed and texts == eager.legal_action_texts()
+    clone = st.clone()
+    clone.apply(texts[0])
+    st.apply(texts[0])
+    assert clone.to_json() == st.to_json()
