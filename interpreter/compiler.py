@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import ast as pyast
 import threading
-from collections.abc import Callable, Mapping, Sequence, Set
-from typing import Any, Protocol, assert_never
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from typing import Any, Protocol, assert_never, overload
 
 import attrs
 
@@ -81,51 +81,93 @@ class Branch:
     source: A.Option | A.Chance
 
 
+@attrs.define
 class Pending:
     """The decision or chance event the game waits for: who decides, and the legal options.
 
     The options are listed when the decision is reached; in a state that lists
-    lazily (:attr:`interpreter.runtime.State.lazy`), when they are first read,
-    by ``lister``.  Either way :attr:`options` holds them, in the spec's order.
+    lazily (:attr:`interpreter.runtime.State.lazy`), ``options`` is first an
+    :class:`Unlisted` sequence that lists them when it is first read.
     """
 
-    __slots__ = ("_options", "admitted", "by_option", "by_text", "decision", "lister", "player", "texts")
+    decision: Decision
+    player: int
+    options: Sequence[tuple[int, tuple[Any, ...]]]
+    texts: list[str] | None = None
+    by_text: dict[str, int] | None = None
+    #: Option → its index (the last of equal ones), made on the first lookup by value (see
+    #: :meth:`State.find`); options holding lists are keyed with tuples in their place.
+    by_option: dict[Any, int] | None = None
+    #: The last option found legal here by its admission test (:meth:`State.admitted`).
+    admitted: tuple[int, tuple[Any, ...]] | None = None
 
-    def __init__(self, decision: Decision, player: int, options: Sequence[tuple[int, tuple[Any, ...]]] | None,
-                 texts: list[str] | None = None, by_text: dict[str, int] | None = None,
-                 lister: Callable[[Pending], Sequence[tuple[int, tuple[Any, ...]]]] | None = None):
-        self.decision = decision
-        self.player = player
-        self._options = options
-        self.texts = texts
-        self.by_text = by_text
-        #: Option → its index (the last of equal ones), made on the first lookup by value (see
-        #: :meth:`State.find`); options holding lists are keyed with tuples in their place.
-        self.by_option: dict[Any, int] | None = None
-        #: Lists the options on the first read, if they were not listed when the decision was reached.
-        self.lister = lister
-        #: The last option found legal here by its admission test (:meth:`State.admitted`).
-        self.admitted: tuple[int, tuple[Any, ...]] | None = None
+    @classmethod
+    def unlisted(cls, decision: Decision, player: int,
+                 lister: Callable[[Pending], Sequence[tuple[int, tuple[Any, ...]]]]) -> Pending:
+        """A pending decision whose options ``lister`` makes when they are first read."""
+        pending = cls(decision, player, ())
+        pending.options = Unlisted(pending, lister)
+        return pending
 
-    @property
-    def options(self) -> Sequence[tuple[int, tuple[Any, ...]]]:
-        """Every legal (branch index, bound values), in the spec's order."""
-        options = self._options
-        if options is None:
-            if self.lister is None:
-                raise RuntimeError("the state has gone on from this decision: its options were never listed")
-            options = self._options = self.lister(self)
-            self.lister = None
-        return options
+    def listing(self) -> Sequence[tuple[int, tuple[Any, ...]]]:
+        """The options, listed now if they were not (the list itself, never an :class:`Unlisted`)."""
+        options = self.options
+        return options.list() if type(options) is Unlisted else options
 
     @property
     def listed(self) -> bool:
         """Whether the options have been listed (reading :attr:`options` lists them)."""
-        return self._options is not None
+        return type(self.options) is not Unlisted
 
-    def __repr__(self) -> str:
-        shown = f"{len(self._options)} options" if self._options is not None else "options not listed yet"
-        return f"<Pending {self.decision.rule} by {self.player}: {shown}>"
+
+class Unlisted(Sequence[tuple[int, tuple[Any, ...]]]):
+    """The options of a decision not listed yet: listed by the first read, which puts the
+    list in the decision's place (:class:`Pending`); later reads go to that list."""
+
+    __slots__ = ("lister", "made", "pending")
+
+    def __init__(self, pending: Pending, lister: Callable[[Pending], Sequence[tuple[int, tuple[Any, ...]]]]):
+        self.pending = pending
+        self.lister: Callable[[Pending], Sequence[tuple[int, tuple[Any, ...]]]] | None = lister
+        self.made: Sequence[tuple[int, tuple[Any, ...]]] | None = None
+
+    def list(self) -> Sequence[tuple[int, tuple[Any, ...]]]:
+        """The options, listed by the first call."""
+        made = self.made
+        if made is None:
+            if self.lister is None:
+                raise RuntimeError("the state has gone on from this decision: its options were never listed")
+            made = self.made = self.lister(self.pending)
+            self.pending.options = made
+            self.lister = None
+        return made
+
+    def forget(self) -> None:
+        """The state has gone on: this decision is never to be listed."""
+        self.lister = None
+
+    def __len__(self) -> int:
+        return len(self.list())
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, tuple[Any, ...]]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, tuple[Any, ...]]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, tuple[Any, ...]] | Sequence[tuple[int, tuple[Any, ...]]]:
+        return self.list()[i]
+
+    def __iter__(self) -> Iterator[tuple[int, tuple[Any, ...]]]:
+        return iter(self.list())
+
+    def __contains__(self, option: object) -> bool:
+        return option in self.list()
+
+    def index(self, option: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of an option (ValueError if it is not one)."""
+        made = self.list()
+        return made.index(option, start, len(made) if stop is None else stop)
 
 
 @attrs.define

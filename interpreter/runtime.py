@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
-from .codegen import STEP_LIMIT, Stuck, TooLarge
+from .codegen import STEP_LIMIT, Stuck, TooLarge, Values
 from .compiler import (
     CALL,
     CHANCE,
@@ -27,6 +27,7 @@ from .compiler import (
     RETURN,
     Decision,
     Pending,
+    Unlisted,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
 from .notation import CHANCE_PLAYER, Action, normal, who
@@ -278,6 +279,11 @@ class State:
         if p is None:
             return -1
         table = p.by_option
+        if table is None and type(p.options) is Values:  # one value per option: find it, no table
+            try:
+                return p.options.index(option)
+            except ValueError:
+                return -1
         if table is None:
             try:
                 table = dict(zip(p.options, range(len(p.options))))
@@ -357,7 +363,8 @@ class State:
         decision = p.decision
         if text is None:
             text = decision.text(option, self.game.piece_keys)
-        p.lister = None  # (a decision left behind is never listed)
+        if type(p.options) is Unlisted:  # a decision left behind is never listed
+            p.options.forget()
         self.history.append(text)
         if self.log is not None:
             self.log.append(f"{who(p.player)}: {text}")
@@ -504,8 +511,8 @@ class State:
                     elif op in (CHOOSE, CHANCE):
                         fr[1] = pc
                         if self.lazy:
-                            self.pending = Pending(a, CHANCE_PLAYER if a.player is None else a.player(self, env),
-                                                   None, lister=self._list)
+                            self.pending = Pending.unlisted(
+                                a, CHANCE_PLAYER if a.player is None else a.player(self, env), self._list)
                             return
                         pending = a.pends[v](self, env, a)
                         if not pending.options:
@@ -592,7 +599,7 @@ class State:
             if p.listed:
                 c.pending = Pending(p.decision, p.player, p.options, p.texts, p.by_text)
             else:
-                c.pending = Pending(p.decision, p.player, None, lister=c._list)
+                c.pending = Pending.unlisted(p.decision, p.player, c._list)
         return c
 
     def to_json(self) -> dict[str, Any]:

@@ -1097,7 +1097,7 @@ class _OptionTexts:
             canonical.append(word)
         text = " ".join(canonical)
         decision = pending.decision
-        options = pending.options
+        options = pending.listing()
         if isinstance(options, Values) and len(words) == 2 and decision.branches[0].verb == words[0] \
                 and isinstance(decision.branches[0].bindings[0].type, PieceType):
             # one token drawn (the usual chance event): compare faces, make no option texts
