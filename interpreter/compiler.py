@@ -187,6 +187,9 @@ class Decision:
     admits: list[Admit] = attrs.field(factory=list, repr=False, eq=False)
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
+    #: Options by the text that writes them, later branches first, kept for texts found legal
+    #: once (see :meth:`State.admitted`): reading a text depends on the text only.
+    readings: dict[str, tuple[tuple[int, tuple[Any, ...]], ...]] = attrs.field(factory=dict, repr=False, eq=False)
 
     def options(self, st: Running, env: dict[str, Any]) -> Sequence[tuple[int, tuple[Any, ...]]]:
         """Every legal (branch index, bound values) in declaration order."""

@@ -258,19 +258,17 @@ class State:
         """The index of the option an action text writes, read by value; None if not found so."""
         p = self.pending
         assert p is not None
-        verb, _, rest = text.partition(" ")
-        args = rest.split(" ") if rest else []
-        reader = self.game.reader
-        found = -1
-        for b, branch in enumerate(p.decision.branches):
-            if branch.verb != verb:
-                continue
-            values = reader.values(branch, args)
-            if values is not None:
-                found = max(found, self.option_index((b, values)))
+        decision = p.decision
+        readings = decision.readings.get(text)
+        known = readings is not None
+        if readings is None:
+            readings = self._readings(decision, text)
+        found = max((self.option_index(option) for option in readings), default=-1)
         # the words were read exactly, but values equal across types (1 == True) could still meet
-        if found < 0 or p.decision.text(p.options[found], self.game.piece_keys) != text:
+        if found < 0 or decision.text(p.options[found], self.game.piece_keys) != text:
             return None
+        if not known:
+            decision.readings[text] = readings
         return found
 
     def option_index(self, option: tuple[int, tuple[Any, ...]]) -> int:
@@ -320,20 +318,14 @@ class State:
         p = self.pending
         if p is None:
             return None
-        verb, _, rest = text.partition(" ")
-        args = rest.split(" ") if rest else []
         decision = p.decision
-        reader = self.game.reader
+        readings = decision.readings.get(text)
+        known = readings is not None
+        if readings is None:
+            readings = self._readings(decision, text)
         admit = decision.admits[self.variant]
         env = self.frames[-1][2]
-        for b in range(len(decision.branches) - 1, -1, -1):
-            branch = decision.branches[b]
-            if branch.verb != verb:
-                continue
-            values = reader.values(branch, args)
-            if values is None:
-                continue
-            option = (b, values)
+        for option in readings:
             self.budget = STEP_LIMIT
             try:
                 ok = admit(self, env, option)
@@ -341,11 +333,28 @@ class State:
                 raise
             except Exception as err:
                 raise self._located(err, decision.pos, decision.citations) from err
-            # the words were read exactly, but values equal across types (1 == True) could still meet
-            if ok and decision.text(option, self.game.piece_keys) == text:
+            if ok:
+                if not known:  # remembered once legal somewhere: as many as the options the rules make
+                    decision.readings[text] = readings
                 p.admitted = option
                 return option
         return None
+
+    def _readings(self, decision: Decision, text: str) -> tuple[tuple[int, tuple[Any, ...]], ...]:
+        """The options of a decision whose text is ``text``, later branches first (any state)."""
+        verb, _, rest = text.partition(" ")
+        args = rest.split(" ") if rest else []
+        reader = self.game.reader
+        out = []
+        for b in range(len(decision.branches) - 1, -1, -1):
+            branch = decision.branches[b]
+            if branch.verb != verb:
+                continue
+            values = reader.values(branch, args)
+            # the words were read exactly, but values equal across types (1 == True) could still meet
+            if values is not None and decision.text((b, values), self.game.piece_keys) == text:
+                out.append((b, values))
+        return tuple(out)
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""

@@ -43,6 +43,7 @@ class RecordFigures:
     entries: int
     validate_seconds: float
     replay_seconds: float
+    lazy_seconds: float
 
     @property
     def per_second(self) -> float:
@@ -53,6 +54,11 @@ class RecordFigures:
     def replay_per_second(self) -> float:
         """The yardstick: the same games replayed per second, unchecked."""
         return self.records / self.replay_seconds
+
+    @property
+    def lazy_per_second(self) -> float:
+        """The second yardstick: the same games replayed by their texts in lazy states (no listing)."""
+        return self.records / self.lazy_seconds
 
     @property
     def ratio(self) -> float:
@@ -91,11 +97,29 @@ def replay_plan(game: Game, record: dict[str, Any]) -> Callable[[], None]:
     return replay
 
 
+def lazy_replay_plan(game: Game, record: dict[str, Any]) -> Callable[[], None]:
+    """A function replaying the record's game by its action texts in a lazy state: each text is
+    read and its option tested on its own, no decision is listed (the second yardstick)."""
+    verdict = validate(record)
+    if not verdict.finished or verdict.state is None:
+        raise ValueError(f"not a finished legal record: {verdict.format()}")
+    players, seed, settings = len(record["seats"]), int(record.get("seed", 0)), verdict.state.settings
+    texts = list(verdict.state.history)
+
+    def replay() -> None:
+        st = game.new_state(players, seed=seed, settings=settings, lazy=True)
+        for text in texts:
+            st.apply(text)
+
+    return replay
+
+
 def measure(kind: str, records: list[dict[str, Any]], seconds: float) -> RecordFigures:
     """Validate the records, and replay them, in alternating rounds for at least ``seconds`` each."""
     game = load_rules()
     plans = [replay_plan(game, r) for r in records]
-    spent = {"validate": 0.0, "replay": 0.0}
+    lazy_plans = [lazy_replay_plan(game, r) for r in records]
+    spent = {"validate": 0.0, "replay": 0.0, "lazy": 0.0}
     rounds = 0
     while rounds < 2 or min(spent.values()) < seconds:
         start = time.process_time()
@@ -106,9 +130,14 @@ def measure(kind: str, records: list[dict[str, Any]], seconds: float) -> RecordF
         for plan in plans:
             plan()
         spent["replay"] += time.process_time() - start
+        start = time.process_time()
+        for plan in lazy_plans:
+            plan()
+        spent["lazy"] += time.process_time() - start
         rounds += 1
     entries = sum(len(r["entries"]) for r in records)
-    return RecordFigures(kind, rounds * len(records), rounds * entries, spent["validate"], spent["replay"])
+    return RecordFigures(kind, rounds * len(records), rounds * entries, spent["validate"], spent["replay"],
+                         spent["lazy"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,13 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     pinned = "not pinned" if args.any_core else pin_to_one_core()
     print(f"machine: {machine()}; {pinned}")
     print("records: the legal conformance games; validate = rattus_rules.records.validate (schema and every "
-          "entry);\nyardstick = the same games replayed by option index, unchecked (CPU time of this process)")
+          "entry);\nyardstick = the same games replayed by option index, unchecked; lazy replay = replayed by "
+          "their texts\nin lazy states, each option tested on its own, nothing listed (CPU time of this process)")
     print(f"{'kind':<12} {'records':>8} {'entries':>8} {'records/s':>10} {'target':>7} {'yardstick/s':>12} "
-          f"{'ratio':>6}")
+          f"{'ratio':>6} {'lazy replay/s':>14}")
     for kind, records in conformance_records().items():
         f = measure(kind, records, args.seconds)
         print(f"{kind:<12} {f.records:>8} {f.entries:>8} {f.per_second:>10.0f} {TARGETS[kind]:>7} "
-              f"{f.replay_per_second:>12.0f} {f.ratio:>6.2f}")
+              f"{f.replay_per_second:>12.0f} {f.ratio:>6.2f} {f.lazy_per_second:>14.0f}")
     print("  ratio = validation time / yardstick time (1.00 would be checking for free)")
     return 0
 

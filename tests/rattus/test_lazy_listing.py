@@ -91,3 +91,19 @@ def test_a_lazy_state_lists_when_read_and_refuses_what_is_not_legal() -> None:
     clone.apply(texts[0])
     st.apply(texts[0])
     assert clone.to_json() == st.to_json()
+
+
+def test_texts_are_remembered_only_once_legal() -> None:
+    # a client sending texts that are not legal anywhere must not grow what a decision keeps
+    st = GAME.new_state(2, seed=3, lazy=True)
+    while st.is_chance_node():
+        st.apply_random_chance()
+    assert st.pending is not None
+    decision = st.pending.decision
+    before = dict(decision.readings)
+    for n in range(300):
+        assert st.admitted(f"place nowhere-{n}") is None
+        assert st.admitted(f"take {n}") is None
+    assert decision.readings == before
+    legal = st.legal_action_texts()[0]
+    assert st.admitted(legal) is not None and legal in decision.readings
