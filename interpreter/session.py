@@ -22,7 +22,7 @@ from . import notation
 from .ast import Citation
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
-from .notation import CHANCE_PLAYER, is_piece_type, value_word
+from .notation import CHANCE, CHANCE_PLAYER, is_piece_type, value_word
 from .runtime import State
 from .types import PieceType
 
@@ -169,7 +169,7 @@ def to_move(state: State) -> int | str | None:
     p = state.pending
     if p is None:
         return None
-    return "chance" if p.player == CHANCE_PLAYER else p.player
+    return CHANCE if p.player == CHANCE_PLAYER else p.player
 
 
 class Session:

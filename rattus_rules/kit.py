@@ -26,6 +26,8 @@ from typing import Any
 
 import attrs
 
+from interpreter.notation import CHANCE, read_seat
+
 from .conformance import loads_golden
 from .schemas import SCHEMAS
 
@@ -197,7 +199,7 @@ class _Game:
         if self.revealed:
             raise Difference(f"the engine turned {', '.join(self.revealed)} face up; the record has no reveal entry")
         who = self.status.get("to_move")
-        expected = "chance" if entry["by"] == "chance" else int(entry["by"][1:])
+        expected = CHANCE if entry["by"] == CHANCE else read_seat(entry["by"])
         if who != expected:
             raise Difference(f"the record has {entry['by']} act, the engine waits for {who!r}")
         self.act(entry["action"])
@@ -215,7 +217,7 @@ class _Game:
 
     def resolve(self, rule: str) -> None:
         """Resolve chance events by the kit's chance rule."""
-        while self.status.get("to_move") == "chance":
+        while self.status.get("to_move") == CHANCE:
             if rule == "first":
                 self.act(_utf8_first(self.legal()))
             else:
@@ -234,7 +236,7 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
         game = _Game(engine, vector["players"], vector["seed"], vector["interpretations"])
         for i, entry in enumerate(vector["setup"]):
             try:
-                if rule == "seed" and entry.get("by") == "chance":
+                if rule == "seed" and entry.get("by") == CHANCE:
                     # the setup of a seed vector is the seed rule's own draws: draw, do not force
                     drawn = engine.ok("chance", game=game.id, draw=True)
                     game.status = drawn

@@ -602,7 +602,7 @@ class _Validation:
         st = self.state
         if st.is_terminal():
             return "nobody (the game is over)"
-        who = "chance" if st.is_chance_node() else seat_name(st.current_player, self.seats)
+        who = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
         return f"{who} (decision `{st.decision_rule()}`)"
 
     def to_move(self) -> str:
@@ -637,7 +637,7 @@ class _Validation:
             raise _Illegal(i, f"the game is over (it ended with entry {self.ended_at})", "", (), ())
         by, text = entry["by"], " ".join(entry["action"].split())
         if st.is_chance_node() != (by == CHANCE) or (by != CHANCE and by != seat_label(st.current_player)):
-            waiting = "chance" if st.is_chance_node() else seat_name(st.current_player, self.seats)
+            waiting = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
             raise self.illegal(i, f"the game waits for {waiting} (decision `{st.decision_rule()}`), not for {by}")
         if by == CHANCE:
             option, unknown = self.match_chance(i, text)

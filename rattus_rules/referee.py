@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from interpreter import State
+from interpreter.notation import CHANCE
 from interpreter.session import Host, ProtocolError, Reply, Request, Session, serve
 from interpreter.tools.perft import piece_key
 
@@ -106,7 +107,7 @@ def validate_command(session: Session, request: Request) -> Reply:
     state = verdict.state
     out["to_move"] = None
     if state is not None and not state.is_terminal():
-        out["to_move"] = "chance" if state.is_chance_node() else state.current_player
+        out["to_move"] = CHANCE if state.is_chance_node() else state.current_player
     return {"verdict": out}
 
 

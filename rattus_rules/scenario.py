@@ -420,7 +420,7 @@ class _Runner:
 
     def who(self, seat: int) -> str:
         if seat == CHANCE_PLAYER:
-            return "chance"
+            return notation.CHANCE
         if seat == TERMINAL_PLAYER:
             return "nobody (the game is over)"
         return self.builder.name(seat)
@@ -434,7 +434,7 @@ class _Runner:
                 if head == "expect":
                     self.expect(line.words[1:])
                     continue
-                if head == "chance":
+                if head == notation.CHANCE:
                     ok = self.chance(line.words[1:])
                 else:
                     ok = self.act(self.builder.seat(head), line.words[1:])

@@ -97,7 +97,7 @@ def position_json(state: State, shown: Callable[[int], bool] | None = None,
     if over:
         moving, legal = None, []
     else:
-        moving = "chance" if to_move == CHANCE_PLAYER else seat(to_move)
+        moving = notation.who(to_move)
         texts = [" ".join(option_words(state, i, token)) for i in range(state.num_legal_actions())]
         legal = list(dict.fromkeys(texts))
     return {

@@ -54,8 +54,9 @@ def entry_text(entry: Mapping[str, Any], seats: Sequence[str] | None) -> str:
     if "reveal" in entry:
         return f"↳ reveal {entry['reveal']}"
     who = str(entry.get("by", ""))
-    if who.startswith("P") and who[1:].isdigit():
-        who = seat_name(int(who[1:]), seats)
+    seat = notation.read_seat(who)
+    if seat is not None:
+        who = seat_name(seat, seats)
     if "look" in entry:
         return f"↳ {who} looks at {entry['look']}"
     return f"{who}: {entry.get('action', '')}"

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from interpreter import State
+from interpreter import State, notation
 from interpreter.files import why_unread
 from interpreter.tools.perft import CHANCE_RULES, divide, perft
 
@@ -347,9 +347,10 @@ def recorder_for(args: argparse.Namespace, state: Any) -> Recorder | None:
     if args.viewer:
         if args.record_kind != PLAYERS_EYE:
             raise UsageError("--viewer is for --record-kind players-eye")
-        if not (args.viewer.startswith("P") and args.viewer[1:].isdigit() and int(args.viewer[1:]) < state.n):
-            raise UsageError(f"--viewer names a seat P0..P{state.n - 1}, not {args.viewer!r}")
-        viewer = int(args.viewer[1:])
+        viewer = notation.read_seat(args.viewer)
+        if viewer is None or viewer >= state.n:
+            raise UsageError(f"--viewer names a seat {notation.seat(0)}..{notation.seat(state.n - 1)}, "
+                             f"not {args.viewer!r}")
     return Recorder(state, args.record_kind, seed=args.seed, viewer=viewer,
                     source="shipped" if args.data is None else str(args.data))
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,3 +25,21 @@ def test_rattus_actions_read_back(rules: Game, players: int, seed: int, steps: i
 
 def test_the_package_writes_seats_by_the_notation() -> None:
     assert player_label is seat_label is notation.seat
+
+
+def test_seat_and_chance_words_are_written_and_read_by_the_notation_only() -> None:
+    # one definition: no package module writes a seat as f"P{...}", reads one as by[1:], or spells
+    # the chance word itself (protocol command names and JSON keys called "chance" are other words)
+    root = Path(__file__).resolve().parents[2]
+    writes = re.compile(r"""f["']P\{""")
+    reads = re.compile(r"""\[["']by["']\]\[1:\]|int\([^)]*\[1:\]\)""")
+    chance_seat = re.compile(r"""(?<!kind )(==|!=|return|else|if)\s*["']chance["']|["']chance["']\s*(==|!=|if\b)""")
+    found = []
+    for folder in ("interpreter", "rattus_rules"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path.name == "notation.py":
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if writes.search(line) or reads.search(line) or chance_seat.search(line):
+                    found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

@@ -528,6 +528,11 @@ def test_cli_players_eye_record(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert record["viewer"] == "P1" and record["kind"] == PLAYERS_EYE
     assert main(["validate", str(out)]) == 0
     assert main(["play", "-n", "3", "-q", "--record", str(out), "--viewer", "P1"]) == 2
+    capsys.readouterr()
+    for seat in ("P3", "P01", "p1", "1", "P-1"):  # seats are read by the notation: P0..P2, written so
+        assert main(["play", "-n", "3", "-q", "--record", str(out), "--record-kind", PLAYERS_EYE,
+                     "--viewer", seat]) == 2
+        assert f"--viewer names a seat P0..P2, not '{seat}'" in capsys.readouterr().err
 
 
 def test_cli_not_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
