@@ -393,14 +393,18 @@ class Checker:
         if t not in (BOOL, ANY):
             self.error(d.expr.pos, f"{d.kind} {d.name} must be a condition, not a {t}")
 
-    def param_scope(self, params: tuple[A.Param, ...], pos: A.Pos) -> dict[str, Type]:
+    def param_scope(self, params: tuple[A.Param, ...], pos: A.Pos, report: bool = True) -> dict[str, Type]:
+        """Each parameter's type; ``report``: say what is wrong with them (once, at the declaration,
+        not at every call)."""
         scope: dict[str, Type] = {}
         for p in params:
-            if p.name in scope:
-                self.error(pos, f"parameter {p.name!r} appears twice")
             t = self.symbols.spec_type(p.type) if p.type is not None else ANY
-            if t is None:
-                self.error(pos, f"unknown type {p.type!r} for parameter {p.name!r}")
+            if report:
+                if p.name in scope:
+                    self.error(pos, f"parameter {p.name!r} appears twice")
+                self.hides_nothing(p.name, p.pos, "parameter")
+                if t is None:
+                    self.error(pos, f"unknown type {p.type!r} for parameter {p.name!r}")
             scope[p.name] = self.param_types[id(p)] = ANY if t is None else t
         return scope
 
@@ -468,11 +472,20 @@ class Checker:
                 return scope[name]
         return None
 
+    def hides_nothing(self, name: str, pos: A.Pos, what: str = "local name") -> bool:
+        """Refuse a local name (a `let`, parameter or bound value) that is also a global name or a
+        name of the language: the spec would read one where its reader sees the other."""
+        kind = self.symbols.kind_of(name)
+        if kind is None and name not in SPECIAL_NAMES:
+            return True
+        self.error(pos, f"{what} {name!r} hides a {kind or 'language'} name")
+        return False
+
     def define(self, name: str, t: Type, pos: A.Pos) -> None:
         if self.lookup_local(name) is not None:
             self.error(pos, f"{name!r} is already a local name here")
-        elif self.symbols.kind_of(name) is not None or name in SPECIAL_NAMES:
-            self.error(pos, f"local name {name!r} hides a {self.symbols.kind_of(name) or 'language'} name")
+        else:
+            self.hides_nothing(name, pos)
         if isinstance(t, (ZoneType, GraphType)):
             self.error(pos, f"a {'zone' if isinstance(t, ZoneType) else 'graph'} cannot be held in a local name; "
                        "use it directly")
@@ -503,6 +516,7 @@ class Checker:
                 self.loop_body(st.body)
             case A.For():
                 item = self.iterable(st.domain)
+                self.hides_nothing(st.var, st.pos, "loop name")
                 scope = {st.var: item}
                 self.scopes.append(scope)
                 if st.where is not None:
@@ -521,7 +535,7 @@ class Checker:
                 for a in st.args:
                     self.expr(a)
                 if proc is not None:
-                    for param_type, arg in zip(self.param_scope(proc.params, proc.pos).values(), st.args):
+                    for param_type, arg in zip(self.param_scope(proc.params, proc.pos, report=False).values(), st.args):
                         self.enum_literal(arg, param_type)
             case A.Choose():
                 self.expect(st.player, PLAYER)
@@ -605,6 +619,8 @@ class Checker:
             item = self.iterable(b.domain)
             if self.lookup_local(b.var) is not None:
                 self.error(b.pos, f"{b.var!r} is already a local name here")
+            else:
+                self.hides_nothing(b.var, b.pos, "value name")
             scope[b.var] = item
             if b.where is not None:
                 self.condition(b.where)
@@ -748,6 +764,7 @@ class Checker:
                 return ct
             case A.Aggregate():
                 item = self.iterable(e.domain)
+                self.hides_nothing(e.var, e.pos, "value name")
                 self.scopes.append({e.var: item})
                 if e.where is not None:
                     self.condition(e.where)
@@ -768,6 +785,7 @@ class Checker:
                 return INT
             case A.Comprehension():
                 item = self.iterable(e.domain)
+                self.hides_nothing(e.var, e.pos, "value name")
                 self.scopes.append({e.var: item})
                 if e.where is not None:
                     self.condition(e.where)
@@ -926,7 +944,7 @@ class Checker:
                 self.decl_FunctionDecl(fn)
             if len(fn.params) != len(e.args):
                 self.error(e.pos, f"function {e.func} takes {len(fn.params)} argument(s), not {len(e.args)}")
-            for param_type, arg in zip(self.param_scope(fn.params, fn.pos).values(), e.args):
+            for param_type, arg in zip(self.param_scope(fn.params, fn.pos, report=False).values(), e.args):
                 self.enum_literal(arg, param_type)
             t = self.types.get(id(fn.body))
             return t if t is not None else ANY

@@ -255,3 +255,28 @@ procedure play cite src "S" "x" {
     assert "'blu' is not a value of enum colour" in joined
     assert "'greem' is not a value of enum colour; did you mean 'green'?" in joined
     assert "'pink' is not a value of enum colour" in joined
+
+
+C = 'cite src "S" "x"'
+CHOOSE = f'choose by first_player {{ "a" {C} {{ }} }}'
+
+
+@pytest.mark.parametrize("body, message", [
+    (f"procedure play {C} {{ call q(1) }}\nprocedure q(n: int) {C} {{ {CHOOSE} }}\n",
+     "t.rules:8:13: parameter 'n' hides a state name"),
+    (f"function f(n: int) = n + 1 {C}\nprocedure play {C} {{ let x = f(1)\n {CHOOSE} }}\n",
+     "t.rules:7:12: parameter 'n' hides a state name"),
+    (f'procedure play {C} {{ choose by first_player {{ "a" n in 1 .. 2 {C} {{ }} }} }}\n',
+     "value name 'n' hides a state name"),
+    (f'procedure play {C} {{ chance "d" n in 1 .. 2 {C} {{ }}\n {CHOOSE} }}\n', "value name 'n' hides a state name"),
+    (f"procedure play {C} {{ for n in 1 .. 2 {{ }}\n {CHOOSE} }}\n", "loop name 'n' hides a state name"),
+    (f"procedure play {C} {{ let x = sum(n in 1 .. 2: n)\n {CHOOSE} }}\n", "value name 'n' hides a state name"),
+    (f"procedure play {C} {{ let x = [n for n in 1 .. 2]\n {CHOOSE} }}\n", "value name 'n' hides a state name"),
+    (f"procedure play {C} {{ let n = 2\n {CHOOSE} }}\n", "local name 'n' hides a state name"),
+    (f"procedure play {C} {{ let players = 2\n {CHOOSE} }}\n", "local name 'players' hides a language name"),
+])
+def test_a_local_name_never_hides_a_global_one(body: str, message: str) -> None:
+    # a parameter, bound value, loop name or `let` named like a counter would be read where a
+    # reader of the spec sees the counter: refused at its own position, naming both
+    errors = spec_errors(HEADER + "counter n = 1\n" + body)
+    assert len(errors) == 1 and message in errors[0], errors

@@ -1,9 +1,10 @@
 """Names are resolved once, by the checker; every later pass reads its record.
 
-Shown on a small game that is not Rattus: a parameter named like a counter is a
-local wherever the checker says so — in the generated code, in a `say` and in
-the English text — and a decision's bindings depend on each other as the tree
-says (not as the text of generated code happens to read).
+Shown on a small game that is not Rattus: a parameter is a local wherever the
+checker says so — in the generated code, in a `say` and in the English text —
+while a counter is state; a parameter may not be named like a counter at all;
+and a decision's bindings depend on each other as the tree says (not as the
+text of generated code happens to read).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from interpreter import ast as A
-from interpreter import load_spec
+from interpreter import SpecError, load_spec
 from interpreter.english import English
 from interpreter.symbols import Kind
 
@@ -24,9 +25,9 @@ source book "A book"
 players 2 to 2
 counter total = 0 cite book "R" "x"
 main play
-procedure bump(total: int) cite book "R" "x" {
-  total += 5
-  say "local {total}"
+procedure bump(amount: int) cite book "R" "x" {
+  amount += 5
+  say "local {amount}"
 }
 procedure play cite book "R" "x" {
   call bump(1)
@@ -55,7 +56,7 @@ def _statements(block: A.Block) -> list[A.Stmt]:
     return out
 
 
-def test_a_parameter_named_like_a_counter_is_a_local_everywhere(toy: Any) -> None:
+def test_a_parameter_is_a_local_everywhere_and_a_counter_is_state(toy: Any) -> None:
     bump = toy.checked.symbols.procedures["bump"]
     assign = bump.body.statements[0]
     assert isinstance(assign, A.Assign) and toy.checked.ref(assign) is Kind.LOCAL
@@ -63,12 +64,19 @@ def test_a_parameter_named_like_a_counter_is_a_local_everywhere(toy: Any) -> Non
     assert st.vals["total"][None] == 0  # the call changed its own local, not the counter
     assert st.log == ["local 6", "state 0"]  # each `say` reads the name the checker resolved
     kinds = [{name: kind for name, (kind, _) in said.items()} for said in toy.checked.say_names.values()]
-    assert sorted(k["total"] for k in kinds) == [Kind.LOCAL, Kind.STATE]
+    assert sorted(next(iter(k.values())) for k in kinds) == [Kind.LOCAL, Kind.STATE]
     english = English(toy.checked)
-    assert [step.text for step in english.block(bump.body)] == ["Increase total by 5."]  # a local
+    assert [step.text for step in english.block(bump.body)] == ["Increase amount by 5."]  # a local
     play = toy.checked.symbols.procedures["play"]
     choose = next(step for step in english.block(play.body) if step.kind == "decision")
     assert [s.text for s in choose.children[0].children] == ["Increase the total by a."]  # the counter
+
+
+def test_a_parameter_named_like_a_counter_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "toy.rules").write_text(SPEC.replace("bump(amount: int)", "bump(total: int)")
+                                        .replace("amount", "total"), encoding="utf-8")
+    with pytest.raises(SpecError, match=r"toy\.rules:7:16: parameter 'total' hides a state name"):
+        load_spec(tmp_path)
 
 
 def test_bindings_depend_on_the_bindings_they_read(toy: Any) -> None:
@@ -91,10 +99,10 @@ def test_names_bound_inside_an_expression_are_not_read_from_around_it(toy: Any) 
 
 
 def test_parameter_types_are_resolved_once(tmp_path: Path) -> None:
-    text = SPEC.replace("procedure bump(total: int)", "procedure bump(total: int, p: player, q)")
+    text = SPEC.replace("procedure bump(amount: int)", "procedure bump(amount: int, p: player, q)")
     (tmp_path / "toy.rules").write_text(text.replace("call bump(1)", "call bump(1, first_player, 2)"), encoding="utf-8")
     game = load_spec(tmp_path)
     params = game.checked.symbols.procedures["bump"].params
-    assert [str(p) for p in params] == ["total: int", "p: player", "q"]
+    assert [str(p) for p in params] == ["amount: int", "p: player", "q"]
     assert [str(game.checked.param_types[id(p)]) for p in params] == ["int", "player", "any"]
-    assert English(game.checked).signature(params) == "number total, player p and q"
+    assert English(game.checked).signature(params) == "number amount, player p and q"

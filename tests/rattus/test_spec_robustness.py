@@ -348,14 +348,22 @@ def test_string_literals_stay_data(tmp_path: Path, payload: str) -> None:
 @pytest.mark.parametrize("name", ["st", "env", "K0", "lambda", "def", "None", "True", "import", "__class__",
                                   "__builtins__", "__import__", "exec", "yield", "self", "_", "zone_of"])
 def test_python_words_are_ordinary_names(tmp_path: Path, name: str) -> None:
-    spec = (f"var {name} = 3\nfunction f({name}: int) = {name} + 1 {CITE}\nvar r = 0\n"
-            f"procedure play {CITE} {{ let x = f({name}) r = sum({name} in 1 .. x: {name}) "
-            f"choose by first_player {{ \"a\" {name} in 1 .. 2 {{ r = {name} }} }} }}\n")
-    assert load_errors(tmp_path, spec) == []
-    state = load_spec(tmp_path).new_state(2)
-    assert state.vals["r"][None] == 1 + 2 + 3 + 4
-    state.apply("a 2")
-    assert state.vals["r"][None] == 2
+    # as a global (a variable) in one spec, as locals (a parameter, an aggregate's and a decision's
+    # value) in another: a local may not hide a global name
+    as_global = (f"var {name} = 3\nfunction f(w: int) = w + {name} - 2 {CITE}\nvar r = 0\n"
+                 f"procedure play {CITE} {{ let x = f({name}) r = sum(k in 1 .. x: k) "
+                 f"choose by first_player {{ \"a\" k in 1 .. 2 {{ r = k + {name} - 3 }} }} }}\n")
+    as_locals = (f"function f({name}: int) = {name} + 1 {CITE}\nvar r = 0\n"
+                 f"procedure play {CITE} {{ let x = f(3) r = sum({name} in 1 .. x: {name}) "
+                 f"choose by first_player {{ \"a\" {name} in 1 .. 2 {{ r = {name} }} }} }}\n")
+    for where, spec in (("global", as_global), ("locals", as_locals)):
+        folder = tmp_path / where
+        folder.mkdir()
+        assert load_errors(folder, spec) == []
+        state = load_spec(folder).new_state(2)
+        assert state.vals["r"][None] == 1 + 2 + 3 + 4
+        state.apply("a 2")
+        assert state.vals["r"][None] == 2
 
 
 # ------------------------------------------------------ a user's data tables
