@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from interpreter import ast as A
 from interpreter import SpecError, load_spec
+from interpreter import ast as A
 from interpreter.english import English
 from interpreter.symbols import Kind
 
