@@ -22,12 +22,12 @@ import attrs
 
 from . import ast as A
 from .builtins import BUILTINS, SPECIAL_NAMES
-from .data import BASIC_COLUMN_TYPES
 from .errors import Diagnostic, SpecError
 from .symbols import Kind, Symbols
 from .types import (
     ANY,
     BOOL,
+    COLUMN_TYPES,
     INT,
     NONE,
     PLAYER,
@@ -39,6 +39,7 @@ from .types import (
     SwitchType,
     Type,
     ZoneType,
+    column_type,
     element_type,
 )
 
@@ -309,9 +310,9 @@ class Checker:
 
     def check_column_type(self, col: A.Column) -> None:
         s = self.symbols
-        if col.type not in BASIC_COLUMN_TYPES and col.type not in s.enums and col.type not in s.tables:
+        if column_type(col.type, {*s.enums, *s.tables}) is None:
             self.error(col.pos, f"unknown column type {col.type!r}"
-                       + suggest(col.type, [*BASIC_COLUMN_TYPES, *s.enums, *s.tables]))
+                       + suggest(col.type, [*COLUMN_TYPES, *s.enums, *s.tables]))
 
     def decl_GraphDecl(self, d: A.GraphDecl) -> None:
         s = self.symbols

@@ -17,9 +17,8 @@ import attrs
 from . import ast as A
 from .errors import Diagnostic, SpecError
 from .files import inside, read_text
+from .types import TEXT, BoolType, EntityType, IntType, ListType, Type, column_type
 
-#: Column types a table may declare besides references to other tables and enums.
-BASIC_COLUMN_TYPES = ("int", "text", "flag", "set")
 #: The key of a table without a `key` column: the row's number, from 1.
 ROW_NUMBER = "row_number"
 #: A table file larger than this is refused before it is read.
@@ -126,6 +125,8 @@ def load_table(
     wanted = ([decl.key] if decl.key else []) + list(decl.columns)
     if decl.provenance:
         wanted.append(A.Column(decl.provenance, "text", decl.pos))
+    # (a column naming another table holds its keys as text; the checker has refused unknown types)
+    types = {col.name: column_type(col.type, enums) or TEXT for col in wanted}
     for col in wanted:
         if col.name not in header:
             problems.append(Diagnostic(A.Pos(shown, 1, 1),
@@ -140,7 +141,7 @@ def load_table(
         for col in wanted:
             cell = (raw.get(col.name) or "").strip()
             try:
-                row[col.name] = _convert(cell, col.type, enums)
+                row[col.name] = _convert(cell, types[col.name], enums)
             except ValueError as err:
                 problems.append(Diagnostic(A.Pos(shown, line_no, header.index(col.name) + 1),
                                            f"table {decl.name}, column {col.name}: {err}"))
@@ -161,20 +162,23 @@ def load_table(
                  decl.provenance)
 
 
-def _convert(cell: str, kind: str, enums: dict[str, tuple[str, ...]]) -> Any:
-    if kind == "int":
-        try:
-            return int(cell)
-        except ValueError:
-            raise ValueError(f"{cell!r} is not a whole number") from None
-    if kind == "flag":
-        if cell.lower() not in _FLAGS:
-            raise ValueError(f"{cell!r} is not yes or no")
-        return _FLAGS[cell.lower()]
-    if kind == "set":
-        return [part.strip() for part in cell.split("+") if part.strip()]
-    if kind in enums:
-        if cell not in enums[kind]:
-            raise ValueError(f"{cell!r} is not one of {', '.join(enums[kind])}")
-        return cell
-    return cell
+def _convert(cell: str, t: Type, enums: dict[str, tuple[str, ...]]) -> Any:
+    """A cell's value by its column's type (:func:`~interpreter.types.column_type`)."""
+    match t:
+        case IntType():
+            try:
+                return int(cell)
+            except ValueError:
+                raise ValueError(f"{cell!r} is not a whole number") from None
+        case BoolType():
+            if cell.lower() not in _FLAGS:
+                raise ValueError(f"{cell!r} is not yes or no")
+            return _FLAGS[cell.lower()]
+        case ListType():
+            return [part.strip() for part in cell.split("+") if part.strip()]
+        case EntityType(table=name) if name in enums:
+            if cell not in enums[name]:
+                raise ValueError(f"{cell!r} is not one of {', '.join(enums[name])}")
+            return cell
+        case _:
+            return cell

@@ -36,6 +36,7 @@ from .notation import Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
 from .stored import state_from_data
+from .types import EntityType
 
 SPEC_SUFFIX = ".rules"
 #: At most this many variants of the generated code: combinations of switch settings with code of
@@ -497,9 +498,10 @@ def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagno
     for name, decl in checked.symbols.tables.items():
         table = tables[name]
         for col in ([decl.key] if decl.key else []) + list(decl.columns):
-            if col.type not in tables:
+            t = checked.symbols.value_type(col.type)
+            if not isinstance(t, EntityType) or t.table not in tables:
                 continue
-            known = set(tables[col.type].keys)
+            known = set(tables[t.table].keys)
             for line, row in enumerate(table.rows, start=2):
                 if row[col.name] not in known:
                     problems.append(Diagnostic(

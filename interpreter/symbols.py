@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from . import ast as A
-from .types import BOOL, INT, PLAYER, TEXT, EntityType, ListType, Type, spec_type
+from .types import ANY, PLAYER, EntityType, Type, column_type, spec_type
 
 
 class Kind(enum.StrEnum):
@@ -103,9 +103,10 @@ class Symbols:
                 return self.value_type(col.type)
         return None
 
-    def value_type(self, column_type: str) -> Type:
-        """The checker type of values of a declared column type."""
-        return _COLUMN_TYPES.get(column_type) or EntityType(column_type)
+    def value_type(self, declared: str) -> Type:
+        """The checker type of values of a declared column type (``any`` for an unknown one,
+        which the checker reports)."""
+        return column_type(declared, {*self.tables, *self.enums}) or ANY
 
     def domain_keys_type(self, domain: str) -> Type:
         """The type of the keys of a dimension (`player`, a table, an enum or a graph)."""
@@ -120,5 +121,3 @@ class Symbols:
         return spec_type(name, self.pieces, {*self.tables, *self.enums})
 
 
-#: The checker types of the values of the basic column types.
-_COLUMN_TYPES: dict[str, Type] = {"int": INT, "text": TEXT, "flag": BOOL, "set": ListType(TEXT)}

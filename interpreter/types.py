@@ -158,6 +158,26 @@ def element_type(t: Type) -> Type:
     return t.elem if isinstance(t, ListType) else ANY
 
 
+#: The column types a table declares by a word of their own (besides enums and other tables).
+COLUMN_TYPES: dict[str, Type] = {"int": INT, "text": TEXT, "flag": BOOL, "set": ListType(TEXT)}
+
+
+def column_type(name: str, entities: Container[str]) -> Type | None:
+    """The type of the values of a table column the spec declares as ``name``: a basic
+    column type (``int``, ``text``, ``flag`` — yes/no —, ``set`` — ``+``-separated
+    words), or an enum or another table (``entities``); None if it names none of them.
+
+    >>> column_type("flag", ()), column_type("set", ()), column_type("colour", {"colour"})
+    (BoolType(), ListType(elem=TextType()), EntityType(table='colour'))
+    """
+    basic = COLUMN_TYPES.get(name)
+    if basic is not None:
+        return basic
+    if name in entities:
+        return EntityType(name)
+    return None
+
+
 def spec_type(name: str, pieces: Container[str], entities: Container[str]) -> Type | None:
     """The type a spec writes as ``name`` (after ``param:``): a basic type, a `pieces`
     declaration, or a table or enum (``entities``); None if it names none of them."""

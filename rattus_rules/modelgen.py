@@ -16,13 +16,24 @@ from interpreter import ast as A
 from interpreter.data import ROW_NUMBER
 from interpreter.english import child_blocks
 from interpreter.tools.rst import esc, label, list_table, literal
+from interpreter.types import BoolType, IntType, ListType, Type
 
 from .faces import face_text
 from .names import BOARD
 from .records import components_digest
 
-_TYPES = {"int": "integer (JSON number)", "flag": "yes/no → JSON true/false",
-          "set": "list of the ``+``-separated parts, in the cell's order", "text": "string"}
+
+def _described(t: Type) -> str:
+    """What a column's cells become in a row object."""
+    match t:
+        case IntType():
+            return "integer (JSON number)"
+        case BoolType():
+            return "yes/no → JSON true/false"
+        case ListType():
+            return "list of the ``+``-separated parts, in the cell's order"
+        case _:
+            return "string"
 
 
 Around = tuple[tuple[str, str], ...]  # (word, spec text): ("if", "x > 0"), ("for each r in", "regions")
@@ -155,7 +166,7 @@ def hash_rst(game: Game) -> str:
         table = game.tables[name]
         decl = game.symbols.tables[name]
         cols = ([decl.key] if decl.key else []) + list(decl.columns)
-        typed = [f"``{c.name}``: {_TYPES.get(c.type, 'string')}" for c in cols]
+        typed = [f"``{c.name}``: {_described(game.symbols.value_type(c.type))}" for c in cols]
         if not decl.key:
             typed.append(f"``{ROW_NUMBER}``: the row's number, 1 for the first row after the header")
         rows.append([f"``{name}``", literal(decl.file.rsplit('/', 1)[-1]), "; ".join(typed),

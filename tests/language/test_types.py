@@ -23,6 +23,7 @@ from interpreter.types import (
     PieceType,
     SwitchType,
     ZoneType,
+    column_type,
     element_type,
     spec_type,
 )
@@ -61,6 +62,25 @@ def test_spec_type_reads_the_types_a_spec_names() -> None:
     assert spec_type("int", pieces, entities) == INT  # the basic type before a table of that name
     assert spec_type("colours", pieces, entities) == EntityType("colours")
     assert spec_type("nothing", pieces, entities) is None
+
+
+def test_column_type_reads_the_column_types_a_table_declares() -> None:
+    entities = {"colours", "regions", "flag"}
+    assert [column_type(w, entities) for w in ("int", "text", "flag", "set")] == [INT, TEXT, BOOL, ListType(TEXT)]
+    assert column_type("colours", entities) == EntityType("colours")  # an enum or a table
+    assert column_type("bool", entities) is None and column_type("player", entities) is None  # not column words
+
+
+def test_column_words_are_read_by_column_type_only() -> None:
+    # one definition: no other module tells column types apart by their words
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    word = re.compile(r"""(==|!=|in)\s*\(?["'](flag|set)["']|["'](flag|set)["']\s*:""")
+    found = [f"{path.relative_to(root)}:{n}" for folder in ("interpreter", "rattus_rules")
+             for path in sorted((root / folder).rglob("*.py")) if path.name != "types.py"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if word.search(line)]
+    assert not found, found
 
 
 def test_the_module_examples_hold() -> None:
