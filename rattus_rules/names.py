@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from interpreter import Diagnostic, Game, Pos, SpecError, State
+from interpreter import ast as A
 
 # counters and vars
 SUPPLY, CUBES, CASTLE, HOLDER = "supply", "cubes", "castle", "holder"
@@ -40,6 +41,11 @@ CLASS_ENUM = "class"
 TURN_PROCEDURE = "player_turn"
 #: The procedure that runs the regular turns (its local ``p`` is the player whose turn it is).
 REGULAR_TURNS = "regular_turns"
+#: Locals of those procedures a scenario sets: whose turn it is (in both), and in a turn whether the
+#: player took a card, placed cubes, and the turn's stage (with its value after phase C).
+TURN_PLAYER = "p"
+TOOK, PLACED, STAGE = "took", "placed", "stage"
+AFTER_C = "after-c"
 #: The limit on the class abilities (each at most once per turn or round).
 ABILITY = "ability"
 #: The switch that says whether the game ends at once or after the round.
@@ -57,6 +63,8 @@ NAMES: dict[str, tuple[str, ...]] = {
     "table": (REGIONS, TOKENS),
     "enum": (CLASS_ENUM,),
     "procedure": (TURN_PROCEDURE, REGULAR_TURNS),
+    "local": (f"{REGULAR_TURNS}.{TURN_PLAYER}", f"{TURN_PROCEDURE}.{TURN_PLAYER}", f"{TURN_PROCEDURE}.{TOOK}",
+              f"{TURN_PROCEDURE}.{PLACED}", f"{TURN_PROCEDURE}.{STAGE}"),
     "limit": (ABILITY,),
     "switch": (GAME_END_TIMING,),
     "column": (f"{TOKENS}.{THRESHOLD}", f"{TOKENS}.{SYMBOLS}", f"{TOKENS}.{START}",
@@ -68,10 +76,23 @@ def _declared(game: Game, kind: str) -> dict[str, Any]:
     s = game.symbols
     if kind == "column":  # ``table.column``
         return {f"{t.name}.{c.name}": c for t in s.tables.values() for c in (*([t.key] if t.key else []), *t.columns)}
+    if kind == "local":  # ``procedure.local``: its parameters and `let` names
+        return {f"{p.name}.{name}": p for p in s.procedures.values() for name in _locals(p)}
     tables: dict[str, dict[str, Any]] = {"state": s.states, "zone": s.zones, "graph": s.graphs, "table": s.tables,
                                          "enum": s.enums, "procedure": s.procedures, "limit": s.limits,
                                          "switch": s.switches}
     return tables[kind]
+
+
+def _locals(procedure: A.ProcedureDecl) -> Iterator[str]:
+    """The names of a procedure's parameters and of the `let` statements anywhere in its body."""
+    yield from (p.name for p in procedure.params)
+    todo = [procedure.body]
+    while todo:
+        for st in todo.pop().statements:
+            if isinstance(st, A.Let):
+                yield st.name
+            todo.extend(A.child_blocks(st))
 
 
 def missing_names(game: Game) -> Iterator[tuple[str, str]]:

@@ -70,14 +70,29 @@ from interpreter.tools.scenario import parse_text, read_scenario_text
 
 from .api import load_rules, new_game
 from .faces import UNKNOWN, Face, face_text, piece_face
-from .names import BOX, GAME_END_TIMING, OUT, RATS, REGULAR_TURNS, START, STOCK, TURN_PROCEDURE, View
+from .names import (
+    AFTER_C,
+    BOX,
+    GAME_END_TIMING,
+    OUT,
+    PLACED,
+    RATS,
+    REGULAR_TURNS,
+    STAGE,
+    START,
+    STOCK,
+    TOOK,
+    TURN_PLAYER,
+    TURN_PROCEDURE,
+    View,
+)
 from .paths import project_root
 
 #: Statements that describe a Rattus position (all come before the first step), beside the header's.
 POSITION_WORDS = ("plague", "tokens", "cubes", "castle", "supply", "cards", "turn", "done", "used", "stock", "out",
                   "final")
 #: What ``done`` may say the active player did already this turn, and the turn's local it sets.
-DONE_FLAGS = {"take": "took", "place": "placed"}
+DONE_FLAGS = {"take": TOOK, "place": PLACED}
 #: The action that ends a turn in which only card abilities are left (after phase C, and in the final round).
 END_ACTION = "end"
 
@@ -235,8 +250,8 @@ class _Builder:
             elif head == "turn":
                 self.need(args, 1, "turn PLAYER")
                 seat = self.seat(args[0])
-                set_local(st, REGULAR_TURNS, "p", seat)
-                set_local(st, TURN_PROCEDURE, "p", seat)
+                set_local(st, REGULAR_TURNS, TURN_PLAYER, seat)
+                set_local(st, TURN_PROCEDURE, TURN_PLAYER, seat)
                 self.view.last_regular = seat
             elif head == "done":
                 self.need(args, 1, "done take place")
@@ -288,9 +303,9 @@ class _Builder:
         last = self.scn.players - 1 if st.settings.get(GAME_END_TIMING) == "after-round" else trigger
         self.view.ender = trigger
         self.view.last_regular = last
-        set_local(st, REGULAR_TURNS, "p", last)
-        set_local(st, TURN_PROCEDURE, "p", last)
-        set_local(st, TURN_PROCEDURE, "stage", "after-c")
+        set_local(st, REGULAR_TURNS, TURN_PLAYER, last)
+        set_local(st, TURN_PROCEDURE, TURN_PLAYER, last)
+        set_local(st, TURN_PROCEDURE, STAGE, AFTER_C)
         refresh(st)
         st.apply(END_ACTION)
         while not (procedure_of(st) == TURN_PROCEDURE and self.view.phase == "final"

@@ -30,6 +30,7 @@ def test_a_spec_without_them_fails_to_load_naming_each(monkeypatch: pytest.Monke
     messages = [d.message for d in caught.value.diagnostics]
     assert any("reads state 'supply'" in m for m in messages) and any("reads enum 'class'" in m for m in messages)
     assert any("reads column 'tokens.threshold'" in m for m in messages)
+    assert any("reads local 'player_turn.placed'" in m for m in messages)
     # loaded as Rattus (a patched copy in $RATTUS_SPEC_DIR), the same check runs at load time
     monkeypatch.setenv(SPEC_DIR_ENV, str(NIM))
     with pytest.raises(SpecError, match="reads zone 'rats'"):
@@ -52,3 +53,20 @@ def test_the_card_classes_come_from_the_spec(rules: Game) -> None:
 def test_no_module_spells_a_spec_lookup_of_its_own(module: str) -> None:
     text = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
     assert not re.findall(r"""(?:vals|zones|nodes|table_keys|used)\[["']""", text)
+    assert not re.findall(r"""(?:set_local|frames_of)\([^)]*["']""", text)  # procedure and local names too
+
+
+def test_the_turn_locals_a_scenario_sets_are_checked_at_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a patched spec whose turn calls its local `placed` something else fails to load, naming it
+    import shutil
+
+    from rattus_rules.paths import spec_dir
+    copy = tmp_path / "rattus"
+    shutil.copytree(spec_dir(), copy)
+    turn = copy / "turn.rules"
+    text = turn.read_text(encoding="utf-8")
+    assert "let placed = false" in text
+    turn.write_text(re.sub(r"\bplaced\b", "has_placed", text), encoding="utf-8")
+    monkeypatch.setenv(SPEC_DIR_ENV, str(copy))
+    with pytest.raises(SpecError, match=r"reads local 'player_turn\.placed', which the spec does not declare"):
+        load_rules()
