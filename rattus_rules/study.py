@@ -32,7 +32,7 @@ import attrs
 from interpreter import State
 
 from .agents import AGENTS, DECISION_BOUND
-from .api import interpretations, new_game
+from .api import MAX_SEED, interpretations, new_game
 from .executor import local_cores, partition, run_all
 from .names import ENDER, STOCK
 from .stats import Estimate, mean_interval, proportion
@@ -78,8 +78,12 @@ class StudyParams:
             raise ValueError(f"unknown agent {self.agent!r}; one of {', '.join(AGENTS)}")
         if not self.players or any(n not in (2, 3, 4) for n in self.players):
             raise ValueError("players must be 2, 3 or 4")
-        if self.games < 1 or self.chunk < 1 or (self.cap is not None and self.cap < 1):
-            raise ValueError("games, chunk and the decision bound must be at least 1")
+        for name, value in (("games", self.games), ("chunk", self.chunk), ("cap", self.cap)):
+            if value is not None and value < 1:
+                raise ValueError(f"{name} must be at least 1, not {value}")
+        last = self.seed + self.games - 1  # every seed played, not only the first, is a seed
+        if not self.seed >= 0 or last > MAX_SEED:
+            raise ValueError(f"the seeds {self.seed} .. {last} do not all lie in 0 .. 2^64-1")
         self.options()
 
 

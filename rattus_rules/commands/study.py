@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..agents import AGENTS, add_bound_option
+from ..api import MAX_SEED
 from ..progress import progress as study_bar
 from ..study import CHUNK, DECISION_CAP, StudyParams, jobs, run_study
 from .common import EXIT_OK, UsageError, check_output, check_output_folder, seed_arg
@@ -43,6 +44,8 @@ def _agents(items: list[str], games: int) -> list[tuple[str, int]]:
             raise UsageError(f"unknown agent {name!r}; one of {', '.join(AGENTS)}")
         if sep and not count.isdigit():
             raise UsageError(f"--agent takes NAME or NAME:GAMES, not {item!r}")
+        if sep and int(count) < 1:
+            raise UsageError(f"--agent {item}: GAMES must be at least 1")
         out.append((name, int(count) if sep else games))
     return out
 
@@ -51,8 +54,13 @@ def run(args: argparse.Namespace) -> int:
     """Run one study per agent, print the largest winner-change rates, write the files."""
     from ..study_report import write_report
 
-    if args.workers is not None and args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    for option, value in (("--workers", args.workers), ("--games", args.games), ("--chunk", args.chunk)):
+        if value is not None and value < 1:
+            raise UsageError(f"{option} must be at least 1, not {value}")
+    last = args.seed + args.games - 1
+    if last > MAX_SEED:
+        raise UsageError(f"--seed {args.seed} with --games {args.games} plays seeds up to {last}, past the "
+                         "largest seed, 2^64-1")
     check_output_folder(args.out, "--out")
     check_output(args.markdown, "--markdown")
     results = []

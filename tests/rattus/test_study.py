@@ -162,3 +162,24 @@ def test_study_command_writes_json_csv_html_plots_and_markdown(tmp_path: Path) -
                                   ["--players", "5"], ["--agent", "random:many"]])
 def test_study_command_rejects_bad_input(args: list[str], tmp_path: Path) -> None:
     assert main(["study", "-g", "1", "-o", str(tmp_path), *args]) == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-g", "0"], "--games must be at least 1, not 0"),
+    (["--chunk", "0"], "--chunk must be at least 1, not 0"),
+    (["--workers", "-2"], "--workers must be at least 1, not -2"),
+    (["--agent", "random:0"], "--agent random:0: GAMES must be at least 1"),
+    (["-g", "3", "--seed", str(2**64 - 2)], f"plays seeds up to {2**64}, past the largest seed"),
+])
+def test_study_names_the_option_it_refuses(args: list[str], message: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["study", "-o", str(tmp_path), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_study_params_check_every_seed_and_name_the_field() -> None:
+    with pytest.raises(ValueError, match="chunk must be at least 1, not 0"):
+        StudyParams(players=(2,), games=1, chunk=0).check()
+    with pytest.raises(ValueError, match=r"the seeds .* do not all lie in 0 \.\. 2\^64-1"):
+        StudyParams(players=(2,), games=2, seed=2**64 - 1).check()
+    StudyParams(players=(2,), games=1, seed=2**64 - 1).check()  # the largest seed alone is fine
