@@ -29,7 +29,7 @@ from pathlib import Path
 import attrs
 
 from interpreter import Game, State
-from interpreter.files import read_text
+from interpreter.files import read_text, why_unread
 
 #: The header's statements, the same for every game.
 HEADER_WORDS = ("scenario", "players", "seats", "interpretation", "seed")
@@ -187,7 +187,7 @@ def read_scenario_text(path: str | Path) -> str:
     try:
         return read_text(p)
     except (OSError, ValueError) as err:
-        raise ScenarioError(str(p), 1, f"cannot read the file: {err}") from None
+        raise ScenarioError(str(p), 1, f"cannot read the file: {why_unread(err)}") from None
 
 
 def _int(words: Sequence[str], i: int, path: str, number: int, form: str) -> int:

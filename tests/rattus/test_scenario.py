@@ -126,3 +126,8 @@ def test_rattus_scenario_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     broken = tmp_path / "broken.scn"
     broken.write_text("players 9\n")
     assert main(["scenario", str(broken)]) == 2
+    capsys.readouterr()
+    for unread, why in ((tmp_path / "missing.scn", "No such file or directory"), (tmp_path, "not a regular file")):
+        assert main(["scenario", str(unread)]) == 2
+        err = capsys.readouterr().err
+        assert f"{unread}:1: cannot read the file: {why}" in err and "Errno" not in err
