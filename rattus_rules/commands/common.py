@@ -65,12 +65,17 @@ def report_rules_error(err: SpecError | RuleError) -> int:
     return EXIT_RULES
 
 
-def check_output(path: str | None, option: str) -> None:
+def check_output(path: str | None, option: str, document: str | None = None) -> None:
     """Refuse an output path before any work is done: its folder must exist and be writable, and it is no folder.
 
-    ``None`` and ``-`` (standard output) pass.
+    ``None`` and ``-`` (standard output) pass, unless ``document`` names a document
+    that is no text to read (an SVG picture, a web page) and standard output is a
+    terminal: then the user is told to name a file or redirect.
     """
     if path is None or path == "-":
+        if document is not None and sys.stdout.isatty():
+            raise UsageError(f"this writes {document}, not text for a terminal: name a file with {option} FILE, "
+                             "or redirect the output (> FILE, or | a program)")
         return
     target = Path(path)
     folder = target.parent

@@ -79,7 +79,7 @@ def random_state(players: int, seed: int, moves: int, interpretations: dict[str,
 
 def run_board(args: argparse.Namespace) -> int:
     """Write the board picture."""
-    check_output(args.output, "--output")
+    check_output(args.output, "--output", "an SVG picture")
     write_output(board_svg(load_rules(args.data)), args.output)
     return EXIT_OK
 
@@ -99,7 +99,7 @@ def _read_json(path: str) -> Any:
 
 def run_state(args: argparse.Namespace) -> int:
     """Write the picture of a random game's state, of a stored one, or of a record's position."""
-    check_output(args.output, "--output")
+    check_output(args.output, "--output", "an SVG picture")
     if args.at is not None and not args.stored:
         raise UsageError("--at N goes with --from GAME.json (a game record)")
     if args.stored:

@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_view(args: argparse.Namespace) -> int:
     """Write the viewer page of a record; exit 0 legal, 1 illegal, 2 not a record."""
-    check_output(args.output, "--output")
+    check_output(args.output, "--output", "a web page")
     chosen = parse_interpretations(args.interpretation)
     record, code = load_record_arg(args.file)
     if code is not None:

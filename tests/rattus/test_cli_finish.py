@@ -3,6 +3,7 @@ and `render state --from GAME.json --at N`."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -130,3 +131,27 @@ def test_render_state_at_misuse(argv: list[str], message: str, game_file: Path, 
     stored.write_text(json.dumps(new_game(2, seed=1).to_json()), encoding="utf-8")
     assert main([a.format(game=game_file, state=stored) for a in argv]) == 2
     assert message in capsys.readouterr().err
+
+
+class _Terminal(io.StringIO):
+    """Standard output that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("args, document", [
+    (["render", "state", "-n", "2"], "an SVG picture"),
+    (["render", "board"], "an SVG picture"),
+    (["render", "state", "-n", "2", "-o", "-"], "an SVG picture"),
+])
+def test_pictures_are_not_written_to_a_terminal(args: list[str], document: str, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(args) == 2
+    assert terminal.getvalue() == ""
+    assert f"this writes {document}, not text for a terminal: name a file with --output FILE" in \
+        capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # piped: written as before
+    assert main(args) == 0 and sys.stdout.getvalue().startswith("<svg")
