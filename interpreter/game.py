@@ -188,6 +188,27 @@ class Game:
         fn = self.exprs.expr(decl.verified)
         return bool(fn(_DataContext(self.min_players), {"row": key}))  # type: ignore[arg-type]
 
+    def unverified_rows(self) -> dict[str, tuple[int, int]]:
+        """For each table with rows the spec does not count as verified (its `verified when`):
+        (how many such rows, how many rows), in declaration order."""
+        out: dict[str, tuple[int, int]] = {}
+        for name, table in self.tables.items():
+            if self.symbols.tables[name].verified is None:
+                continue
+            unverified = sum(1 for key in table.keys if not self.verified(name, key))
+            if unverified:
+                out[name] = (unverified, len(table.rows))
+        return out
+
+    def provenance_note(self) -> str | None:
+        """One line saying which component data is not verified, or None if all of it is."""
+        counts = self.unverified_rows()
+        if not counts:
+            return None
+        shown = ", ".join(f"{name} {n} of {total}" for name, (n, total) in counts.items())
+        return (f"component data: {sum(n for n, _ in counts.values())} table rows are reconstructed, "
+                f"not verified ({shown}): play with the printed components may differ where they matter")
+
     def edge_rows(self, graph: str) -> list[dict[str, Any]]:
         """The rows of a graph's edge table."""
         return list(self.tables[self.symbols.graphs[graph].edges].rows)

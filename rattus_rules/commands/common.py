@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter import RuleError, SpecError
+from interpreter import Game, RuleError, SpecError
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: A stored state file larger than this is refused before it is read.
@@ -106,6 +106,13 @@ def write_output(text: str, path: str | None) -> None:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as err:
         raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def print_provenance(game: Game) -> None:
+    """Say which of the game's component data is not verified (nothing if all of it is)."""
+    note = game.provenance_note()
+    if note is not None:
+        print(note)
 
 
 def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:

@@ -10,6 +10,7 @@ from interpreter import SpecError, State, load_spec, notation
 
 from ..agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
+from ..games import hooks
 from ..paths import spec_dir
 from .common import (
     EXIT_OK,
@@ -22,6 +23,7 @@ from .common import (
     check_output,
     parse_interpretations,
     print_json,
+    print_provenance,
     seed_arg,
 )
 from .records import recorder_for, write_record
@@ -98,6 +100,9 @@ def run_play(args: argparse.Namespace) -> int:
     print(f"{state.game.title}, {args.players} players, seed {args.seed}, interpretations: {settings}")
     print(bound_text(bound))
     recorder = recorder_for(args, state)  # --record FILE (commands/records.py)
+    words = _piece_words(state)
+    if words and state.log is not None:
+        print("(the whole game, hidden faces included: pieces are written as records write them)")
 
     def step(state: State, index: int) -> None:
         nonlocal printed
@@ -107,6 +112,8 @@ def run_play(args: argparse.Namespace) -> int:
             recorder.apply(state, index)
         if state.log is not None:
             for line in state.log[printed:]:
+                if words:
+                    line = " ".join(words.get(w, w) for w in line.split(" "))
                 print(("" if line.startswith(("turn of", "final turn of", "the plague devastates"))
                        else "  ") + _headline(line))
             printed = len(state.log)
@@ -119,9 +126,19 @@ def run_play(args: argparse.Namespace) -> int:
     print(("Scores so far: " if played.cut else "Final scores: ") + shown)
     winners = state.winner() or []
     print("Winner: " + (" and ".join(notation.seat(w) for w in winners) or "none, the game did not end"))
+    print_provenance(state.game)
     if recorder is not None:
         write_record(args, recorder)
     return EXIT_OK
+
+
+def _piece_words(state: State) -> dict[str, str]:
+    """Each piece's word in the log (``#7``) → how the game's package writes it (a token's face), if it does."""
+    word = hooks().piece_word
+    game = state.game
+    if word is None:
+        return {}
+    return {notation.piece(key): word(game, index) for index, key in enumerate(game.piece_keys)}
 
 
 def _headline(line: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from interpreter import State, notation
+from interpreter import Game, State, notation
 from interpreter.files import why_unread
 from interpreter.tools.perft import CHANCE_RULES, divide, perft
 
@@ -52,6 +52,7 @@ from .common import (
     check_output,
     parse_interpretations,
     print_json,
+    print_provenance,
     seed_arg,
     write_output,
 )
@@ -253,6 +254,7 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"after {at} of {total} entries" + (f"; next entry: {json.dumps(record['entries'][at])}"
                                                  if at < total else ""))
     print(render_text(state, position.shown, seats_of(record)))
+    print_provenance(state.game)
     return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
 
 
@@ -305,6 +307,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
     """Run scenario files; exit 0 if every expectation held, 1 if not, 2 if a file is malformed."""
     worst = EXIT_OK
     outcomes: list[dict[str, Any]] = []
+    shown: Game | None = None  # the game of the scenarios run (for the note on its component data)
     for path in args.files:
         try:
             result = run_scenario(load_scenario(path))
@@ -334,8 +337,11 @@ def run_scenarios(args: argparse.Namespace) -> int:
         for failure in result.failures:
             print(f"{path}:{failure}")
         print(f"{path}: {'ok' if result.ok else f'{len(result.failures)} expectation(s) failed'}")
+        shown = result.state.game
     if args.json:
         print_json({"ok": worst == EXIT_OK, "scenarios": outcomes})
+    elif not args.quiet and shown is not None:
+        print_provenance(shown)
     return worst
 
 

@@ -67,3 +67,25 @@ def test_play_says_its_decision_bound_and_cuts_there(capsys: pytest.CaptureFixtu
     assert "decision bound: none" in capsys.readouterr().out
     assert main(["play", "--max-decisions", "-1"]) == 2
     assert "must be 0 or more" in capsys.readouterr().err
+
+
+def test_play_writes_tokens_by_their_faces_and_says_what_is_reconstructed(
+        rules: Game, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    from rattus_rules.cli import main
+    from rattus_rules.faces import face_text
+
+    assert main(["play", "-n", "2", "-s", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "hidden faces included" in out
+    assert not re.search(r"#\d", out)  # no token ids, as records never write them
+    faces = {face_text(rules, t) for t in range(len(rules.piece_rows))}
+    drawn = [line.split()[-1] for line in out.splitlines() if line.strip().startswith("chance: start-token")]
+    assert drawn and set(drawn) <= faces
+    note = rules.provenance_note()
+    assert note is not None and "adjacency" in note and "tokens" in note
+    assert out.rstrip().endswith(note)
+    for table, (unverified, total) in rules.unverified_rows().items():
+        assert 0 < unverified <= total == len(rules.tables[table].rows)
+        assert f"{table} {unverified} of {total}" in note
