@@ -26,7 +26,7 @@ import attrs
 
 from interpreter import Citation, State
 
-from .records import ILLEGAL, OMNISCIENT, Verdict, _prepare, _Validation
+from .records import ILLEGAL, OMNISCIENT, RecordWalk, TokenFaces, Verdict, _prepare
 
 
 @attrs.frozen
@@ -66,7 +66,7 @@ def record_frames(record: Any, interpretations: Mapping[str, str] | None = None,
     Stops at the first illegal entry: the last frame is where it was refused.
     """
     game, settings = _prepare(record, interpretations, data)
-    run = _Validation(game, record, settings)
+    run = RecordWalk(game, record, settings, TokenFaces(game))
     omniscient = record["kind"] == OMNISCIENT
     entries: list[dict[str, Any]] = list(record["entries"])
     taken: list[tuple[int, State, frozenset[int] | None]] = []

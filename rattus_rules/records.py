@@ -21,7 +21,10 @@ Witch) are optional.
 text, what was legal there), or not a record (the JSON path of the problem).
 It never raises.
 
-How a players-eye record is checked: tokens whose face the record has not
+The walk itself knows no game: it is :mod:`interpreter.tools.records`, and this
+module gives it Rattus's words (:class:`TokenFaces`: a token is written by its
+face) besides the record format (schema, header, writing records, the
+interpretations search).  How a players-eye record is checked: tokens whose face the record has not
 stated are interchangeable.  The validator plays the game with concrete
 tokens: an unknown draw takes any token the rules allow; when the record
 later reveals a face the token in play does not show, the validator lets a
@@ -40,7 +43,6 @@ token of the token set can be there.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -50,30 +52,57 @@ from typing import Any
 import attrs
 import fastjsonschema
 
-from interpreter import Citation, Game, IllegalAction, RulesError, State, notation
-from interpreter.codegen import Values
-from interpreter.compiler import Branch, Pending
-from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
+from interpreter import Game, State, notation
+from interpreter.edit import Marks, newly_revealed, newly_seen
 from interpreter.files import read_text
-from interpreter.types import PieceType
+from interpreter.tools.records import (
+    CHANCE as CHANCE,
+)
+from interpreter.tools.records import (
+    ILLEGAL as ILLEGAL,
+)
+from interpreter.tools.records import (
+    KINDS as KINDS,
+)
+from interpreter.tools.records import (
+    LEGAL as LEGAL,
+)
+from interpreter.tools.records import (
+    NOT_A_RECORD as NOT_A_RECORD,
+)
+from interpreter.tools.records import (
+    OMNISCIENT as OMNISCIENT,
+)
+from interpreter.tools.records import (
+    PLAYERS_EYE as PLAYERS_EYE,
+)
+from interpreter.tools.records import (
+    RecordWalk as RecordWalk,
+)
+from interpreter.tools.records import (
+    Verdict as Verdict,
+)
+from interpreter.tools.records import (
+    check_entries,
+    option_words,
+)
+from interpreter.tools.records import (
+    components_digest as components_digest,
+)
+from interpreter.tools.records import (
+    not_a_record as not_a_record,
+)
+from interpreter.tools.records import (
+    seat_name as seat_name,
+)
 
 from .agents import RandomPlayer
-from .api import citation_json, load_rules
-from .faces import UNKNOWN, Face, face_text, piece_face
+from .api import load_rules
+from .faces import UNKNOWN, Face, face_text
 from .terminal import one_line
 
 FORMAT = "rattus-record"
 VERSION = 1
-OMNISCIENT = "omniscient"
-PLAYERS_EYE = "players-eye"
-KINDS = (OMNISCIENT, PLAYERS_EYE)
-CHANCE = notation.CHANCE
-LEGAL, ILLEGAL, NOT_A_RECORD = "legal", "illegal", "not-a-record"
-#: How often the faces of one entry's tokens may be rebound before giving up.
-REBIND_LIMIT = 200
-#: The most tokens one rebinding may move round, and how many moves it may try.
-CYCLE_LIMIT = 4
-SEARCH_BUDGET = 4000
 #: The longest record text read, in characters (a whole game is some 10,000).
 MAX_RECORD_CHARS = 4_000_000
 
@@ -86,7 +115,29 @@ def read_record_file(path: str) -> str:
     """
     return read_text(path, 4 * (MAX_RECORD_CHARS + 1))[:MAX_RECORD_CHARS + 1]
 
-Option = tuple[int, tuple[Any, ...]]
+
+
+@attrs.frozen
+class TokenFaces:
+    """How Rattus records write rat tokens (:class:`interpreter.tools.records.Faces`): by their
+    face, ``threshold:symbols`` (:mod:`rattus_rules.faces`), or ``?`` unseen."""
+
+    game: Game
+    unknown: str = UNKNOWN
+    form: str = "threshold:symbols"
+    noun: str = "token"
+
+    def written(self, piece: int) -> str:
+        """A token's face, its symbols in the one order this package writes."""
+        return face_text(self.game, piece)
+
+    def canonical(self, word: str) -> str:
+        """A face written with its symbols in any order, written in the one order."""
+        return canonical_face(word)
+
+    def looks_like_face(self, word: str) -> bool:
+        """Faces, and only faces, have a colon among an action's words."""
+        return ":" in word
 
 
 # ---------------------------------------------------------------- the format
@@ -169,24 +220,6 @@ def _schema_error(record: Any) -> fastjsonschema.JsonSchemaValueException | None
 MAX_ENTRIES: int = schema()["properties"]["entries"]["maxItems"]
 
 
-@functools.lru_cache(maxsize=16)
-def components_digest(game: Game) -> str:
-    """sha256 of the component facts: every table's rows without their provenance, as canonical JSON."""
-    facts = {}
-    for name in sorted(game.tables):
-        table = game.tables[name]
-        facts[name] = [{k: v for k, v in row.items() if k != table.provenance_column} for row in table.rows]
-    text = json.dumps(facts, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_json_default)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, set | frozenset | tuple):
-        return sorted(value) if isinstance(value, set | frozenset) else list(value)
-    return str(value)
-
-
-#: A seat as records write it: ``P0``… (:func:`interpreter.notation.seat`).
 seat_label = notation.seat
 
 
@@ -236,7 +269,7 @@ class Recorder:
         before = Marks.of(state)
         by = notation.who(state.current_player)
         hide = self.kind == PLAYERS_EYE and by == CHANCE
-        words = _option_words(state, state.pending.options[index] if state.pending else (0, ()),
+        words = option_words(state, state.pending.options[index] if state.pending else (0, ()),
                               lambda t: UNKNOWN if hide else face_text(game, t))
         state.apply_index(index)
         self.entries.append({"by": by, "action": " ".join(words)})
@@ -268,103 +301,6 @@ def dumps(record: Mapping[str, Any]) -> str:
     entries = record.get("entries", [])
     body = ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in entries)
     return lines + ',\n  "entries": [\n' + body + ("\n" if entries else "") + "  ]\n}\n"
-
-
-# --------------------------------------------------------------- the verdict
-@attrs.frozen
-class Verdict:
-    """What the validator says about a record.
-
-    ``status`` is ``legal``, ``illegal`` or ``not-a-record``.  ``entries`` is
-    how many entries were checked and found legal.  A legal record has
-    ``finished`` with ``scores`` and ``winners``, or says who is ``next``.  An
-    illegal one names the first bad entry (``index``, 0-based as in the JSON
-    path ``$.entries[index]``), ``reason``, the ``rule`` asking the decision,
-    its German ``citations`` and the ``legal`` alternatives there.  A
-    non-record has ``path`` (a JSON path) and ``reason``.
-    """
-
-    status: str
-    entries: int = 0
-    finished: bool = False
-    scores: tuple[int, ...] = ()
-    winners: tuple[int, ...] = ()
-    next: str = ""
-    index: int | None = None
-    entry: Any = None
-    reason: str = ""
-    rule: str = ""
-    citations: tuple[Citation, ...] = ()
-    legal: tuple[str, ...] = ()
-    path: str = ""
-    warnings: tuple[str, ...] = ()
-    settings: tuple[tuple[str, str], ...] = ()
-    state: State | None = attrs.field(default=None, eq=False, repr=False)
-
-    @property
-    def ok(self) -> bool:
-        """Whether the record is legal (finished or so far)."""
-        return self.status == LEGAL
-
-    @property
-    def exit_code(self) -> int:
-        """0 legal, 1 illegal, 2 not a record."""
-        return {LEGAL: 0, ILLEGAL: 1}.get(self.status, 2)
-
-    def format(self, seats: Sequence[str] | None = None) -> str:
-        """The verdict as text for people."""
-        out = []
-        if self.status == NOT_A_RECORD:
-            out.append(f"not a record: {self.path or '$'}: {self.reason}")
-        elif self.status == LEGAL:
-            if self.finished:
-                out.append(f"legal: the game is over after {self.entries} entries")
-                out.append("final scores: "
-                           + ", ".join(f"{seat_name(p, seats)} {s}" for p, s in enumerate(self.scores)))
-                out.append("winner: " + " and ".join(seat_name(w, seats) for w in self.winners))
-            else:
-                out.append(f"legal so far, {self.entries} entries, next to move: {self.next}")
-        else:
-            shown = json.dumps(self.entry, ensure_ascii=False)
-            out.append(f"illegal: entry {self.index} ($.entries[{self.index}]): {shown}")
-            out.append(f"  why: {self.reason}")
-            if self.rule:
-                out.append(f"  rule: {self.rule}")
-            for c in self.citations:
-                out.append(f"  cites {c}")
-            if self.legal:
-                some = list(self.legal[:30]) + ([f"… ({len(self.legal) - 30} more)"] if len(self.legal) > 30 else [])
-                out.append("  legal there: " + ", ".join(some))
-        for w in self.warnings:
-            out.append(f"warning: {w}")
-        return "\n".join(out)
-
-    def to_json(self) -> dict[str, Any]:
-        """The verdict as JSON-compatible data."""
-        return {
-            "status": self.status, "entries": self.entries, "finished": self.finished,
-            "scores": list(self.scores), "winners": list(self.winners), "next": self.next,
-            "index": self.index, "entry": self.entry, "reason": self.reason, "rule": self.rule,
-            "citations": [citation_json(c) for c in self.citations],
-            "legal": list(self.legal), "path": self.path, "warnings": list(self.warnings),
-            "settings": dict(self.settings),
-        }
-
-
-def seat_name(seat: int, seats: Sequence[str] | None) -> str:
-    """A seat for people: ``P0``, with the record's name beside it if it has another (``P0 (Ada)``).
-
-    >>> seat_name(0, ["Ada", "P1"]), seat_name(1, ["Ada", "P1"]), seat_name(2, None)
-    ('P0 (Ada)', 'P1', 'P2')
-    """
-    if seats and 0 <= seat < len(seats) and seats[seat] != seat_label(seat):
-        return f"{seat_label(seat)} ({seats[seat]})"
-    return seat_label(seat)
-
-
-def not_a_record(path: str, reason: str) -> Verdict:
-    """The verdict for input that is not a record."""
-    return Verdict(NOT_A_RECORD, path=path, reason=reason)
 
 
 # ------------------------------------------------------------------ checking
@@ -461,10 +397,7 @@ def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str
             settings = game.settings_for(chosen)
         except ValueError as err:
             return not_a_record("$.interpretations", str(err))
-        try:
-            return _Validation(game, record, settings, keep=False).run()
-        except _Rewind:
-            return _Validation(game, record, settings).run()
+        return check_entries(game, record, settings, TokenFaces(game))
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
 
@@ -486,7 +419,7 @@ def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str
     """The state after the first ``at`` entries (all if None), the verdict of that prefix,
     and which tokens' faces the record has stated (players-eye records show only those)."""
     game, settings = _prepare(record, interpretations, data)
-    run = _Validation(game, record, settings, stop=at)
+    run = RecordWalk(game, record, settings, TokenFaces(game), stop=at)
     verdict = run.run()
     if record["kind"] == OMNISCIENT:
         return run.state, verdict, lambda t: True
@@ -502,638 +435,9 @@ def walk(record: Any, interpretations: Mapping[str, str] | None = None,
     """
     game, settings = _prepare(record, interpretations, data)
     states: list[tuple[int, State]] = []
-    verdict = _Validation(game, record, settings).run(
+    verdict = RecordWalk(game, record, settings, TokenFaces(game)).run(
         lambda i, st: states.append((i, st.clone())))
     return states, verdict
-
-
-@attrs.define
-class _Snapshot:
-    """A chance outcome that named a token: the state before it and the option taken."""
-
-    state: State
-    option: Option
-
-
-class _Illegal(Exception):
-    """The first illegal entry: raised inside a validation pass, turned into a verdict."""
-
-    def __init__(self, index: int, reason: str, rule: str = "", citations: Sequence[Citation] = (),
-                 legal: Sequence[str] = ()):
-        self.index = index
-        self.reason = reason
-        self.rule = rule
-        self.citations = tuple(citations)
-        self.legal = tuple(legal)
-
-
-class _Rewind(Exception):
-    """A fast pass needs the states before the chance outcomes, which it did not keep."""
-
-
-class _Incomplete(Exception):
-    """The record ends before the faces of the tokens its last entry turned face up."""
-
-    def __init__(self, waiting: str):
-        self.waiting = waiting
-
-
-class _Validation:
-    """One pass over a record under fixed settings.
-
-    With ``keep`` false (a fast pass) no copies of states are kept, neither
-    before chance outcomes nor before entries whose faces follow; if the pass
-    then needs them, to let tokens trade places (:meth:`partner`), it raises
-    :class:`_Rewind` and the record is validated again with ``keep``.  A
-    record whose faces match the tokens as drawn (every legal omniscient
-    record, and a players-eye record that follows its seed) never needs them.
-    """
-
-    def __init__(self, game: Game, record: Mapping[str, Any], settings: dict[str, str], stop: int | None = None,
-                 keep: bool = True):
-        self.game = game
-        self.keep = keep
-        self.record = record
-        self.entries: list[dict[str, Any]] = list(record["entries"])
-        self.kind = record["kind"]
-        self.seats = list(record["seats"])
-        self.settings = settings
-        self.stop = len(self.entries) if stop is None else max(0, min(stop, len(self.entries)))
-        # lazy: an action entry is tested on its own (State.admitted), no decision is listed for it
-        self.state = game.new_state(len(self.seats), seed=int(record.get("seed", 0)), settings=settings, lazy=True)
-        self.observed: set[int] = set()
-        self.first_seen: dict[int, int] = {}
-        self.snapshots: list[_Snapshot] = []
-        self.ended_at: int | None = None
-        self.warnings: list[str] = []
-        #: whether the chance entries so far are what the header's seed gives (then it is followed on)
-        self.follow_seed = "seed" in record
-        self.texts = _option_texts(game)
-        digest = record.get("components", {}).get("sha256")
-        if digest is not None and digest != components_digest(game):
-            self.warnings.append("the record was made with other component data (its sha256 differs from the "
-                                 "tables loaded here); faces may not match")
-
-    # ------------------------------------------------------------- results
-    def verdict(self, status: str, **kw: Any) -> Verdict:
-        settings = tuple(sorted((self.game.switches[k].ident, v) for k, v in self.settings.items()))
-        return Verdict(status, warnings=tuple(self.warnings), settings=settings, **kw)
-
-    def run(self, before: Callable[[int, State], None] | None = None) -> Verdict:
-        i = 0
-        try:
-            while i < self.stop:
-                if before is not None:
-                    before(i, self.state)
-                i = self.step(i)
-        except _Illegal as bad:
-            return self.verdict(ILLEGAL, entries=bad.index, index=bad.index, entry=self.entries[bad.index],
-                                reason=bad.reason, rule=bad.rule, citations=bad.citations, legal=bad.legal,
-                                state=self.state)
-        except _Incomplete as wait:
-            return self.verdict(LEGAL, entries=self.stop, next=wait.waiting, state=self.state)
-        st = self.state
-        if st.is_terminal():
-            return self.verdict(LEGAL, entries=i, finished=True, scores=tuple(st.scores()),
-                                winners=tuple(st.winner() or ()), state=st)
-        return self.verdict(LEGAL, entries=i, next=self.to_move(), legal=tuple(self.legal_texts()), state=st)
-
-    def waiting(self) -> str:
-        st = self.state
-        if st.is_terminal():
-            return "nobody (the game is over)"
-        who = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
-        return f"{who} (decision `{st.decision_rule()}`)"
-
-    def to_move(self) -> str:
-        st = self.state
-        if st.is_chance_node():
-            return f"chance ({st.decision_rule()})"
-        return f"{seat_name(st.current_player, self.seats)} ({st.decision_rule()})"
-
-    def legal_texts(self) -> list[str]:
-        st = self.state
-        if st.pending is None:
-            return []
-        texts = [" ".join(_option_words(st, o, lambda t: face_text(self.game, t))) for o in st.pending.options]
-        return list(dict.fromkeys(texts))
-
-    def illegal(self, index: int, reason: str, citations: Sequence[Citation] | None = None) -> _Illegal:
-        st = self.state
-        return _Illegal(index, reason, st.decision_rule(),
-                        st.decision_citations() if citations is None else citations, self.legal_texts())
-
-    # --------------------------------------------------------------- steps
-    def step(self, i: int) -> int:
-        """Check entry i (an action) and the reveal/look entries after it; return the next index."""
-        entry = self.entries[i]
-        st = self.state
-        if "reveal" in entry:
-            raise self.illegal(i, "no token is turned face up here: a reveal entry follows the entry that "
-                               "turned the token", ())
-        if "look" in entry:
-            raise self.illegal(i, "nobody looks at a token here: a look entry follows the Witch action", ())
-        if st.is_terminal():
-            raise _Illegal(i, f"the game is over (it ended with entry {self.ended_at})", "", (), ())
-        by, text = entry["by"], " ".join(entry["action"].split())
-        if st.is_chance_node() != (by == CHANCE) or (by != CHANCE and by != seat_label(st.current_player)):
-            waiting = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
-            raise self.illegal(i, f"the game waits for {waiting} (decision `{st.decision_rule()}`), not for {by}")
-        if by == CHANCE:
-            option, unknown = self.match_chance(i, text)
-        else:
-            option, unknown = self.match_action(i, text), False
-        return self.apply(i, option, unknown)
-
-    def match_action(self, i: int, text: str) -> Option:
-        """The option a player's action entry names: tested on its own where the decision is not
-        listed (:meth:`State.admitted`), else looked up among the options' own texts (made once per
-        game, see :class:`_OptionTexts`); :meth:`State.find` explains an entry that is not legal."""
-        st = self.state
-        assert st.pending is not None
-        option = st.admitted(text) if not st.pending.listed else self.texts.action(st.pending, text)
-        if option is not None:
-            return option
-        try:
-            return st.pending.options[st.find(text)]
-        except IllegalAction as err:
-            raise _Illegal(i, err.reason, st.decision_rule(), err.citations, err.legal) from None
-
-    def match_chance(self, i: int, text: str) -> tuple[Option, bool]:
-        """The option a chance entry names; ``True`` with it if a token is written ``?``."""
-        st = self.state
-        words = text.split()
-        seeded = self.seeded_option()
-        assert st.pending is not None
-        candidates, unknown = self.texts.outcomes(st.pending, words)
-        near: list[tuple[Option, int, Face]] = []
-        if not candidates:  # none has this text: look closer (a face no token here shows, a typo...)
-            candidates, unknown, near = self.chance_candidates(words)
-        if unknown and self.kind == OMNISCIENT:
-            raise self.illegal(i, "an omniscient record writes the face of every token that enters play "
-                               f"(or make the record {PLAYERS_EYE})")
-        if self.kind == PLAYERS_EYE and self.states_a_face(candidates or [o for o, _, _ in near], words):
-            raise self.illegal(i, f"a {PLAYERS_EYE} record writes every token a chance outcome brings into play "
-                               "as ? (nobody sees its face then; reveal and look entries state faces); "
-                               f"a face here is what an {OMNISCIENT} record writes")
-        if not candidates:  # a stated face no token here shows: perhaps an unstated token can trade places
-            for option, piece, face in near:
-                if piece in self.observed:
-                    continue
-                # this outcome, with the token of the face in place of ``piece``, must be possible too
-                self.snapshots.append(_Snapshot(st.clone(), option))
-                try:
-                    swaps = self.partner(i, piece, face, set())
-                except _Illegal:
-                    continue
-                finally:
-                    self.snapshots.pop()
-                self.exchange(swaps)
-                refresh(st)
-                candidates, unknown, near = self.chance_candidates(words)
-                break
-        if not candidates:
-            hint = ""
-            for word in words[1:]:
-                if word.startswith("#"):
-                    hint = ": a record writes a token by its face (threshold:symbols) or ?, never by an id"
-                    break
-                if ":" in word and word != UNKNOWN:
-                    try:
-                        Face.parse(word)
-                    except ValueError as err:
-                        hint = f": {err}"
-                        break
-                    hint = f": no token {word} can come out of this chance event"
-            raise self.illegal(i, f"{text!r} is not a possible outcome of chance event `{st.decision_rule()}`{hint}")
-        if seeded is not None:
-            if seeded in candidates:  # the token the seed draws (if it is hidden, the one it will show)
-                return seeded, unknown
-            words_seeded = _option_words(st, seeded, lambda t: face_text(self.game, t))
-            self.seed_differs(f"its generator gives {' '.join(words_seeded)!r} at entry {i}")
-        if unknown:  # any token the rules allow: prefer one the record has not identified
-            fresh = [o for o in candidates if not any(v in self.observed for v in self.option_pieces(o))]
-            return (fresh or candidates)[0], True
-        return candidates[0], False
-
-    def states_a_face(self, options: list[Option], words: list[str]) -> bool:
-        """Whether the words write a face (not ?) where these options have a token."""
-        st = self.state
-        assert st.pending is not None
-        for option in options[:1]:
-            branch = st.pending.decision.branches[option[0]]
-            return any(isinstance(b.type, PieceType) and w != UNKNOWN for b, w in zip(branch.bindings, words[1:]))
-        return False
-
-    def seeded_option(self) -> Option | None:
-        """While the record follows its header's seed: the chance outcome the seed's generator gives here."""
-        st = self.state
-        if not self.follow_seed or st.pending is None:
-            return None
-        return st.pending.options[st.random_chance_index()]
-
-    def seed_differs(self, how: str) -> None:
-        """Warn (once) that the chance entries are not those of the header's seed, and stop following it."""
-        self.follow_seed = False
-        self.warnings.append(f"the header's seed {self.record['seed']} did not play this game: {how} (the seed "
-                             "is not needed to validate; the entries are checked as they are)")
-
-    def chance_candidates(self, words: list[str]) -> tuple[list[Option], bool, list[tuple[Option, int, Face]]]:
-        """Options matching the words; whether a token is written ``?``; and the options that differ
-        only in the face of one token (with that token and the face wanted)."""
-        st = self.state
-        assert st.pending is not None
-        unknown = False
-        candidates: list[Option] = []
-        near: list[tuple[Option, int, Face]] = []
-        for option in st.pending.options:
-            branch = st.pending.decision.branches[option[0]]
-            if branch.verb != words[0] or len(branch.bindings) != len(words) - 1:
-                continue
-            ok = True
-            wrong: list[tuple[int, Face]] = []
-            for value, binding, word in zip(option[1], branch.bindings, words[1:]):
-                if notation.is_piece_type(binding.type):
-                    if word == UNKNOWN:
-                        unknown = True
-                        continue
-                    try:
-                        want = Face.parse(word)
-                    except ValueError:
-                        ok = False
-                        break
-                    if want != piece_face(self.game, value):
-                        wrong.append((value, want))
-                elif notation.value_word(value, binding.type, self.game.piece_keys) != word:
-                    ok = False
-                    break
-            if ok and not wrong:
-                candidates.append(option)
-            elif ok and len(wrong) == 1:
-                near.append((option, *wrong[0]))
-        return candidates, unknown, near
-
-    def option_pieces(self, option: Option, state: State | None = None) -> list[int]:
-        st = state or self.state
-        assert st.pending is not None
-        values = option[1]
-        return [values[k] for k in self.texts.piece_slots(st.pending.decision.branches[option[0]])]
-
-    def observations(self, i: int) -> tuple[list[tuple[int, str]], list[tuple[int, str, str]], int]:
-        """The reveal and look entries after entry i: (index, face), (index, seat, face); next index."""
-        reveals: list[tuple[int, str]] = []
-        looks: list[tuple[int, str, str]] = []
-        j = i + 1
-        while j < self.stop:
-            e = self.entries[j]
-            if "reveal" in e:
-                if looks:
-                    raise _Illegal(j, "reveal entries come before the look entries of the same action")
-                reveals.append((j, e["reveal"]))
-            elif "look" in e:
-                looks.append((j, e["by"], e["look"]))
-            else:
-                break
-            j += 1
-        return reveals, looks, j
-
-    def apply(self, i: int, option: Option, unknown: bool) -> int:
-        reveals, looks, nxt = self.observations(i)
-        pre = self.state
-        pieces = self.option_pieces(option)
-        chosen = set(pieces)
-        if chosen and self.keep:
-            self.snapshots.append(_Snapshot(pre.clone(), option))
-        if not (reveals or looks) or not self.keep:  # no copy to rebind from: none needed, or a fast pass
-            assert pre.pending is not None
-            marks = Marks.of(pre)
-            pre.apply_option(option)
-            revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
-            if not (revealed or seen or reveals or looks):  # nothing turned, looked at or stated
-                self.commit(i, pieces, unknown, pre, [], [], [], [])
-                return nxt
-            if (reveals or looks) and self.first_mismatch(revealed, reveals, seen, looks) is not None:
-                raise _Rewind  # tokens must trade places: the full pass does that
-            return self.settle(i, pieces, unknown, pre, revealed, seen, reveals, looks, nxt)
-        for _ in range(REBIND_LIMIT):
-            assert pre.pending is not None
-            after = pre.clone()
-            after.apply_option(option)
-            revealed = newly_revealed(pre, after)
-            seen = newly_seen(pre, after)
-            mismatch = self.first_mismatch(revealed, reveals, seen, looks)
-            if mismatch is None:
-                break
-            index, piece, face, busy = mismatch
-            if self.follow_seed:
-                self.seed_differs(f"the token it draws shows {face_text(self.game, piece)}, entry {index} "
-                                  f"states {face}")
-            swaps = self.partner(index, piece, face, busy | (set() if unknown else chosen))
-            self.exchange(swaps)
-            option = (option[0], tuple(_permute(v, swaps) if self.is_piece_arg(option, k) else v
-                                       for k, v in enumerate(option[1])))
-            chosen = {_permute(t, swaps) for t in chosen}
-            refresh(pre)
-        else:
-            raise _Illegal(i, "the faces written after this entry cannot be matched to tokens")
-        return self.settle(i, self.option_pieces(option), unknown, after, revealed, seen, reveals, looks, nxt)
-
-    def settle(self, i: int, pieces: list[int], unknown: bool, after: State, revealed: list[int],
-               seen: list[tuple[int, int]], reveals: list[tuple[int, str]], looks: list[tuple[int, str, str]],
-               nxt: int) -> int:
-        """Check that the reveal and look entries after entry i account for what it turned and showed,
-        then make ``after`` the state; return the next index.  ``pieces``: the tokens entry i named."""
-        # the counts must agree once the faces do
-        if len(reveals) > len(revealed):
-            j = reveals[len(revealed)][0]
-            self.commit(i, pieces, unknown, after, revealed, reveals, seen, looks)
-            raise self.illegal(j, f"entry {i} turned {len(revealed)} token(s) face up, the record gives "
-                               f"{len(reveals)} reveal entries; the game waits for {self.waiting()}")
-        if len(reveals) < len(revealed):
-            if nxt < self.stop:
-                raise _Illegal(nxt, f"entry {i} turned {len(revealed)} token(s) face up, the record gives "
-                               f"the face of only {len(reveals)} (a reveal entry must follow for each)",
-                               "", (), ())
-            # the record (or the part replayed) ends before every face is given
-            self.commit(i, pieces, unknown, after, revealed, reveals, seen, looks)
-            if self.stop == len(self.entries):
-                raise _Incomplete(f"the face of {len(revealed) - len(reveals)} token(s) turned face up by "
-                                  f"entry {i}")
-            return nxt
-        extra = self.unmatched_looks(seen, looks)
-        if extra is not None:
-            who = self.entries[extra]["by"]
-            raise _Illegal(extra, f"{who} looked at no token with entry {i} (a look entry follows the "
-                           "Witch action of the player who looked)", "", (), ())
-        self.commit(i, pieces, unknown, after, revealed, reveals, seen, looks)
-        return nxt
-
-    def is_piece_arg(self, option: Option, k: int) -> bool:
-        st = self.state
-        assert st.pending is not None
-        return isinstance(st.pending.decision.branches[option[0]].bindings[k].type, PieceType)
-
-    def first_mismatch(self, revealed: list[int], reveals: list[tuple[int, str]], seen: list[tuple[int, int]],
-                       looks: list[tuple[int, str, str]]) -> tuple[int, int, Face, set[int]] | None:
-        """The first reveal or look entry whose face the token there does not show, with the tokens
-        already matched before it."""
-        faces = self.texts.faces  # (compared as written: the entries' faces were read by check_format)
-        for m, ((j, face), piece) in enumerate(zip(reveals, revealed)):
-            if faces[piece] != canonical_face(face):
-                return j, piece, Face.parse(face), set(revealed[:m])
-        pairs = self.looked(seen, looks)
-        for m, (j, piece, face) in enumerate(pairs):
-            if faces[piece] != canonical_face(face):
-                return j, piece, Face.parse(face), set(revealed) | {p for _, p, _ in pairs[:m]}
-        return None
-
-    def looked(self, seen: list[tuple[int, int]], looks: list[tuple[int, str, str]]) -> list[tuple[int, int, str]]:
-        """Pair each look entry with a piece its player looked at (in order)."""
-        out = []
-        free = list(seen)
-        for j, by, face in looks:
-            for k, (piece, player) in enumerate(free):
-                if seat_label(player) == by:
-                    out.append((j, piece, face))
-                    del free[k]
-                    break
-        return out
-
-    def unmatched_looks(self, seen: list[tuple[int, int]], looks: list[tuple[int, str, str]]) -> int | None:
-        if not looks:
-            return None
-        paired = {j for j, _, _ in self.looked(seen, looks)}
-        for j, _, _ in looks:
-            if j not in paired:
-                return j
-        return None
-
-    def partner(self, index: int, piece: int, face: Face, fixed: set[int]) -> list[tuple[int, int]]:
-        """Exchanges that bring a token of ``face`` to where ``piece`` lies, changing no stated face.
-
-        Searches cycles of at most :data:`CYCLE_LIMIT` tokens: a token of the
-        face takes ``piece``'s place, another token takes its place, and so on,
-        until ``piece`` takes the last one's place.  A token may take a place
-        whose face the record stated only if it shows that face, and every
-        chance outcome of the record must still have been possible (checked on
-        the states kept before each).  Raises _Illegal if there is none.
-        """
-        shown = face_text(self.game, piece)
-        if piece in self.observed or piece in fixed:
-            known = self.first_seen.get(piece)
-            where = f" (the record stated its face at entry {known})" if known is not None else ""
-            raise _Illegal(index, f"the token turned here shows {shown}{where}, not {face}", "", (), ())
-        pieces = range(len(self.game.piece_rows))
-        same = [t for t in pieces if piece_face(self.game, t) == face]
-        if not same:
-            raise _Illegal(index, f"no token of the token set shows {face}", "", (), ())
-        if not self.keep:
-            raise _Rewind
-        state = self.state
-        budget = [SEARCH_BUDGET]
-        chosen_by = {t: sum(1 for snap in self.snapshots if t in self.option_pieces(snap.option, snap.state))
-                     for t in pieces}
-
-        def stated(t: int) -> bool:
-            return t in self.observed or t in fixed or state.face_up[t]
-
-        def may_take(y: int, x: int) -> bool:
-            """May token y stand where token x lies, as far as stated faces go?"""
-            return y != x and (not stated(x) or piece_face(self.game, y) == piece_face(self.game, x))
-
-        def fits(chain: list[int], closed: bool) -> bool:
-            """The chance outcomes that gave the places filled so far could have given their new tokens."""
-            budget[0] -= 1
-            swaps = [(piece, t) for t in chain]
-            filled = {piece, *chain} if closed else {piece, *chain[:-1]}
-            return self.admissible(swaps, filled)
-
-        order = sorted(pieces, key=lambda t: (stated(t), chosen_by[t], t))
-
-        def search(chain: list[int]) -> list[int] | None:
-            last = chain[-1]
-            if may_take(piece, last) and fits(chain, True):
-                return chain
-            if len(chain) >= CYCLE_LIMIT:
-                return None
-            for y in order:
-                if budget[0] <= 0:
-                    return None
-                if y in chain or y == piece or not may_take(y, last) or not fits([*chain, y], False):
-                    continue
-                found = search([*chain, y])
-                if found is not None:
-                    return found
-            return None
-
-        for q in same:
-            if q == piece or budget[0] <= 0 or not fits([q], False):
-                continue
-            chain = search([q])
-            if chain is not None:
-                return [(piece, t) for t in chain]
-        accounted = [self.first_seen.get(t) for t in same if t in self.observed]
-        said = ", ".join(f"entry {k}" for k in accounted if k is not None)
-        raise _Illegal(index, f"no token {face} can lie here: the token set has {len(same)} such token(s)"
-                       + (f", accounted for at {said}" if said else "")
-                       + " and no other unstated token of that face could have come here", "", (), ())
-
-    def admissible(self, swaps: list[tuple[int, int]], only: set[int] | None = None) -> bool:
-        """Whether every chance outcome could have given the tokens these exchanges put there
-        (with ``only``: the outcomes that gave these tokens)."""
-        moved = {t for pair in swaps for t in pair} if only is None else only
-        for snap in self.snapshots:
-            if not moved.intersection(self.option_pieces(snap.option, snap.state)):
-                continue
-            trial = snap.state.clone()
-            for a, b in swaps:
-                exchange_identities(trial, a, b)
-            try:
-                refresh(trial)
-            except RulesError:
-                return False
-            assert trial.pending is not None
-            if self.mapped(trial, snap.option, swaps) not in trial.pending.options:
-                return False
-        return True
-
-    @staticmethod
-    def mapped(state: State, option: Option, swaps: list[tuple[int, int]]) -> Option:
-        assert state.pending is not None
-        branch = state.pending.decision.branches[option[0]]
-        return (option[0], tuple(_permute(v, swaps) if isinstance(bd.type, PieceType) else v
-                                 for v, bd in zip(option[1], branch.bindings)))
-
-    def exchange(self, swaps: list[tuple[int, int]]) -> None:
-        """Apply exchanges everywhere; what the record stated stays with the place, not the token."""
-        for a, b in swaps:
-            exchange_identities(self.state, a, b)
-            in_a, in_b = a in self.observed, b in self.observed
-            self.observed.discard(a)
-            self.observed.discard(b)
-            if in_a:
-                self.observed.add(b)
-            if in_b:
-                self.observed.add(a)
-            seen_a, seen_b = self.first_seen.pop(a, None), self.first_seen.pop(b, None)
-            if seen_a is not None:
-                self.first_seen[b] = seen_a
-            if seen_b is not None:
-                self.first_seen[a] = seen_b
-        for snap in self.snapshots:
-            for a, b in swaps:
-                exchange_identities(snap.state, a, b)
-            snap.option = self.mapped(snap.state, snap.option, swaps)
-            refresh(snap.state)
-
-    def commit(self, i: int, pieces: list[int], unknown: bool, after: State, revealed: list[int],
-               reveals: list[tuple[int, str]], seen: list[tuple[int, int]],
-               looks: list[tuple[int, str, str]]) -> None:
-        if not unknown:
-            for t in pieces:
-                self.mark(t, i)
-        for t, (j, _) in zip(revealed, reveals):
-            self.mark(t, j)
-        for j, piece, _ in self.looked(seen, looks):
-            self.mark(piece, j)
-        self.state = after
-        if after.is_terminal() and self.ended_at is None:
-            self.ended_at = i
-
-    def mark(self, piece: int, index: int) -> None:
-        if piece not in self.observed:
-            self.observed.add(piece)
-            self.first_seen[piece] = index
-
-
-class _OptionTexts:
-    """Options by the texts records write, made once per game and option.
-
-    An action entry is the text the rules give the option (the text
-    :meth:`State.find` reads); a chance entry writes each token as its face,
-    or as ``?`` (players-eye).  Looking an entry up here replaces making the
-    texts of every legal option at every step; only texts the rules made are
-    kept, so the memory is bounded by the game, not by the records read.
-    """
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.faces = [face_text(game, t) for t in range(len(game.piece_rows))]
-        self.actions: dict[tuple[int, str], Option] = {}  # (id of the decision, text) -> option
-        self.written: dict[tuple[int, bool, Option], str] = {}  # (id of the decision, hidden, option) -> text
-        self.slots: dict[int, tuple[int, ...]] = {}  # id of a branch -> where its tokens are
-
-    def piece_slots(self, branch: Branch) -> tuple[int, ...]:
-        """Which values of a branch's options are tokens."""
-        slots = self.slots.get(id(branch))
-        if slots is None:
-            slots = self.slots[id(branch)] = tuple(k for k, b in enumerate(branch.bindings)
-                                                   if isinstance(b.type, PieceType))
-        return slots
-
-    def action(self, pending: Pending, text: str) -> Option | None:
-        """The option of a player's decision with this text, if it is legal here."""
-        decision = pending.decision
-        key = (id(decision), text)
-        option = self.actions.get(key)
-        if option is None or option not in pending.options:  # options not met yet: note their texts
-            keys = self.game.piece_keys
-            for o in pending.options:
-                self.actions[(id(decision), decision.text(o, keys))] = o
-            option = self.actions.get(key)
-        return option if option is not None and option in pending.options else None
-
-    def outcomes(self, pending: Pending, words: list[str]) -> tuple[list[Option], bool]:
-        """The chance outcomes written as these words (faces with symbols in any order), and whether
-        their tokens are written ``?``."""
-        hidden = UNKNOWN in words
-        canonical = []
-        for word in words:
-            if ":" in word:
-                try:
-                    word = canonical_face(word)
-                except ValueError:
-                    return [], hidden
-            canonical.append(word)
-        text = " ".join(canonical)
-        decision = pending.decision
-        options = pending.listing()
-        if isinstance(options, Values) and len(words) == 2 and decision.branches[0].verb == words[0] \
-                and isinstance(decision.branches[0].bindings[0].type, PieceType):
-            # one token drawn (the usual chance event): compare faces, make no option texts
-            if hidden:
-                return list(options), True
-            faces = self.faces
-            return [(0, (t,)) for t in options.values if faces[t] == canonical[1]], False
-        ident = id(decision)
-        keys = self.game.piece_keys
-        found = []
-        for option in pending.options:
-            key = (ident, hidden, option)
-            written = self.written.get(key)
-            if written is None:
-                written = self.written[key] = notation.text(decision.branches[option[0]], option[1], keys, (
-                    lambda t: UNKNOWN) if hidden else self.faces.__getitem__)
-            if written == text:
-                found.append(option)
-        return found, hidden
-
-
-@functools.lru_cache(maxsize=16)
-def _option_texts(game: Game) -> _OptionTexts:
-    return _OptionTexts(game)
-
-
-def _permute(v: Any, swaps: list[tuple[int, int]]) -> Any:
-    for a, b in swaps:
-        v = b if v == a else a if v == b else v
-    return v
-
-
-def _option_words(state: State, option: Option, piece_word: Callable[[int], str]) -> list[str]:
-    """An option's words as a record writes them: the verb, then each value (a token by ``piece_word``)."""
-    assert state.pending is not None
-    return notation.words(state.pending.decision.branches[option[0]], option[1], state.game.piece_keys, piece_word)
 
 
 # ------------------------------------------------------ which interpretations

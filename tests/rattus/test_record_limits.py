@@ -90,15 +90,16 @@ def test_the_cli_refuses_huge_records_cleanly(tmp_path: Path, which: bool,
 def test_a_fast_pass_that_needs_copies_starts_again_with_them() -> None:
     # without its seed a players-eye record's hidden draws take tokens that later show other faces:
     # the fast pass keeps no copies to rebind from, so the full pass answers, as before
+    from interpreter.tools.records import RecordWalk, Rewind
     from rattus_rules.api import load_rules
-    from rattus_rules.records import _Rewind, _validate_checked, _Validation
+    from rattus_rules.records import TokenFaces, _validate_checked
 
     game = load_rules()
     record = record_game(3, seed=4, kind="players-eye")
     unseeded = {k: v for k, v in record.items() if k != "seed"}
-    fast = _Validation(game, unseeded, game.settings_for({}), keep=False)
-    with pytest.raises(_Rewind):
+    fast = RecordWalk(game, unseeded, game.settings_for({}), TokenFaces(game), keep=False)
+    with pytest.raises(Rewind):
         fast.run()
     full = _validate_checked(game, unseeded, None)
     assert full.finished and full.scores == validate(record).scores
-    assert _Validation(game, unseeded, game.settings_for({})).run().scores == full.scores
+    assert RecordWalk(game, unseeded, game.settings_for({}), TokenFaces(game)).run().scores == full.scores
