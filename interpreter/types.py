@@ -170,12 +170,7 @@ def column_type(name: str, entities: Container[str]) -> Type | None:
     >>> column_type("flag", ()), column_type("set", ()), column_type("colour", {"colour"})
     (BoolType(), ListType(elem=TextType()), EntityType(table='colour'))
     """
-    basic = COLUMN_TYPES.get(name)
-    if basic is not None:
-        return basic
-    if name in entities:
-        return EntityType(name)
-    return None
+    return _named(name, COLUMN_TYPES, entities)
 
 
 def spec_type(name: str, pieces: Container[str], entities: Container[str]) -> Type | None:
@@ -183,9 +178,11 @@ def spec_type(name: str, pieces: Container[str], entities: Container[str]) -> Ty
     declaration, or a table or enum (``entities``); None if it names none of them."""
     if name in pieces:
         return PieceType(name)
-    basic = BASIC_TYPES.get(name)
-    if basic is not None:
-        return basic
-    if name in entities:
-        return EntityType(name)
-    return None
+    return _named(name, BASIC_TYPES, entities)
+
+
+def _named(name: str, basic: dict[str, Type], entities: Container[str]) -> Type | None:
+    """A type by a word of its own (``basic``), else an entity (a table or enum), else None."""
+    if name in basic:
+        return basic[name]
+    return EntityType(name) if name in entities else None
