@@ -277,6 +277,7 @@ class RecordWalk:
         #: whether the chance entries so far are what the header's seed gives (then it is followed on)
         self.follow_seed = "seed" in record
         self.texts = _option_texts(game, faces)
+        self.seat_words = [notation.seat(p) for p in range(len(self.seats))]
         digest = record.get("components", {}).get("sha256")
         if digest is not None and digest != components_digest(game):
             self.warnings.append("the record was made with other component data (its sha256 differs from the "
@@ -345,8 +346,13 @@ class RecordWalk:
                                "that let its player look", ())
         if st.is_terminal():
             raise _Illegal(i, f"the game is over (it ended with entry {self.ended_at})", "", (), ())
-        by, text = entry["by"], " ".join(entry["action"].split())
-        if st.is_chance_node() != (by == CHANCE) or (by != CHANCE and by != notation.seat(st.current_player)):
+        by, text = entry["by"], entry["action"]
+        if "  " in text or text != text.strip():
+            text = " ".join(text.split())
+        pending = st.pending
+        assert pending is not None
+        expected = CHANCE if pending.player == notation.CHANCE_PLAYER else self.seat_words[pending.player]
+        if by != expected:
             waiting = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
             raise self.illegal(i, f"the game waits for {waiting} (decision `{st.decision_rule()}`), not for {by}")
         if by == CHANCE:
@@ -511,23 +517,33 @@ class RecordWalk:
         return reveals, looks, j
 
     def apply(self, i: int, option: Option, unknown: bool) -> int:
-        reveals, looks, nxt = self.observations(i)
+        nxt = i + 1
+        entries = self.entries
+        if nxt < self.stop and ("reveal" in entries[nxt] or "look" in entries[nxt]):
+            reveals, looks, nxt = self.observations(i)
+        else:
+            reveals, looks = [], []
         pre = self.state
         pieces = self.option_pieces(option)
-        chosen = set(pieces)
-        if chosen and self.keep:
+        if pieces and self.keep:
             self.snapshots.append(_Snapshot(pre.clone(), option))
         if not (reveals or looks) or not self.keep:  # no copy to rebind from: none needed, or a fast pass
             assert pre.pending is not None
             marks = Marks.of(pre)
             pre.apply_option(option)
-            revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
-            if not (revealed or seen or reveals or looks):  # nothing turned, looked at or stated
-                self.commit(i, pieces, unknown, pre, [], [], [], [])
+            if not (reveals or looks) and marks.face_up == pre.face_up and marks.seen == pre.seen:
+                # nothing turned, looked at or stated
+                if pieces and not unknown:
+                    for t in pieces:
+                        self.mark(t, i)
+                if self.ended_at is None and pre.pending is None:
+                    self.ended_at = i
                 return nxt
+            revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
             if (reveals or looks) and self.first_mismatch(revealed, reveals, seen, looks) is not None:
                 raise Rewind  # pieces must trade places: the full pass does that
             return self.settle(i, pieces, unknown, pre, revealed, seen, reveals, looks, nxt)
+        chosen = set(pieces)
         for _ in range(REBIND_LIMIT):
             assert pre.pending is not None
             after = pre.clone()
