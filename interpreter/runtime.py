@@ -395,6 +395,9 @@ class State:
         :class:`IllegalAction` (the state unchanged) if it is not legal here.
 
         Unlisted options (:attr:`lazy`) are tested on their own (:meth:`admitted`)."""
+        if not (type(option) is tuple and len(option) == 2 and type(option[0]) is int
+                and type(option[1]) is tuple):
+            raise TypeError(f"an option is (branch index, values), not {option!r:.80}")
         p = self.pending
         if p is None:
             raise IllegalAction(str(option), "the game is over")

@@ -107,3 +107,16 @@ def test_texts_are_remembered_only_once_legal() -> None:
     assert decision.readings == before
     legal = st.legal_action_texts()[0]
     assert st.admitted(legal) is not None and legal in decision.readings
+
+
+@pytest.mark.parametrize("bad", [None, "place Gallia", (0,), (0, 1), ("0", ()), [0, ()], (0, [1])])
+def test_apply_option_refuses_what_is_not_an_option(bad: object) -> None:
+    for lazy in (False, True):
+        st = GAME.new_state(2, seed=1, lazy=lazy)
+        before = st.to_json()
+        with pytest.raises(TypeError, match="an option is"):
+            st.apply_option(bad)  # type: ignore[arg-type]
+        assert st.to_json() == before
+    st = GAME.new_state(2, seed=1, lazy=True)
+    with pytest.raises(IllegalAction):
+        st.apply_option((99, ()))  # no such branch: not legal, the state unchanged
