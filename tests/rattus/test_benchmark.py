@@ -45,6 +45,18 @@ def test_the_record_benchmark_prints_both_kinds_and_the_yardstick(capsys: pytest
     assert bench_records(["--seconds", "0", "--any-core"]) == 0
     out = capsys.readouterr().out
     assert "omniscient" in out and "players-eye" in out and "yardstick" in out and "ratio" in out
+    assert "lazy replay/s" in out
+
+
+def test_the_lazy_yardstick_replays_the_game_by_its_texts(rules: Game) -> None:
+    # the second yardstick: a lazy state, each text tested on its own; it ends where the record does
+    from rattus_rules.recordbench import conformance_records, lazy_replay_plan
+    from rattus_rules.records import validate
+
+    for record in conformance_records()["players-eye"]:
+        lazy_replay_plan(rules, record)()  # raises IllegalAction if a text were not legal
+        verdict = validate(record)
+        assert verdict.finished and verdict.state is not None and verdict.state.lazy
 
 
 def test_the_record_yardstick_replays_the_game(rules: Game) -> None:
