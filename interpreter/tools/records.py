@@ -358,20 +358,37 @@ class RecordWalk:
         if by == CHANCE:
             option, unknown = self.match_chance(i, text)
         else:
-            option, unknown = self.match_action(i, text), False
+            option, unknown = self.match_action(i, text)
         return self.apply(i, option, unknown)
 
-    def match_action(self, i: int, text: str) -> Option:
-        """The option a player's action entry names: tested on its own where the decision is not
-        listed (:meth:`State.admitted`), else looked up among the options' own texts (made once per
-        game, see :class:`_OptionTexts`); :meth:`State.find` explains an entry that is not legal."""
+    def match_action(self, i: int, text: str) -> tuple[Option, bool]:
+        """The option a player's action entry names, and ``True`` with it if a piece is written unknown.
+
+        The text the rules give the option is tested on its own where the decision is not
+        listed (:meth:`State.admitted`), else looked up among the options' own texts (made once
+        per game, see :class:`_OptionTexts`).  A piece the action binds is written by its face,
+        as in chance entries: any piece of that face the rules allow there is taken, one the
+        record has not identified first (a players-eye record may write unknown a piece its
+        viewer cannot see).  :meth:`State.find` explains an entry that is not legal.
+        """
         st = self.state
         assert st.pending is not None
         option = st.admitted(text) if not st.pending.listed else self.texts.action(st.pending, text)
         if option is not None:
-            return option
+            return option, False
+        words = text.split()
+        if any(w == self.faces.unknown or self.faces.looks_like_face(w) for w in words[1:]):
+            candidates, unknown, near = self.face_candidates(words)
+            if not candidates:  # a face no piece there shows: perhaps an unstated piece can trade places
+                candidates, unknown, near = self.trade_for(i, words, near)
+            if unknown and self.kind == OMNISCIENT:
+                raise self.illegal(i, f"an omniscient record writes the face of every {self.faces.noun} an action "
+                                   "names")
+            if candidates:
+                fresh = [o for o in candidates if not any(v in self.observed for v in self.option_pieces(o))]
+                return (fresh or candidates)[0], unknown
         try:
-            return st.pending.options[st.find(text)]
+            return st.pending.options[st.find(text)], False
         except IllegalAction as err:
             raise _Illegal(i, err.reason, st.decision_rule(), err.citations, err.legal) from None
 
@@ -384,7 +401,7 @@ class RecordWalk:
         candidates, unknown = self.texts.outcomes(st.pending, words)
         near: list[tuple[Option, int, str]] = []
         if not candidates:  # none has this text: look closer (a face no piece here shows, a typo...)
-            candidates, unknown, near = self.chance_candidates(words)
+            candidates, unknown, near = self.face_candidates(words)
         if unknown and self.kind == OMNISCIENT:
             raise self.illegal(i, f"an omniscient record writes the face of every {self.faces.noun} that enters "
                                f"play (or make the record {PLAYERS_EYE})")
@@ -393,21 +410,7 @@ class RecordWalk:
                                f"into play as {self.faces.unknown} (nobody sees its face then; reveal and look "
                                f"entries state faces); a face here is what an {OMNISCIENT} record writes")
         if not candidates:  # a stated face no piece here shows: perhaps an unstated piece can trade places
-            for option, piece, face in near:
-                if piece in self.observed:
-                    continue
-                # this outcome, with the piece of the face in place of ``piece``, must be possible too
-                self.snapshots.append(_Snapshot(st.clone(), option))
-                try:
-                    swaps = self.partner(i, piece, face, set())
-                except _Illegal:
-                    continue
-                finally:
-                    self.snapshots.pop()
-                self.exchange(swaps)
-                refresh(st)
-                candidates, unknown, near = self.chance_candidates(words)
-                break
+            candidates, unknown, near = self.trade_for(i, words, near)
         if not candidates:
             hint = ""
             faces = self.faces
@@ -434,6 +437,27 @@ class RecordWalk:
             return (fresh or candidates)[0], True
         return candidates[0], False
 
+    def trade_for(self, i: int, words: list[str], near: list[tuple[Option, int, str]]
+                  ) -> tuple[list[Option], bool, list[tuple[Option, int, str]]]:
+        """For words that state a face no piece here shows (``near``: the options that differ in
+        one piece): let an unstated piece of that face trade places with it, then match again."""
+        st = self.state
+        for option, piece, face in near:
+            if piece in self.observed:
+                continue
+            # this option, with the piece of the face in place of ``piece``, must be possible too
+            self.snapshots.append(_Snapshot(st.clone(), option))
+            try:
+                swaps = self.partner(i, piece, face, set())
+            except _Illegal:
+                continue
+            finally:
+                self.snapshots.pop()
+            self.exchange(swaps)
+            refresh(st)
+            return self.face_candidates(words)
+        return [], False, near
+
     def states_a_face(self, options: list[Option], words: list[str]) -> bool:
         """Whether the words write a face (not unknown) where these options have a piece."""
         st = self.state
@@ -457,9 +481,10 @@ class RecordWalk:
         self.warnings.append(f"the header's seed {self.record['seed']} did not play this game: {how} (the seed "
                              "is not needed to validate; the entries are checked as they are)")
 
-    def chance_candidates(self, words: list[str]) -> tuple[list[Option], bool, list[tuple[Option, int, str]]]:
-        """Options matching the words; whether a piece is written unknown; and the
-        options that differ only in the face of one piece (with that piece and the face wanted)."""
+    def face_candidates(self, words: list[str]) -> tuple[list[Option], bool, list[tuple[Option, int, str]]]:
+        """Options (of a chance event or a player's decision) matching the words, pieces by face;
+        whether a piece is written unknown; and the options that differ only in the face of one
+        piece (with that piece and the face wanted)."""
         st = self.state
         assert st.pending is not None
         unknown = False

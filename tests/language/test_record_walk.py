@@ -1,13 +1,14 @@
 """The record walk (interpreter/tools/records.py) on a game that is not Rattus.
 
 A toy game of stones drawn blind from a bag: chance draws a stone into the
-active player's hand (hidden), who may show the stone at some place of the hand
-(it goes face up on the table) or keep them.  A stone's face is its colour.
-(Player decisions name places, as Rattus's do: the walk reads a player's action
-by the rules' own text.)  Records of it are written here by hand, as any engine
-would write them, and walked with a :class:`Faces` of the toy's own: legal ones
-are legal, and each kind of mistake is refused at its entry, with the toy's
-noun in the reason.
+active player's hand (hidden), who may show a stone of the hand (it goes face
+up on the table) or keep them.  A stone's face is its colour, and records write
+stones by colour, in chance outcomes and in players' actions alike.  Records of
+it are written here by hand, as any engine would write them, and walked with a
+:class:`Faces` of the toy's own: legal ones are legal (in a players-eye record
+the walk lets unseen stones trade places to match the colours stated later),
+and each kind of mistake is refused at its entry, with the toy's noun in the
+reason.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ procedure play {C} {{
       move s to hand[p]
     }}
     choose by p {{
-      "show" i in 1 .. size(hand[p]) {C} {{
-        move piece(hand[p], i) to shown
+      "show" s in pieces(hand[p]) {C} {{
+        move s to shown
         points[p] += 1
       }}
       "keep" {C} {{ }}
@@ -168,3 +169,32 @@ def test_mistakes_are_refused_at_their_entry_in_the_toy_s_words(game: Game) -> N
     bad = verdict_with(show, {"reveal": other})
     assert bad.status == ILLEGAL and bad.index == show
     assert f"the stone turned here shows {drawn}" in bad.reason and f"not {other}" in bad.reason
+
+
+def test_players_actions_name_stones_by_colour_and_unseen_ones_trade_places(
+        game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    trades = []
+    exchange = RecordWalk.exchange
+
+    def counted(walk: RecordWalk, swaps: list[tuple[int, int]]) -> None:
+        trades.append(swaps)
+        exchange(walk, swaps)
+
+    monkeypatch.setattr(RecordWalk, "exchange", counted)
+    for seed in range(6):
+        record = record_of(game, seed, PLAYERS_EYE)
+        assert any(e.get("action", "").startswith("show ") for e in record["entries"])
+        verdict = check_entries(game, record, game.settings_for({}), StoneFaces(game))
+        assert verdict.status == LEGAL and verdict.finished, verdict.format()
+    assert trades  # the walk's own draws were not the colours shown: stones traded places
+
+
+def test_a_player_action_with_a_colour_nobody_holds_is_refused(game: Game) -> None:
+    settings, faces = game.settings_for({}), StoneFaces(game)
+    record = record_of(game, 2)
+    show = next(i for i, e in enumerate(record["entries"]) if e.get("action", "").startswith("show "))
+    for action, reason in (("show purple", "is not one of"), ("show ?", "writes the face of every stone an action")):
+        entries = [*record["entries"][:show], {"by": record["entries"][show]["by"], "action": action},
+                   *record["entries"][show + 1:]]
+        verdict = check_entries(game, {**record, "entries": entries}, settings, faces)
+        assert verdict.status == ILLEGAL and verdict.index == show and reason in verdict.reason, verdict.format()
