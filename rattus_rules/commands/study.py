@@ -57,14 +57,20 @@ def run(args: argparse.Namespace) -> int:
     for option, value in (("--workers", args.workers), ("--games", args.games), ("--chunk", args.chunk)):
         if value is not None and value < 1:
             raise UsageError(f"{option} must be at least 1, not {value}")
-    last = args.seed + args.games - 1
-    if last > MAX_SEED:
-        raise UsageError(f"--seed {args.seed} with --games {args.games} plays seeds up to {last}, past the "
-                         "largest seed, 2^64-1")
+    bad = [n for n in args.players if n not in (2, 3, 4)]
+    if bad:
+        raise UsageError(f"--players takes 2, 3 or 4, not {', '.join(map(str, bad))}")
+    agents = _agents(args.agent, args.games)
+    for agent, games in [("", args.games), *agents]:  # every seed an agent plays, not only the first
+        last = args.seed + games - 1
+        if last > MAX_SEED:
+            given = f"--agent {agent}:{games}" if agent and games != args.games else f"--games {games}"
+            raise UsageError(f"--seed {args.seed} with {given} plays seeds up to {last}, past the "
+                             "largest seed, 2^64-1")
     check_output_folder(args.out, "--out")
     check_output(args.markdown, "--markdown")
     results = []
-    for agent, games in _agents(args.agent, args.games):
+    for agent, games in agents:
         params = StudyParams(players=tuple(args.players), games=games, agent=agent, seed=args.seed,
                              switches=None if args.switch is None else tuple(args.switch),
                              cap=args.max_decisions, chunk=args.chunk)

@@ -170,6 +170,9 @@ def test_study_command_rejects_bad_input(args: list[str], tmp_path: Path) -> Non
     (["--workers", "-2"], "--workers must be at least 1, not -2"),
     (["--agent", "random:0"], "--agent random:0: GAMES must be at least 1"),
     (["-g", "3", "--seed", str(2**64 - 2)], f"plays seeds up to {2**64}, past the largest seed"),
+    (["-g", "1", "--seed", str(2**64 - 1), "--agent", "random:3"],
+     f"--seed {2**64 - 1} with --agent random:3 plays seeds up to {2**64 + 1}, past the largest seed"),
+    (["-n", "2", "5", "1"], "--players takes 2, 3 or 4, not 5, 1"),
 ])
 def test_study_names_the_option_it_refuses(args: list[str], message: str, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
