@@ -171,6 +171,8 @@ def run_validate(args: argparse.Namespace) -> int:
         print_json(verdict.to_json())
     else:
         print(verdict.format(seats_of(record)), file=sys.stderr if verdict.status == NOT_A_RECORD else sys.stdout)
+        if verdict.status != NOT_A_RECORD and verdict.state is not None:
+            print_provenance(verdict.state.game)  # the verdict stands on the component data, partly reconstructed
     if args.svg and verdict.state is not None:
         write_output(state_svg(verdict.state), args.svg)
     return verdict.exit_code

@@ -64,6 +64,19 @@ def test_an_unknown_switch_lists_the_valid_ones(capsys: pytest.CaptureFixture[st
     assert "did you mean" not in err and "reveal-order" in err
 
 
+@pytest.mark.parametrize("command", [["validate"], ["replay"], ["replay", "--at", "5"]])
+def test_a_verdict_or_position_says_which_component_data_is_reconstructed(
+        command: list[str], game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rattus_rules import load_rules
+    note = load_rules().provenance_note()
+    assert note is not None and "reconstructed" in note
+    assert main([command[0], str(game_file), *command[1:]]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith(note) and out.count(note) == 1
+    assert main([command[0], str(game_file), "--json", *command[1:]]) == 0
+    assert note not in capsys.readouterr().out  # JSON keeps its documented shape (docs/json.md)
+
+
 def test_replay_past_the_end_is_an_error(game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     total = len(json.loads(game_file.read_text())["entries"])
     assert main(["replay", str(game_file), "--at", str(total)]) == 0
