@@ -143,7 +143,7 @@ def run_validate(args: argparse.Namespace) -> int:
         raise UsageError("--workers must be at least 1")
     if is_archive(args.files):
         return _validate_archive(args, chosen)
-    check_output(args.svg, "--svg")
+    check_output(args.svg, "--svg", "an SVG picture" if args.svg == "-" else None)  # None: no picture
     shape: Callable[[dict[str, Any]], Any] | None = None
     if args.json:  # input that is not JSON gets the JSON verdict too (docs/json.md)
         shape = (lambda v: {"status": NOT_A_RECORD, "verdict": v}) if args.which_interpretations else (lambda v: v)

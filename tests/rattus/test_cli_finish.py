@@ -168,3 +168,17 @@ def test_pictures_are_not_written_to_a_terminal(args: list[str], document: str, 
         capsys.readouterr().err
     monkeypatch.setattr(sys, "stdout", io.StringIO())  # piped: written as before
     assert main(args) == 0 and sys.stdout.getvalue().startswith("<svg")
+
+
+def test_validate_svg_to_standard_output_is_refused_on_a_terminal(
+        game_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(["validate", str(game_file), "--svg", "-"]) == 2
+    assert terminal.getvalue() == ""
+    assert "this writes an SVG picture, not text for a terminal: name a file with --svg FILE" in \
+        capsys.readouterr().err
+    assert main(["validate", str(game_file)]) == 0  # no --svg: no picture, the verdict on the terminal
+    assert terminal.getvalue().startswith("legal")
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # piped: the picture follows the verdict
+    assert main(["validate", str(game_file), "--svg", "-"]) == 0 and "<svg" in sys.stdout.getvalue()
