@@ -16,7 +16,7 @@ import attrs
 
 from . import ast as A
 from .errors import Diagnostic, SpecError
-from .files import inside, read_text
+from .files import inside, read_text, why_unread
 from .types import TEXT, BoolType, EntityType, IntType, ListType, Type, column_type
 
 #: The key of a table without a `key` column: the row's number, from 1.
@@ -102,7 +102,7 @@ def load_table(
     try:
         path = resolve_file(decl, spec_dir, override)
     except OSError as err:  # the user's folder cannot be looked into
-        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {override}: {err}",
+        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {override}: {why_unread(err)}",
                                     unreadable_input=True)]) from None
     shown = str(path)
     users = path != spec_dir / decl.file
@@ -112,7 +112,7 @@ def load_table(
     try:
         text = read_text(path, MAX_TABLE_BYTES)
     except (OSError, ValueError) as err:
-        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {err}",
+        raise SpecError([Diagnostic(decl.pos, f"cannot read table {decl.name} from {shown}: {why_unread(err)}",
                                     unreadable_input=users)]) from None
     problems: list[Diagnostic] = []
     reader = csv.DictReader(io.StringIO(text))

@@ -22,7 +22,7 @@ from lark import Token, Tree
 from . import ast as A
 from . import cache, treejson
 from .errors import Diagnostic, SpecError
-from .files import read_bytes, read_text
+from .files import read_bytes, read_text, why_unread
 
 TreeT = Tree[Any]
 
@@ -242,7 +242,7 @@ def parse_file(path: Path, display: str | None = None) -> A.SpecFile:
     try:
         text = read_text(path, MAX_SOURCE_BYTES)
     except (OSError, ValueError) as err:
-        raise SpecError([Diagnostic(A.Pos(shown, 1, 1), f"cannot read spec file: {err}")]) from None
+        raise SpecError([Diagnostic(A.Pos(shown, 1, 1), f"cannot read spec file: {why_unread(err)}")]) from None
     # A file parsed before (same text, same name, same parser) is read back from the cache.
     return cache.cached("ast", cache.digest(_parser_digest(), shown, text), lambda: parse_text(text, shown),
                         encode=treejson.encode, decode=treejson.decode_spec_file)

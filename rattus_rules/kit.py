@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.files import why_unread
 from interpreter.notation import CHANCE, read_seat
 
 from .conformance import loads_golden
@@ -83,7 +84,7 @@ class Engine:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL)
         except OSError as err:
-            raise EngineError(f"cannot start the engine {argv[0]!r}: {err}") from None
+            raise EngineError(f"cannot start the engine {argv[0]!r}: {why_unread(err)}") from None
         self.timeout = timeout
         self.timed_out = False
         self.buffer = b""
@@ -101,7 +102,7 @@ class Engine:
             self.proc.stdin.write(line.encode("utf-8"))
             self.proc.stdin.flush()
         except OSError as err:
-            raise EngineError(f"the engine stopped reading: {err}") from None
+            raise EngineError(f"the engine stopped reading: {why_unread(err)}") from None
         text = self._line(line.strip())
         try:
             answer = json.loads(text)

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from interpreter.files import why_unread
+
 from .common import EXIT_OK, EXIT_RULES, EXIT_USAGE, UsageError
 
 #: The longest ``--timeout`` accepted, in seconds.
@@ -43,7 +45,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         written = export(target)
     except OSError as err:
-        raise UsageError(f"cannot write the kit to {target}: {err}") from None
+        raise UsageError(f"cannot write the kit to {target}: {why_unread(err)}") from None
     print(f"wrote {len(written)} files to {target} (start with {target / 'README.md'})")
     return EXIT_OK
 
@@ -72,7 +74,9 @@ def run_check(args: argparse.Namespace) -> int:
     except EngineError as err:
         print(f"rattus: {err}", file=sys.stderr)
         return EXIT_USAGE
-    except (OSError, ValueError, KeyError) as err:
+    except OSError as err:
+        raise UsageError(f"cannot read the kit: {err.filename or kit}: {why_unread(err)}") from None
+    except (ValueError, KeyError) as err:
         raise UsageError(f"cannot read the kit: {err}") from None
     print(f"{passed} passed, {failed} failed")
     return EXIT_RULES if failed else EXIT_OK

@@ -57,6 +57,7 @@ def test_check_with_unreadable_data_is_bad_input_and_with_wrong_data_a_spec_erro
     assert main(["check", "--data", str(data)]) == 2
     err = capsys.readouterr().err
     assert "Permission denied" in err and "Traceback" not in err and "internal error" not in err
+    assert "Errno" not in err  # the reason in words, as for every other file (interpreter.files.why_unread)
 
 
 @pytest.mark.parametrize("argv", [["play", "-q"], ["perft", "-d", "1"], ["render", "state", "-o", "-"],
@@ -106,3 +107,14 @@ def test_interpretations_lists_defaults_and_citations(capsys: pytest.CaptureFixt
     assert "reveal-order: In which order are a region's tokens revealed?" in out
     assert "default chosen:" in out and "option  placed:" in out
     assert 'cites rulebook Spielende: "Im Falle eines Gleichstandes' in out
+
+
+def test_an_unreadable_spec_file_is_named_with_the_reason_in_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def refused(*args: object, **kwargs: object) -> str:
+        raise PermissionError(13, "Permission denied", str(args[0]))
+    monkeypatch.setattr("interpreter.parser.read_text", refused)
+    assert main(["check"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read spec file: Permission denied" in err and ".rules:1:1:" in err
+    assert "Errno" not in err and "Traceback" not in err

@@ -157,3 +157,14 @@ def test_an_engine_that_never_answers_is_killed_and_the_check_stops_with_exit_2(
 def test_a_bad_timeout_is_a_usage_error(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["conformance", "check", "--engine", REFEREE, "--timeout", value])
     assert code == 2 and "--timeout" in capsys.readouterr().err
+
+
+def test_an_engine_or_kit_folder_that_cannot_be_used_is_named_without_errno_text(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "no-such-engine")
+    assert main(["conformance", "check", "--engine", missing]) == 2
+    assert capsys.readouterr().err.strip() == f"rattus: cannot start the engine {missing!r}: No such file or directory"
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    assert main(["conformance", "export", str(blocker / "kit")]) == 2
+    assert capsys.readouterr().err.strip() == f"rattus: cannot write the kit to {blocker / 'kit'}: Not a directory"
