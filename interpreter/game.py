@@ -495,6 +495,8 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     override = Path(data) if data is not None else None
     if override is not None and not override.exists():
         raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "data path does not exist", unreadable_input=True)])
+    if override is not None:
+        _check_override(override, [decl.file for decl in checked.symbols.tables.values()])
     enums = {name: e.values for name, e in checked.symbols.enums.items()}
     tables: dict[str, Table] = {}
     for name, decl in checked.symbols.tables.items():
@@ -511,6 +513,19 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
         return Game(checked, tables, texts)
     except RuleError as err:
         raise SpecError([Diagnostic(err.pos, err.message)]) from None
+
+
+def _check_override(override: Path, files: list[str]) -> None:
+    """Refuse a data path that replaces no table: a file named like none of them, a folder holding none."""
+    names = sorted({Path(f).name for f in files})
+    if override.is_dir():
+        if not any((override / f).exists() or (override / Path(f).name).exists() for f in files):
+            raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "the data folder holds no table file "
+                                        f"(the tables' files: {', '.join(names)})", unreadable_input=True)])
+    elif Path(override).name not in names:
+        raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "a data file replaces the table of the same "
+                                    f"file name, and no table is read from {override.name!r} "
+                                    f"(the tables' files: {', '.join(names)})", unreadable_input=True)])
 
 
 def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagnostic]:

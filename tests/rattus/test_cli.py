@@ -118,3 +118,20 @@ def test_an_unreadable_spec_file_is_named_with_the_reason_in_words(
     err = capsys.readouterr().err
     assert "cannot read spec file: Permission denied" in err and ".rules:1:1:" in err
     assert "Errno" not in err and "Traceback" not in err
+
+
+def test_data_that_replaces_no_table_is_refused_not_ignored(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    typo = tmp_path / "bord.csv"  # meant board.csv: silently playing the shipped board would mislead
+    typo.write_text("a,b\n", encoding="utf-8")
+    assert main(["play", "-n", "2", "-q", "--data", str(typo)]) == 2
+    err = capsys.readouterr().err
+    assert "no table is read from 'bord.csv'" in err and "board.csv" in err
+    empty = tmp_path / "corrections"
+    empty.mkdir()
+    assert main(["check", "--data", str(empty)]) == 2
+    assert "the data folder holds no table file" in capsys.readouterr().err
+    (empty / "board.csv").write_text((spec_dir() / "data" / "board.csv").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    assert main(["check", "--data", str(empty)]) == 0
+    assert main(["check", "--data", str(empty / "board.csv")]) == 0
