@@ -93,6 +93,9 @@ def list_items(sources: Iterable[str]) -> list[Item]:
         # (what is not a folder is listed: a FIFO or a dangling link gets its verdict line, it is not skipped)
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix in (".json", *JSON_LINES) and not p.is_dir())
+            if not files:  # a wrong folder must not pass as an archive of no illegal record
+                raise ValueError(f"no record in {source}: no *.json or {' or '.join('*' + s for s in JSON_LINES)} "
+                                 "file below it")
         elif path.exists():
             files = [path]
         elif glob.has_magic(source):

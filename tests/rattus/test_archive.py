@@ -168,3 +168,11 @@ def test_a_missing_file_is_named_once(argv: list[str], tmp_path: Path, capsys: p
     missing = str(tmp_path / "nothing.json")
     assert main([*argv, missing]) == 2
     assert capsys.readouterr().err.strip() == f"rattus: cannot read {missing}: No such file or directory"
+
+
+def test_a_folder_without_records_is_refused_not_a_clean_archive(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("no records here", encoding="utf-8")
+    assert main(["validate", str(tmp_path)]) == 2
+    assert f"rattus: no record in {tmp_path}: no *.json or *.jsonl or *.ndjson file below it" in \
+        capsys.readouterr().err
