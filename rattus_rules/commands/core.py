@@ -79,9 +79,15 @@ def run_check(args: argparse.Namespace) -> int:
         print_json({"ok": True, "title": game.title, "procedures": len(s.procedures), "rules": len(s.rules),
                     "switches": len(s.switches), "invariants": len(s.invariants), "checks": len(s.checks)})
         return EXIT_OK
-    print(f"ok: {game.title} — {len(s.procedures)} procedures, {len(s.rules)} rules, "
-          f"{len(s.switches)} switches, {len(s.invariants)} invariants, {len(s.checks)} data checks")
+    counts = ((s.procedures, "procedure"), (s.rules, "rule"), (s.switches, "switch"), (s.invariants, "invariant"),
+              (s.checks, "data check"))
+    print(f"ok: {game.title} — " + ", ".join(_count(len(items), noun) for items, noun in counts))
     return EXIT_OK
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 rule``, ``2 rules``, ``0 switches``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}{'es' if noun.endswith('ch') else 's'}"
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -12,6 +12,8 @@ from rattus_rules import new_game
 from rattus_rules.cli import main
 from rattus_rules.paths import spec_dir
 
+from ..conftest import ROOT
+
 
 def test_check_the_shipped_spec(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
@@ -135,3 +137,9 @@ def test_data_that_replaces_no_table_is_refused_not_ignored(tmp_path: Path,
                                      encoding="utf-8")
     assert main(["check", "--data", str(empty)]) == 0
     assert main(["check", "--data", str(empty / "board.csv")]) == 0
+
+
+def test_check_counts_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--game", str(ROOT / "docs" / "examples" / "pebbles"), "check"]) == 0
+    assert capsys.readouterr().out.strip() == \
+        "ok: Pebbles — 1 procedure, 2 rules, 1 switch, 1 invariant, 0 data checks"
