@@ -48,6 +48,16 @@ def check_data_path(data: str | None) -> None:
         raise UsageError(f"--data {data}: no such file or folder")
 
 
+def check_players(players: int, data: str | None = None) -> None:
+    """Raise UsageError naming ``--players`` if the chosen game is not for that many players."""
+    from ..api import load_rules
+
+    game = load_rules(data)
+    if not game.min_players <= players <= game.max_players:
+        raise UsageError(f"--players: {game.title} is for {game.min_players} to {game.max_players} players, "
+                         f"not {players}")
+
+
 def parse_interpretations(items: Sequence[str]) -> dict[str, str]:
     """``["id=value", ...]`` as a dict; raise UsageError if malformed."""
     out = {}

@@ -21,6 +21,7 @@ from .common import (
     add_rules_options,
     check_data_path,
     check_output,
+    check_players,
     parse_interpretations,
     print_json,
     print_provenance,
@@ -94,6 +95,7 @@ def run_play(args: argparse.Namespace) -> int:
     """Play one game with random players; print the turn-by-turn log, scores and winner."""
     chosen = parse_interpretations(args.interpretation)
     check_output(getattr(args, "record", None), "--record")
+    check_players(args.players, args.data)
     bound = args.max_decisions
     try:
         state = new_game(args.players, seed=args.seed, interpretations=chosen, data=args.data,

@@ -50,6 +50,7 @@ from .common import (
     add_json_option,
     add_rules_options,
     check_output,
+    check_players,
     parse_interpretations,
     print_json,
     print_provenance,
@@ -270,6 +271,7 @@ def run_perft(args: argparse.Namespace) -> int:
     if not 1 <= args.depth <= MAX_PERFT_DEPTH:
         raise UsageError(f"--depth must be from 1 to {MAX_PERFT_DEPTH} (the count grows about tenfold with each step;"
                          " deeper searches would not end in a lifetime)")
+    check_players(args.players, args.data)
     try:
         state, _ = start_position(args.players, args.seed, chosen, args.chance, data=args.data)
     except ValueError as err:

@@ -29,6 +29,7 @@ from .common import (
     UsageError,
     add_rules_options,
     check_output,
+    check_players,
     parse_interpretations,
     seed_arg,
     write_output,
@@ -121,6 +122,7 @@ def run_state(args: argparse.Namespace) -> int:
     else:
         if args.moves < 0:
             raise UsageError("--moves must be 0 or more")
+        check_players(args.players, args.data)
         try:
             state = random_state(args.players, args.seed, args.moves,
                                  parse_interpretations(args.interpretation), args.data)

@@ -143,3 +143,10 @@ def test_check_counts_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--game", str(ROOT / "docs" / "examples" / "pebbles"), "check"]) == 0
     assert capsys.readouterr().out.strip() == \
         "ok: Pebbles — 1 procedure, 2 rules, 1 switch, 1 invariant, 0 data checks"
+
+
+@pytest.mark.parametrize("command", [["play", "-q"], ["perft", "-d", "1"], ["render", "state"]])
+def test_a_player_count_the_game_is_not_for_names_players(command: list[str],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*command, "--players", "5"]) == 2
+    assert capsys.readouterr().err.strip() == "rattus: --players: Rattus is for 2 to 4 players, not 5"
