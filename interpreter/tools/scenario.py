@@ -17,6 +17,10 @@ and ``seed N``; then the game's position statements; then the steps.
 Traceback (most recent call last):
 ...
 interpreter.tools.scenario.ScenarioError: <text>:1: Nim is for 2 to 3 players, not 5
+>>> parse_text("players 2\nseats P12 b\n", "<text>", nim, ())
+Traceback (most recent call last):
+...
+interpreter.tools.scenario.ScenarioError: <text>:2: 'P12' cannot name a seat
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import attrs
 
 from interpreter import Game, State
 from interpreter.files import read_text, why_unread
+from interpreter.notation import CHANCE, read_seat
 
 #: The header's statements, the same for every game.
 HEADER_WORDS = ("scenario", "players", "seats", "interpretation", "seed")
@@ -154,7 +159,7 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
             elif head == "seats":
                 seats = words[1:]
                 for s in seats:
-                    if s in words_of_position or s in ("chance", "expect") or re.fullmatch(r"P\d", s):
+                    if s in words_of_position or s in (CHANCE, "expect") or read_seat(s) is not None:
                         raise ScenarioError(path, number, f"{s!r} cannot name a seat")
                 if len(set(seats)) != len(seats):
                     raise ScenarioError(path, number, "two seats have the same name")
