@@ -598,18 +598,28 @@ class PyGen:
         return BUILTINS[f].emit(self, e, sc, fr, iterating)
 
     def user_call(self, e: A.Call, sc: Scope, fr: Frame) -> str:
+        got = self.inlined(e, sc, fr)
+        if got is not None:
+            text, _, inner = got
+            for alias, init in inner.aliases.items():
+                fr.aliases.setdefault(alias, init)
+            return text
+        name = self.define_function(self.symbols.functions[e.func])
+        return f"{name}(st{''.join(', ' + self.expr(a, sc, fr) for a in e.args)})"
+
+    def inlined(self, e: A.Call, sc: Scope, fr: Frame) -> tuple[str, Scope, Frame] | None:
+        """A call of a user function written out in place: its text, the scope its body is
+        written in (each parameter's argument text) and the body's frame (its aliases are not
+        yet the caller's); None if the call is not written out (small, simple arguments only)."""
         decl = self.symbols.functions[e.func]
-        params = [p.name for p in decl.params]
         args = [self.expr(a, sc, fr) for a in e.args]
         if all(_SIMPLE.match(text) or cheap(a) for text, a in zip(args, e.args)):
             inner = Frame(fr.hot)
-            text = self.expr(decl.body, dict(zip(params, args)), inner)
+            scope = dict(zip((p.name for p in decl.params), args))
+            text = self.expr(decl.body, scope, inner)
             if len(text) <= INLINE_LIMIT:
-                for alias, init in inner.aliases.items():
-                    fr.aliases.setdefault(alias, init)
-                return text
-        name = self.define_function(decl)
-        return f"{name}(st{''.join(', ' + a for a in args)})"
+                return text, scope, inner
+        return None
 
     def define_function(self, decl: A.FunctionDecl) -> str:
         """The generated Python function of a user function (defined once)."""

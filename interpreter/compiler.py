@@ -17,7 +17,6 @@ options are decided when the code is made.
 
 from __future__ import annotations
 
-import ast as pyast
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from typing import Any, Protocol, assert_never, overload
@@ -26,7 +25,7 @@ import attrs
 
 from . import ast as A
 from .ast import MAX_INT
-from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, literal, weight
+from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, Scope, literal, weight
 from .notation import CHANCE_PLAYER, value_word
 from .notation import text as option_text
 from .symbols import Kind
@@ -773,6 +772,7 @@ class ProcedureCompiler:
             scope: dict[str, str] = {}
             names: list[str] = []
             texts: list[tuple[str, str | None]] = []
+            scopes: list[dict[str, str]] = []  # the names each binding's filter reads its locals by
             checked = self.x.ctx.checked
             reads = [checked.free_locals(b.domain) | (checked.free_locals(b.where) if b.where else set())
                      for b in bindings]
@@ -780,6 +780,7 @@ class ProcedureCompiler:
                 var = self.gen.fresh(b.var)
                 domain = self.gen.expr(b.domain, scope, fr, iterating=True)
                 scope = {**scope, b.var: var}
+                scopes.append(scope)
                 names.append(var)
                 texts.append((domain, self.gen.expr(b.where, scope, fr) if b.where is not None else None))
             # where each binding's list can be made: after the innermost binding it depends on
@@ -793,7 +794,7 @@ class ProcedureCompiler:
                 var = names[k]
                 cost = weight(where or "") + len(texts) - k
                 d = self.gen.fresh("d")
-                hoisted, rest = self.split_where(where, var)
+                hoisted, rest = self.split_where(b, where, scopes[k], fr)
                 if k in kept:  # listed once (charged), then looped over (charged each time)
                     out.append((f"{ind}if {kept[k]} is None:", b.pos, cites))
                     out.extend(self.charged(d, domain, cost, ind + "    ", b.pos))
@@ -823,33 +824,45 @@ class ProcedureCompiler:
             out.append((f"{ind}add(({bi}, {values}))", st.pos, cites))
         return out
 
-    @staticmethod
-    def split_where(where: str | None, var: str) -> tuple[str, str | None]:
-        """A binding's filter (generated text) as (its leading conjuncts that do not name the
-        binding's variable, the rest).
+    def split_where(self, b: A.Binding, where: str | None, sc: Scope, fr: Frame) -> tuple[str, str | None]:
+        """A binding's filter (``where``, its generated text) as (its leading conjuncts that do
+        not read the binding's variable, the rest).
 
-        The first part is the same for every value, so it is tested once, before the
-        values are listed (and only if there are any, as the filter would be): ``"True"``
-        if there is none; the rest filters each value (None if nothing is left).
+        Which conjuncts read the variable is the checker's name resolution
+        (:meth:`~interpreter.checker.Checked.free_locals`).  The first part is the same for every
+        value, so it is tested once, before the values are listed (and only if there are any, as
+        the filter would be): ``"True"`` if there is none; the rest filters each value (None if
+        nothing is left).
         """
-        if where is None or "\x00" in where:  # (no split of text still to be resolved by its frame)
+        if b.where is None or where is None or "\x00" in where:  # (no split of text still to be resolved by its frame)
             return "True", where
-        conjuncts: list[pyast.expr] = []
-        todo: list[pyast.expr] = [pyast.parse(where, mode="eval").body]
-        while todo:
-            e = todo.pop()
-            if isinstance(e, pyast.BoolOp) and isinstance(e.op, pyast.And):
-                todo += reversed(e.values)
-            else:
-                conjuncts.append(e)
+        parts = self.conjuncts(b.where, sc, fr, lambda e: b.var in self.x.ctx.checked.free_locals(e))
         lead = 0
-        while lead < len(conjuncts) and not any(isinstance(n, pyast.Name) and n.id == var
-                                                 for n in pyast.walk(conjuncts[lead])):
+        while lead < len(parts) and not parts[lead][1]:
             lead += 1
         if lead == 0:
             return "True", where
-        texts = [f"({pyast.unparse(c)})" for c in conjuncts]
+        texts = [f"({text})" for text, _ in parts]
         return " and ".join(texts[:lead]), " and ".join(texts[lead:]) or None
+
+    def conjuncts(self, e: A.Expr, sc: Scope, fr: Frame, reads: Callable[[A.Expr], bool]) -> list[tuple[str, bool]]:
+        """The parts of a condition joined by ``and``, left to right, as (text, whether
+        ``reads`` holds for it), looking into the body of a function written out in place."""
+        checked = self.x.ctx.checked
+        if isinstance(e, A.Binary) and e.op == "and":
+            return self.conjuncts(e.left, sc, fr, reads) + self.conjuncts(e.right, sc, fr, reads)
+        if isinstance(e, A.Call) and checked.ref(e) is Kind.FUNCTION:
+            got = self.gen.inlined(e, sc, fr)
+            if got is not None:
+                _, inner_sc, inner = got
+                decl = self.gen.symbols.functions[e.func]
+                given = {p.name for p, a in zip(decl.params, e.args) if reads(a)}
+                parts = self.conjuncts(decl.body, inner_sc, inner, lambda x: bool(given & checked.free_locals(x)))
+                for alias, init in inner.aliases.items():
+                    fr.aliases.setdefault(alias, init)
+                return parts
+        text = self.gen.expr(e, sc, fr)
+        return [] if literal(text) is True else [(text, reads(e))]  # (`and true`: nothing to test)
 
     @staticmethod
     def filtered(var: str, domain: str, hoisted: str, rest: str | None) -> str:
@@ -876,7 +889,7 @@ class ProcedureCompiler:
         where = self.gen.expr(b.where, {b.var: var}, fr) if b.where is not None else None
         if not self.gen.data_sized(b.domain):  # listed once: only a range or a list may be too long
             domain = f"_each(st, {domain}, {weight(where or '')})"
-        hoisted, rest = self.split_where(where, var)
+        hoisted, rest = self.split_where(b, where, {b.var: var}, fr)
         out: list[Line] = []
         if hoisted != "True":
             out.append((f"out = {domain}", b.pos, cites))

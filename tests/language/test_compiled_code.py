@@ -8,6 +8,7 @@ those against values worked out by hand.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -280,4 +281,34 @@ procedure play cite src "S" "x" {
     state.apply("pair 1 2")
     assert state.legal_action_texts() == ["pair 1 2", "pair 2 1", "stop"]
     state.apply("pair 2 1")
+    assert state.legal_action_texts() == ["stop"]
+
+
+def test_which_filter_parts_name_the_value_is_the_checkers_name_resolution(tmp_path: Path) -> None:
+    # the part of a filter to test once is found on the syntax tree, by the names the checker
+    # resolved, looking into a function written out in place; never by reading generated Python
+    import ast
+
+    import interpreter.compiler
+
+    tree = ast.parse(Path(interpreter.compiler.__file__).read_text(encoding="utf-8"))
+    assert "ast" not in {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    game = load(tmp_path, '''
+counter top = 3
+function open(n: int, m: int) = top > n and m > n
+procedure play cite src "S" "x" {
+  loop {
+    choose by first_player {
+      "take" b in 1 .. 3 where open(1, b) { top -= 1 }
+      "stop" { break }
+    }
+  }
+}
+''')
+    made = "\n".join(game.generated_sources().values())
+    assert re.search(r"if _\d+_d and \(\(V_top\[None\] > 1\)\):\n +for _\d+_b in", made)  # once, before the loop
+    state = game.new_state(2)
+    assert state.legal_action_texts() == ["take 2", "take 3", "stop"]
+    state.apply("take 2")
+    state.apply("take 3")
     assert state.legal_action_texts() == ["stop"]
