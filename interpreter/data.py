@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -17,7 +18,7 @@ import attrs
 from . import ast as A
 from .errors import Diagnostic, SpecError
 from .files import inside, read_text, why_unread
-from .types import TEXT, BoolType, EntityType, IntType, ListType, Type, column_type
+from .types import BoolType, EntityType, IntType, ListType, Type
 
 #: The key of a table without a `key` column: the row's number, from 1.
 ROW_NUMBER = "row_number"
@@ -93,9 +94,15 @@ def resolve_file(decl: A.TableDecl, spec_dir: Path, override: Path | None) -> Pa
 
 
 def load_table(
-    decl: A.TableDecl, spec_dir: Path, override: Path | None, enums: dict[str, tuple[str, ...]]
+    decl: A.TableDecl, spec_dir: Path, override: Path | None, enums: dict[str, tuple[str, ...]],
+    types: Mapping[str, Type],
 ) -> Table:
-    """Read and type one table; every problem is a :class:`SpecError` naming file and line."""
+    """Read and type one table; every problem is a :class:`SpecError` naming file and line.
+
+    ``types``: each column's type, as the checker read it
+    (:meth:`~interpreter.symbols.Symbols.column_type`; a column naming another table holds
+    its keys as text).
+    """
     problem = path_problem(decl.file)
     if problem is not None:
         raise SpecError([Diagnostic(decl.pos, f"table {decl.name}: {problem}")])
@@ -125,8 +132,6 @@ def load_table(
     wanted = ([decl.key] if decl.key else []) + list(decl.columns)
     if decl.provenance:
         wanted.append(A.Column(decl.provenance, "text", decl.pos))
-    # (a column naming another table holds its keys as text; the checker has refused unknown types)
-    types = {col.name: column_type(col.type, enums) or TEXT for col in wanted}
     for col in wanted:
         if col.name not in header:
             problems.append(Diagnostic(A.Pos(shown, 1, 1),
@@ -163,7 +168,7 @@ def load_table(
 
 
 def _convert(cell: str, t: Type, enums: dict[str, tuple[str, ...]]) -> Any:
-    """A cell's value by its column's type (:func:`~interpreter.types.column_type`)."""
+    """A cell's value by its column's type (:meth:`~interpreter.symbols.Symbols.column_type`)."""
     match t:
         case IntType():
             try:

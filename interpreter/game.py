@@ -36,7 +36,7 @@ from .notation import Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
 from .stored import state_from_data
-from .types import EntityType
+from .types import ANY, EntityType
 
 SPEC_SUFFIX = ".rules"
 #: At most this many variants of the generated code: combinations of switch settings with code of
@@ -501,7 +501,8 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     tables: dict[str, Table] = {}
     for name, decl in checked.symbols.tables.items():
         try:
-            tables[name] = load_table(decl, spec_dir, override, enums)
+            columns = {c.name: checked.symbols.column_type(name, c.name) or ANY for c in _columns(decl)}
+            tables[name] = load_table(decl, spec_dir, override, enums, columns)
         except SpecError as err:
             problems.extend(err.diagnostics)
     if problems:
@@ -528,13 +529,19 @@ def _check_override(override: Path, files: list[str]) -> None:
                                     f"(the tables' files: {', '.join(names)})", unreadable_input=True)])
 
 
+def _columns(decl: A.TableDecl) -> list[A.Column]:
+    """A table's columns, its key and its provenance column first and last."""
+    provenance = [A.Column(decl.provenance, "text", decl.pos)] if decl.provenance else []
+    return [*([decl.key] if decl.key else []), *decl.columns, *provenance]
+
+
 def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagnostic]:
     """Cells whose column type names another table must name one of its rows."""
     problems = []
     for name, decl in checked.symbols.tables.items():
         table = tables[name]
-        for col in ([decl.key] if decl.key else []) + list(decl.columns):
-            t = checked.symbols.value_type(col.type)
+        for col in _columns(decl):
+            t = checked.symbols.column_type(name, col.name)
             if not isinstance(t, EntityType) or t.table not in tables:
                 continue
             known = set(tables[t.table].keys)

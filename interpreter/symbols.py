@@ -100,13 +100,8 @@ class Symbols:
             cols.append(A.Column(decl.provenance, "text", decl.pos))
         for col in cols:
             if col.name == column:
-                return self.value_type(col.type)
+                return column_type(col.type, {*self.tables, *self.enums}) or ANY  # (unknown: reported)
         return None
-
-    def value_type(self, declared: str) -> Type:
-        """The checker type of values of a declared column type (``any`` for an unknown one,
-        which the checker reports)."""
-        return column_type(declared, {*self.tables, *self.enums}) or ANY
 
     def domain_keys_type(self, domain: str) -> Type:
         """The type of the keys of a dimension (`player`, a table, an enum or a graph)."""

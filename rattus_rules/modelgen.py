@@ -16,7 +16,7 @@ from interpreter import ast as A
 from interpreter.data import ROW_NUMBER
 from interpreter.english import child_blocks
 from interpreter.tools.rst import esc, label, list_table, literal
-from interpreter.types import BoolType, IntType, ListType, Type
+from interpreter.types import ANY, BoolType, IntType, ListType, Type
 
 from .faces import face_text
 from .names import BOARD
@@ -166,7 +166,7 @@ def hash_rst(game: Game) -> str:
         table = game.tables[name]
         decl = game.symbols.tables[name]
         cols = ([decl.key] if decl.key else []) + list(decl.columns)
-        typed = [f"``{c.name}``: {_described(game.symbols.value_type(c.type))}" for c in cols]
+        typed = [f"``{c.name}``: {_described(game.symbols.column_type(name, c.name) or ANY)}" for c in cols]
         if not decl.key:
             typed.append(f"``{ROW_NUMBER}``: the row's number, 1 for the first row after the header")
         rows.append([f"``{name}``", literal(decl.file.rsplit('/', 1)[-1]), "; ".join(typed),

@@ -4,6 +4,7 @@ the messages have always shown them, and read from a spec by one function."""
 from __future__ import annotations
 
 import doctest
+from pathlib import Path
 from typing import get_args
 
 import attrs
@@ -86,3 +87,35 @@ def test_column_words_are_read_by_column_type_only() -> None:
 def test_the_module_examples_hold() -> None:
     result = doctest.testmod(T)
     assert result.attempted >= 2 and result.failed == 0
+
+
+def test_a_tables_column_types_are_read_once_by_the_symbols(tmp_path: Path) -> None:
+    # the types the data is read with are those the checker knows: a column naming an enum is
+    # checked against it, one naming a table holds that table's keys as text; no module but the
+    # symbols and the checker reads a column's written type again
+    from interpreter import SpecError, load_spec
+    (tmp_path / "g.rules").write_text('''
+game g "G" cite src "S" "x"
+source src "A source"
+players 2 to 2
+main play
+enum colour = red, blue
+table shades from "shades.csv" {
+  key name: text
+  column hue: colour
+  column next: shades
+  column n: int
+  cite src "S" "x"
+}
+procedure play cite src "S" "x" { choose by first_player { "a" cite src "S" "x" { } } }
+''', encoding="utf-8")
+    (tmp_path / "shades.csv").write_text("name,hue,next,n\nsky,blue,rose,1\nrose,red,sky,2\n", encoding="utf-8")
+    game = load_spec(tmp_path)
+    assert game.tables["shades"].rows[0] == {"name": "sky", "hue": "blue", "next": "rose", "n": 1}
+    assert game.symbols.column_type("shades", "next") == EntityType("shades")
+    (tmp_path / "shades.csv").write_text("name,hue,next,n\nsky,green,rose,1\nrose,red,sky,2\n", encoding="utf-8")
+    with pytest.raises(SpecError, match=r"column hue: 'green' is not one of red, blue"):
+        load_spec(tmp_path)
+    import interpreter.data
+    assert "column_type" not in Path(interpreter.data.__file__).read_text(encoding="utf-8").replace(
+        "Symbols.column_type", "")
