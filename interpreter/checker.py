@@ -479,7 +479,9 @@ class Checker:
         kind = self.symbols.kind_of(name)
         if kind is None and name not in SPECIAL_NAMES:
             return True
-        self.error(pos, f"{what} {name!r} hides a {kind or 'language'} name")
+        decl = self.symbols.declaration(name)
+        where = f" (declared at {decl.pos})" if decl is not None else ""
+        self.error(pos, f"{what} {name!r} hides a {kind or 'language'} name{where}")
         return False
 
     def define(self, name: str, t: Type, pos: A.Pos) -> None:

@@ -73,6 +73,13 @@ class Symbols:
                 return kind
         return None
 
+    def declaration(self, name: str) -> Any | None:
+        """The declaration of a global name, or None."""
+        for _, table in self._namespaces():
+            if name in table:
+                return table[name]
+        return None
+
     def _namespaces(self) -> Iterator[tuple[Kind, dict[str, Any]]]:
         yield Kind.ENUM, self.enums
         yield Kind.TABLE, self.tables

@@ -263,7 +263,7 @@ CHOOSE = f'choose by first_player {{ "a" {C} {{ }} }}'
 
 @pytest.mark.parametrize("body, message", [
     (f"procedure play {C} {{ call q(1) }}\nprocedure q(n: int) {C} {{ {CHOOSE} }}\n",
-     "t.rules:8:13: parameter 'n' hides a state name"),
+     "t.rules:8:13: parameter 'n' hides a state name (declared at t.rules:6:1)"),
     (f"function f(n: int) = n + 1 {C}\nprocedure play {C} {{ let x = f(1)\n {CHOOSE} }}\n",
      "t.rules:7:12: parameter 'n' hides a state name"),
     (f'procedure play {C} {{ choose by first_player {{ "a" n in 1 .. 2 {C} {{ }} }} }}\n',
