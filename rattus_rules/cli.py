@@ -54,14 +54,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="rattus", description="The rules of Rattus as data: check the spec, play, validate games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--game", "-g", metavar="NAME",
-                        help=f"the game: a name (spec/NAME/, or a folder in ${GAMES_PATH_ENV}) or a folder of "
-                             f"*.rules files (default {DEFAULT_GAME}); for check, play, perft, interpretations "
-                             "and serve")
+    game = parser.add_argument("--game", "-g", metavar="NAME")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    game.help = (f"the game: a name (spec/NAME/, or a folder in ${GAMES_PATH_ENV}) or a folder of *.rules files "
+                 f"(default {DEFAULT_GAME}); for {', '.join(_any_game(parser))} (the others are for "
+                 f"{DEFAULT_GAME} only)")
     return parser
+
+
+def _any_game(parser: argparse.ArgumentParser) -> list[str]:
+    """The subcommands of ``parser`` that work with any game (they set ``any_game``)."""
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            out += [name for name, sub in action.choices.items() if sub.get_default("any_game")]
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,12 +133,7 @@ def _select_game(args: argparse.Namespace) -> None:
 
 def known_commands() -> list[str]:
     """The subcommands that work with any game (``--game``)."""
-    parser = build_parser()
-    out = []
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            out += [name for name, sub in action.choices.items() if sub.get_default("any_game")]
-    return out
+    return _any_game(build_parser())
 
 
 __all__ = ["build_parser", "known_commands", "known_games", "main"]

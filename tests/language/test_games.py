@@ -83,3 +83,29 @@ def test_the_referee_serves_another_game() -> None:
     hello, new, legal, applied = (json.loads(line) for line in done.stdout.decode().splitlines())
     assert hello["game"] == "nim" and hello["players"] == [2, 3] and new["ok"]
     assert legal["actions"] == ["take 1", "take 2", "take 3"] and applied["ok"] and applied["to_move"] == 1
+
+
+def _subcommands() -> list[str]:
+    from rattus_rules.cli import build_parser
+    action = next(a for a in build_parser()._actions if a.dest == "command")
+    assert action.choices is not None
+    return sorted(action.choices)
+
+
+@pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ("check", "interpretations", "play",
+                                                                               "perft", "serve")])
+def test_a_command_for_rattus_only_says_so_for_another_game(command: str, toy_games: None,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # every subcommand loads a game: those that do not read --game refuse it cleanly, before reading any
+    # other argument, and the help of --game names the same commands as the refusal
+    from rattus_rules.cli import build_parser, known_commands
+    assert main(["--game", "nim", command, *_ARGS.get(command, [])]) == 2
+    err = capsys.readouterr().err
+    assert f"`rattus {command}` is for rattus only; --game works with: " in err and "Traceback" not in err
+    works = ", ".join(known_commands())
+    assert f"for {works} (the others are for rattus only)" in " ".join(build_parser().format_help().split())
+
+
+#: Arguments a subcommand needs to get past its parser.
+_ARGS = {"validate": ["x.json"], "replay": ["x.json"], "scenario": ["x.scn"], "view": ["x.json"],
+         "render": ["board"], "conformance": ["export", "out"]}
