@@ -216,6 +216,7 @@ class Reader:
         self._parsers: dict[Type, _Parse] = {}
         # id of a branch -> (the branch, kept so that its id is not reused; a parser per binding)
         self._by_branch: dict[int, tuple[Branch, list[_Parse]]] = {}
+        self._keys: dict[str, set[tuple[type, Any]]] = {}  # a table's keys with their kinds
 
     def value(self, word: str, t: Type) -> Any:
         """The value of type ``t`` written ``word``; :class:`Unreadable` if there is none (or it is ambiguous)."""
@@ -236,6 +237,59 @@ class Reader:
             return tuple([parse(w) for parse, w in zip(parsers, args)])
         except Unreadable:
             return None
+
+    def fits(self, branch: Branch, values: Sequence[Any]) -> bool:
+        """Whether ``values`` are of the exact kinds of Python value the branch's bindings hold.
+
+        A bool is not a number here, a tuple is not a list and a float is no value of any type:
+        a value that only compares equal to a legal one (``True == 1``, ``1.0 == 1``) is not
+        taken for it, so an option given as values binds what the listing would have bound.
+        Where the type does not say the kind (``any``, a table whose keys this reader does not
+        have: see :meth:`kinds_known`), any plain value (none, yes/no, a number, a text, a list
+        of these) fits.
+        """
+        bindings = branch.bindings
+        return len(bindings) == len(values) and all(
+            self._fits(v, b.type) for v, b in zip(values, bindings))
+
+    def kinds_known(self, branch: Branch) -> bool:
+        """Whether the types of a branch's bindings say the exact kind of each value (see :meth:`fits`)."""
+        return all(self._known(b.type) for b in branch.bindings)
+
+    def _known(self, t: Type) -> bool:
+        match t:
+            case PlayerType() | IntType() | PieceType() | BoolType() | TextType():
+                return True
+            case EntityType(table=table):
+                return table in self.table_keys
+            case ListType(elem=item):
+                return self._known(item)
+            case AnyType() | NoneType() | ZoneType() | GraphType() | SwitchType():
+                return False
+            case _:
+                assert_never(t)
+
+    def _fits(self, value: Any, t: Type) -> bool:
+        match t:
+            case PlayerType() | IntType():
+                return type(value) is int
+            case PieceType():
+                return type(value) is int and 0 <= value < len(self.piece_keys)
+            case BoolType():
+                return type(value) is bool
+            case TextType():
+                return type(value) is str
+            case EntityType(table=table) if table in self.table_keys:
+                keys = self._keys.get(table)
+                if keys is None:
+                    keys = self._keys[table] = {(type(k), k) for k in self.table_keys[table]}
+                return type(value) in _SCALARS and (type(value), value) in keys
+            case ListType(elem=item):
+                return type(value) is list and all(self._fits(v, item) for v in value)
+            case EntityType() | AnyType() | NoneType() | ZoneType() | GraphType() | SwitchType():
+                return _plain(value)
+            case _:
+                assert_never(t)
 
     def _parser_of(self, t: Type) -> _Parse:
         parse = self._parsers.get(t)
@@ -270,6 +324,16 @@ class Reader:
                 return _unreadable
             case _:
                 assert_never(t)
+
+
+_SCALARS = (type(None), bool, int, str)
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether a value is plain data: none, yes/no, a number, a text, or a list of these."""
+    if type(value) in _SCALARS:
+        return True
+    return type(value) is list and depth < 32 and all(_plain(v, depth + 1) for v in value)
 
 
 def _seat(word: str) -> int:

@@ -31,6 +31,7 @@ from .compiler import (
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
 from .notation import CHANCE_PLAYER, Action, normal, who
+from .notation import text as option_text
 from .notation import words as option_words
 
 if TYPE_CHECKING:
@@ -351,8 +352,10 @@ class State:
             if branch.verb != verb:
                 continue
             values = reader.values(branch, args)
-            # the words were read exactly, but values equal across types (1 == True) could still meet
-            if values is not None and decision.text((b, values), self.game.piece_keys) == text:
+            # the words were read exactly, but values equal across types (1 == True) could still
+            # meet; the text is made afresh, not remembered: a text that is not legal must leave
+            # nothing behind (each distinct illegal text would grow the decision's memory)
+            if values is not None and option_text(branch, values, self.game.piece_keys) == text:
                 out.append((b, values))
         return tuple(out)
 
@@ -394,17 +397,31 @@ class State:
         """Apply a legal option given as (branch index, values), listed or not; raise
         :class:`IllegalAction` (the state unchanged) if it is not legal here.
 
-        Unlisted options (:attr:`lazy`) are tested on their own (:meth:`admitted`)."""
+        The values must be of the kinds the listing binds (``True`` is not taken for ``1``,
+        nor ``1.0``, nor a tuple for a list: :meth:`interpreter.notation.Reader.fits`).
+        Unlisted options (:attr:`lazy`) are tested on their own (:meth:`admitted`), except
+        where the types of the values do not say their kinds (``any``): then they are listed.
+        A one-option test spends no listing budget, so a decision too large to list
+        (a :class:`RuleError` when listed) may still take an option tested on its own."""
         if not (type(option) is tuple and len(option) == 2 and type(option[0]) is int
                 and type(option[1]) is tuple):
-            raise TypeError(f"an option is (branch index, values), not {option!r:.80}")
+            raise TypeError(f"an option is (branch index, values), not {_shown(option)}")
         p = self.pending
+        shown = _shown(option)
         if p is None:
-            raise IllegalAction(str(option), "the game is over")
-        if p.listed:
+            raise IllegalAction(shown, "the game is over")
+        branches = p.decision.branches
+        b, values = option
+        if not (0 <= b < len(branches) and self.game.reader.fits(branches[b], values)):
+            raise IllegalAction(shown, "not an option of this decision (a branch index and values of "
+                                "the kinds its bindings hold)", p.decision.citations, self._texts())
+        if p.listed or not self.game.reader.kinds_known(branches[b]):
+            # listed, or values whose kinds the types do not say: the listed option must be
+            # the very same value (1 and True are equal, but only one of them is an option)
+            options = p.listing()
             index = self.option_index(option)
-            if index < 0:
-                raise IllegalAction(str(option), "not a legal option here", p.decision.citations, self._texts())
+            if index < 0 or not _same(options[index], option):
+                raise IllegalAction(shown, "not a legal option here", p.decision.citations, self._texts())
             self.apply_index(index)
             return
         if option is p.admitted:  # just tested by admitted()
@@ -418,7 +435,7 @@ class State:
         except Exception as err:
             raise self._located(err, p.decision.pos, p.decision.citations) from err
         if not ok:
-            raise IllegalAction(str(option), "not a legal option here", p.decision.citations, self._texts())
+            raise IllegalAction(shown, "not a legal option here", p.decision.citations, self._texts())
         self._advance(p, option, None)
 
     def random_chance_index(self) -> int:
@@ -573,11 +590,16 @@ class State:
         return options
 
     def _pend(self, decision: Decision, env: dict[str, Any]) -> None:
-        # (_run does the same inline)
+        """Wait at ``decision`` again, its options listed now (a state loaded or edited by hand):
+        a decision waited at before is left behind, never to be listed against the new state."""
+        old = self.pending
+        if old is not None and type(old.options) is Unlisted:
+            old.options.forget()
+        self.pending = None
+        pending = Pending.unlisted(decision, CHANCE_PLAYER, self._list)
+        pending.listing()
         self.budget = STEP_LIMIT
-        pending = decision.pends[self.variant](self, env, decision)
-        if not pending.options:
-            raise RuleError("a decision with no legal option", decision.pos, decision.citations)
+        pending.player = CHANCE_PLAYER if decision.player is None else decision.player(self, env)
         self.pending = pending
 
     # ---------------------------------------------------------- copy and JSON
@@ -645,6 +667,23 @@ class State:
     def __repr__(self) -> str:
         to_move = "nobody (game over)" if self.is_terminal() else who(self.current_player)
         return f"<State {self.game.name} players={self.n} to move: {to_move}, {len(self.history)} actions>"
+
+
+def _shown(value: Any) -> str:
+    """A value's repr for a message, cut to 80 characters (a number too long to print is named so)."""
+    try:
+        return f"{value!r:.80}"
+    except ValueError:  # an int of more digits than Python prints
+        return "(a value too long to show)"
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same kinds throughout (``1`` and ``True`` are equal, not the same)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple or type(a) is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    return bool(a == b)
 
 
 def _frozen(option: tuple[int, tuple[Any, ...]]) -> Any:

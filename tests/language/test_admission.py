@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import Game, load_spec
+from interpreter import Game, IllegalAction, load_spec
 from interpreter.types import AnyType
 
 SPECS = Path(__file__).parent / "specs"
@@ -92,3 +92,82 @@ def test_admission_is_the_listing_on_toy_games(games: list[Game], seed: int) -> 
             assert lazy.to_json() == eager.to_json()
             steps += 1
         assert steps > 0
+
+
+def look_alikes(value: object) -> list[object]:
+    """Values equal to ``value`` in Python (or holding the same items) that are not of its kind."""
+    if type(value) is bool:
+        return [int(value), float(value)]
+    if type(value) is int:
+        return [float(value), *([bool(value)] if value in (0, 1) else [])]
+    if type(value) is list:
+        return [tuple(value)]
+    return []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_option_binds_only_values_of_its_own_kind(games: list[Game], seed: int) -> None:
+    # (0, (True,)) where the rules list (0, (1,)) would bind a bool to a number, and 1.0 a
+    # float the rules then cannot index with: refused, listed or not, the state unchanged
+    refused = 0
+    for game in games:
+        rng = random.Random(seed)
+        eager = game.new_state(2, seed=seed)
+        lazy = game.new_state(2, seed=seed, lazy=True)
+        steps = 0
+        while not eager.is_terminal() and steps < 40:
+            assert eager.pending is not None
+            options = list(eager.pending.options)
+            before = eager.to_json()
+            for branch, values in rng.sample(options, min(6, len(options))):
+                for k, value in enumerate(values):
+                    for other in look_alikes(value):
+                        bad = (branch, (*values[:k], other, *values[k + 1:]))
+                        for st in (eager, lazy.clone()):
+                            assert st.pending is not None
+                            unlisted = not st.pending.listed
+                            with pytest.raises(IllegalAction):
+                                st.apply_option(bad)
+                            assert st.to_json() == before, (game.name, bad)
+                            refused += unlisted
+            option = rng.choice(options)
+            eager.apply_option(option)
+            lazy.apply_option(option)
+            assert lazy.pending is None or not lazy.pending.listed
+            steps += 1
+    assert refused > 100
+
+
+def test_texts_that_are_not_legal_leave_nothing_behind(games: list[Game]) -> None:
+    # each distinct text read must not grow what a decision keeps for the process's lifetime
+    for game in games:
+        for lazy in (False, True):
+            st = game.new_state(2, seed=0, lazy=lazy)
+            assert st.pending is not None
+            st.legal_action_texts()
+            decision = st.pending.decision
+            kept = (len(decision.texts), len(decision.readings))
+            verbs = sorted({b.verb for b in decision.branches})
+            for n in range(2000):
+                text = f"{verbs[n % len(verbs)]} {10 ** 30 + n}"
+                with pytest.raises(IllegalAction):
+                    st.apply(text)
+                assert st.admitted(text) is None
+            assert (len(decision.texts), len(decision.readings)) == kept, game.name
+
+
+def test_a_decision_left_behind_by_an_edit_is_never_listed(games: list[Game]) -> None:
+    from interpreter import edit
+
+    nim = games[1]
+    st = nim.new_state(2, seed=0, lazy=True)
+    old = st.pending
+    assert old is not None and not old.listed
+    heap = next(iter(st.zones["heap"].values()))
+    while len(heap) > 2:  # the heap loses counters by hand: the decision must be listed afresh
+        edit.move_to(st, heap[0], "taken", 0)
+    edit.refresh(st)
+    with pytest.raises(RuntimeError, match="gone on"):
+        old.listing()  # listing it now would list against the edited state
+    assert st.pending is not None and st.pending.listed
+    assert st.legal_action_texts() == ["take 1", "take 2"]
