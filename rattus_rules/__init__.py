@@ -21,13 +21,15 @@ from interpreter import (
 )
 
 from .api import Interpretation, Option, interpretations, load_rules, new_game, player_label, state_from_json
-from .faces import face_text
 from .games import GameHooks, register_hooks
 from .names import TURN_PROCEDURE, check_names
+from .records import TokenFaces
+from .textview import position_json, render_text
 
 # Rattus's own words for the game-agnostic tools: setup ends at the first player turn; tokens are written as
 # faces; the spec names the package reads are checked when the rules load.
-register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, piece_word=face_text, check=check_names))
+register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, faces=TokenFaces, check=check_names,
+                                      text_view=render_text, json_view=position_json))
 
 __all__ = [
     "CHANCE_PLAYER",

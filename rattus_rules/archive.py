@@ -28,6 +28,7 @@ from interpreter import notation
 from interpreter.files import NotAFile, open_regular, why_unread
 
 from .executor import run_all
+from .games import game_name
 from .progress import Progress
 from .records import (
     ILLEGAL,
@@ -149,20 +150,20 @@ def _text(item: Item) -> str:
         return f.read(item.length).decode("utf-8")
 
 
-def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None) -> Result:
+def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None, game: str) -> Result:
     try:
         text = _text(item)
     except (OSError, ValueError) as err:
         return Result(item.name, not_a_record("$", f"cannot read: {why_unread(err)}").to_json())
     record, bad = load_record_text(text)
-    verdict = bad if bad is not None else validate(record, interpretations, data=data)
+    verdict = bad if bad is not None else validate(record, interpretations, data=data, game_name=game)
     return Result(item.name, verdict.to_json())
 
 
-def check_chunk(task: tuple[Sequence[Item], Mapping[str, str], str | None]) -> list[Result]:
-    """Validate a chunk of records (the task a worker runs)."""
-    items, interpretations, data = task
-    return [_check_one(item, interpretations, data) for item in items]
+def check_chunk(task: tuple[Sequence[Item], Mapping[str, str], str | None, str]) -> list[Result]:
+    """Validate a chunk of records (the task a worker runs; the game by its registry name)."""
+    items, interpretations, data, game = task
+    return [_check_one(item, interpretations, data, game) for item in items]
 
 
 def validate_archive(sources: Iterable[str], interpretations: Mapping[str, str] | None = None,
@@ -174,7 +175,8 @@ def validate_archive(sources: Iterable[str], interpretations: Mapping[str, str] 
     """
     items = list_items(sources)
     chosen = dict(interpretations or {})
-    tasks = [(items[k:k + CHUNK], chosen, data) for k in range(0, len(items), CHUNK)]
+    game = game_name()  # the selected game, named: a worker process need not have selected it
+    tasks = [(items[k:k + CHUNK], chosen, data, game) for k in range(0, len(items), CHUNK)]
     done = None
     if bar is not None:
         bar.set_total(len(items))

@@ -40,6 +40,9 @@ def _order() -> dict[str, int]:
 def _symbol_order(classes: tuple[str, ...]) -> dict[str, int]:
     return {s: i for i, s in enumerate(LETTERS + classes)}
 
+#: The lowest and highest threshold a face may show.
+LOWEST, HIGHEST = 1, 6
+
 #: How an unknown face is written in a player's-eye record.
 UNKNOWN = "?"
 
@@ -59,8 +62,8 @@ class Face:
             raise ValueError(f"a rat token's face is written threshold:symbols, like 2:M+merchant+monk, "
                              f"not {text!r}")
         threshold = int(head)
-        if not 1 <= threshold <= 6:
-            raise ValueError(f"a rat token's threshold is 1 to 6, not {threshold} (in {text!r})")
+        if not LOWEST <= threshold <= HIGHEST:
+            raise ValueError(f"a rat token's threshold is {LOWEST} to {HIGHEST}, not {threshold} (in {text!r})")
         symbols = [s.strip() for s in tail.split("+")]
         order = _order()
         for s in symbols:
@@ -87,6 +90,13 @@ def piece_face(game: Game, piece: int) -> Face:
 def face_text(game: Game, piece: int) -> str:
     """A token's face as text, e.g. ``2:M+merchant+monk``."""
     return piece_face(game, piece).written(_symbol_order(classes(game)))
+
+
+def face_pattern(game: Game) -> str:
+    """A regular expression (unanchored) for a face as records write it: a threshold, a colon,
+    symbols joined by ``+`` in any order (:meth:`Face.parse` then reads it)."""
+    symbol = "(" + "|".join(_symbol_order(classes(game))) + ")"
+    return f"[{LOWEST}-{HIGHEST}]:{symbol}(\\+{symbol})*"
 
 
 def is_face(text: str) -> bool:

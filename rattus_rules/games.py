@@ -28,13 +28,17 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
-from interpreter import Game
+from interpreter import Game, State
 from interpreter.checker import suggest
+from interpreter.tools import textview
+from interpreter.tools.perft import PieceWord
+from interpreter.tools.records import Faces, RowFaces
 
 #: The game loaded when none is named.
 DEFAULT_GAME = "rattus"
@@ -54,15 +58,69 @@ class GameHooks:
 
     ``turn_procedure``: the procedure whose first decision ends setup (perft
     starts there; without it, at the first player decision);
-    ``piece_word``: how a piece is written in a chance outcome's text, for the
-    ``first`` chance rule of perft;
+    ``faces``: how the game's records write a piece (its face: see
+    :class:`interpreter.tools.records.Faces`), made for a loaded game; without
+    it a piece's face is its table row (:class:`interpreter.tools.records.RowFaces`);
     ``check``: run once when the rules load, it raises :class:`~interpreter.SpecError`
     if the spec lacks a name the game's package reads.
     """
 
     turn_procedure: str | None = None
-    piece_word: Callable[[Game, int], str] | None = None
+    faces: Callable[[Game], Faces] | None = None
     check: Callable[[Game], None] | None = None
+    #: The position as text and as JSON (a state, which pieces' faces may be shown, the record's
+    #: seat names); without them, every value and zone (:mod:`interpreter.tools.textview`).
+    text_view: Callable[[State, Shown | None, Sequence[str] | None], str] | None = None
+    json_view: Callable[[State, Shown | None, Sequence[str] | None], dict[str, Any]] | None = None
+
+    @property
+    def piece_word(self) -> PieceWord | None:
+        """How the tools write a piece in the texts they make (a chance outcome for perft's ``first``
+        rule, the play log, protocol answers): by its face if the package says how faces are
+        written (:func:`faces_of`), else None (by its key, ``#key``)."""
+        return None if self.faces is None else _face_word
+
+
+def faces_of(game: Game) -> Faces:
+    """How records of a loaded game write its pieces: its package's :class:`GameHooks` ``faces``,
+    else by their table rows (:class:`interpreter.tools.records.RowFaces`)."""
+    return _faces_of(game, _HOOKS.get(game.name, GameHooks()).faces)
+
+
+@functools.lru_cache(maxsize=16)
+def _faces_of(game: Game, made: Callable[[Game], Faces] | None) -> Faces:
+    return RowFaces(game) if made is None else made(game)
+
+
+def _face_word(game: Game, piece: int) -> str:
+    return faces_of(game).written(piece)
+
+
+#: Which pieces' faces may be shown (by piece); None: all.
+Shown = Callable[[int], bool]
+
+
+def _written(game: Game, shown: Shown | None) -> Callable[[int], str]:
+    faces = faces_of(game)
+    if shown is None:
+        return faces.written
+    return lambda piece: faces.written(piece) if shown(piece) else faces.unknown
+
+
+def position_text(state: State, shown: Shown | None = None, names: Sequence[str] | None = None) -> str:
+    """A position as text: the game package's view, else every value and zone (pieces by face)."""
+    view = _HOOKS.get(state.game.name, GameHooks()).text_view
+    if view is not None:
+        return view(state, shown, names)
+    return textview.position_text(state, _written(state.game, shown), names)
+
+
+def position_json(state: State, shown: Shown | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """A position as JSON data: the game package's view, else every value and zone (pieces by face)."""
+    view = _HOOKS.get(state.game.name, GameHooks()).json_view
+    if view is not None:
+        return view(state, shown, names)
+    return textview.position_json(state, _written(state.game, shown), names)
 
 
 _HOOKS: dict[str, GameHooks] = {}

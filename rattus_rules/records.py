@@ -44,17 +44,32 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 import attrs
-import fastjsonschema
 
 from interpreter import Game, State, notation
-from interpreter.edit import Marks, newly_revealed, newly_seen
-from interpreter.files import read_text
+from interpreter.tools import recordformat
+from interpreter.tools.recordformat import (
+    MAX_ENTRIES as MAX_ENTRIES,
+)
+from interpreter.tools.recordformat import (
+    MAX_RECORD_CHARS as MAX_RECORD_CHARS,
+)
+from interpreter.tools.recordformat import (
+    RecordFormat as RecordFormat,
+)
+from interpreter.tools.recordformat import (
+    dumps as dumps,
+)
+from interpreter.tools.recordformat import (
+    load_record_text as load_record_text,
+)
+from interpreter.tools.recordformat import (
+    read_record_file as read_record_file,
+)
 from interpreter.tools.records import (
     CHANCE as CHANCE,
 )
@@ -84,7 +99,6 @@ from interpreter.tools.records import (
 )
 from interpreter.tools.records import (
     check_entries,
-    option_words,
 )
 from interpreter.tools.records import (
     components_digest as components_digest,
@@ -98,23 +112,14 @@ from interpreter.tools.records import (
 
 from .agents import RandomPlayer
 from .api import load_rules
-from .faces import UNKNOWN, Face, face_text
+from .faces import UNKNOWN, Face, face_pattern, face_text
+from .games import DEFAULT_GAME, faces_of
 from .terminal import one_line
 
 FORMAT = "rattus-record"
 VERSION = 1
-#: The longest record text read, in characters (a whole game is some 10,000).
-MAX_RECORD_CHARS = 4_000_000
-
-
-def read_record_file(path: str) -> str:
-    """A record file's text: a regular file only (a FIFO or a device is refused, never waited on),
-    read no further than one character past the longest record (so that it is refused).
-
-    Raise ValueError or OSError.
-    """
-    return read_text(path, 4 * (MAX_RECORD_CHARS + 1))[:MAX_RECORD_CHARS + 1]
-
+#: The ``$id`` of the record schema.
+SCHEMA_ID = "urn:rattus-rules:record:1"
 
 
 @attrs.frozen
@@ -126,6 +131,12 @@ class TokenFaces:
     unknown: str = UNKNOWN
     form: str = "threshold:symbols"
     noun: str = "token"
+    example: str = "2:M+merchant+monk"
+
+    @property
+    def pattern(self) -> str:
+        """A threshold, a colon, symbols joined by ``+`` (in any order: the schema does not say which)."""
+        return face_pattern(self.game)
 
     def written(self, piece: int) -> str:
         """A token's face, its symbols in the one order this package writes."""
@@ -140,84 +151,21 @@ class TokenFaces:
         return ":" in word
 
 
+@functools.lru_cache(maxsize=16)
+def record_format(game: Game) -> RecordFormat:
+    """How records of ``game`` are written: this package's format, the game's faces
+    (:func:`rattus_rules.games.faces_of`); a record of any game but the default names its game."""
+    return RecordFormat(FORMAT, VERSION, SCHEMA_ID, game, faces_of(game), names_game=game.name != DEFAULT_GAME)
+
+
 # ---------------------------------------------------------------- the format
 @functools.cache
 def schema() -> dict[str, Any]:
-    """The JSON Schema of a record (shipped in the package)."""
+    """The JSON Schema of a Rattus record, as shipped in the package for other implementations
+    (what :meth:`RecordFormat.schema_dict` builds for Rattus; a test keeps them equal)."""
     text = resources.files("rattus_rules").joinpath("schema/record.schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
-
-
-@functools.cache
-def _schema_check() -> Callable[[Any], Any]:
-    """The schema compiled to Python (fastjsonschema, from the shipped file only): one pass over a
-    record that stops at the first error, raising ``JsonSchemaValueException``."""
-    check: Callable[[Any], Any] = fastjsonschema.compile(schema())
-    return check
-
-
-@functools.cache
-def _entry_shapes() -> Callable[[Any], bool]:
-    """A quick test that accepts an entry only if it has one of the three shapes of the schema's
-    ``entry``, each value matching the schema's own pattern (read from the shipped schema, and
-    matched as the compiled schema matches it); anything else is left to the schema.
-
-    Checking a record's entries this way costs a fraction of the compiled schema's check (its
-    ``dependencies`` and ``anyOf`` are general); the result is the same for the entries it accepts.
-    """
-    defs = schema()["$defs"]
-    props = defs["entry"]["properties"]
-
-    def pattern(spec: dict[str, Any]) -> Callable[[str], Any]:
-        # as fastjsonschema compiles a pattern: an unescaped $ is the end of the text (\Z), not of a line
-        return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", spec["pattern"])).search
-
-    by, action, face, seat = (pattern(props["by"]), pattern(props["action"]), pattern(defs["face"]),
-                              pattern(defs["seat"]))
-    longest = props["action"]["maxLength"]
-
-    def fits(entry: Any) -> bool:
-        if type(entry) is not dict:
-            return False
-        if len(entry) == 2:
-            who = entry.get("by")
-            if type(who) is not str:
-                return False
-            text = entry.get("action")
-            if text is not None:
-                return type(text) is str and len(text) <= longest and action(text) is not None and by(who) is not None
-            seen = entry.get("look")
-            return type(seen) is str and face(seen) is not None and seat(who) is not None
-        shown = entry.get("reveal")
-        return len(entry) == 1 and type(shown) is str and face(shown) is not None
-
-    return fits
-
-
-def _schema_error(record: Any) -> fastjsonschema.JsonSchemaValueException | None:
-    """The first place where a record breaks its schema (header, then entries in order), or None.
-
-    Where every entry has a common shape (see :func:`_entry_shapes`), the header is checked
-    alone by the compiled schema; otherwise, or if the header fails, the whole record is.
-    """
-    check = _schema_check()
-    entries = record.get("entries") if type(record) is dict else None
-    if type(entries) is list and all(map(_entry_shapes(), entries)):
-        try:
-            check({**record, "entries": []})
-            return None
-        except fastjsonschema.JsonSchemaValueException:
-            pass  # found again, at its place, by the whole check
-    try:
-        check(record)
-    except fastjsonschema.JsonSchemaValueException as err:
-        return err
-    return None
-
-
-#: The most entries a record may have (the schema's ``maxItems``; a game has a few hundred).
-MAX_ENTRIES: int = schema()["properties"]["entries"]["maxItems"]
 
 
 seat_label = notation.seat
@@ -226,23 +174,10 @@ seat_label = notation.seat
 def header(game: Game, seats: Sequence[str], kind: str = OMNISCIENT, settings: Mapping[str, str] | None = None,
            seed: int | None = None, source: str = "shipped", viewer: str | None = None) -> dict[str, Any]:
     """A record's header (with an empty entry list).  ``settings`` by switch id; defaults are left out."""
-    chosen = {}
-    for name, value in (settings or {}).items():
-        key = name.replace("-", "_")
-        if key in game.switches and game.defaults[key] != value:
-            chosen[game.switches[key].ident] = value
-    rec: dict[str, Any] = {"format": FORMAT, "version": VERSION, "kind": kind, "seats": list(seats)}
-    if viewer is not None:
-        rec["viewer"] = viewer
-    rec["interpretations"] = chosen
-    rec["components"] = {"source": source, "sha256": components_digest(game)}
-    if seed is not None:
-        rec["seed"] = seed
-    rec["entries"] = []
-    return rec
+    return record_format(game).header(seats, kind, settings, seed, source, viewer)
 
 
-class Recorder:
+class Recorder(recordformat.Recorder):
     """Writes the record of a game while it is played: use :meth:`apply` instead of ``state.apply_index``.
 
     ``kind`` is omniscient (faces of tokens are written when they enter play)
@@ -252,39 +187,15 @@ class Recorder:
 
     def __init__(self, state: State, kind: str = OMNISCIENT, seats: Sequence[str] | None = None,
                  seed: int | None = None, viewer: int | None = None, source: str = "shipped"):
-        if kind not in KINDS:
-            raise ValueError(f"a record is {' or '.join(KINDS)}, not {kind!r}")
-        self.kind = kind
-        self.viewer = viewer
-        names = list(seats) if seats else [seat_label(p) for p in state.seats]
-        view = None if kind == OMNISCIENT else (seat_label(viewer) if viewer is not None else "spectator")
-        self.record = header(state.game, names, kind, {state.game.switches[k].ident: v
-                                                       for k, v in state.settings.items()},
-                             seed, source, view)
-        self.entries: list[dict[str, Any]] = self.record["entries"]
-
-    def apply(self, state: State, index: int) -> None:
-        """Apply the legal action with this index and write its entries."""
-        game = state.game
-        before = Marks.of(state)
-        by = notation.who(state.current_player)
-        hide = self.kind == PLAYERS_EYE and by == CHANCE
-        words = option_words(state, state.pending.options[index] if state.pending else (0, ()),
-                              lambda t: UNKNOWN if hide else face_text(game, t))
-        state.apply_index(index)
-        self.entries.append({"by": by, "action": " ".join(words)})
-        for t in newly_revealed(before, state):
-            self.entries.append({"reveal": face_text(game, t)})
-        if self.kind == PLAYERS_EYE and self.viewer is not None:
-            for t, player in newly_seen(before, state):
-                if player == self.viewer:
-                    self.entries.append({"look": face_text(game, t), "by": seat_label(player)})
+        super().__init__(state, record_format(state.game), kind, seats, seed, viewer, source)
 
 
 def record_game(players: int, seed: int = 0, interpretations: Mapping[str, str] | None = None,
-                kind: str = OMNISCIENT, viewer: int | None = None, data: str | None = None) -> dict[str, Any]:
-    """Play a game with random players (chance from the state's generator) and return its record."""
-    game = load_rules(data)
+                kind: str = OMNISCIENT, viewer: int | None = None, data: str | None = None,
+                game_name: str | None = None) -> dict[str, Any]:
+    """Play a game with random players (chance from the state's generator) and return its record
+    (``game_name``: a game of the registry, see :func:`load_rules`; None: the selected one)."""
+    game = load_rules(data, game_name)
     state = game.new_state(players, seed=seed, settings=interpretations)
     recorder = Recorder(state, kind, seed=seed, viewer=viewer, source="shipped" if data is None else str(data))
     player = RandomPlayer(seed)
@@ -294,48 +205,11 @@ def record_game(players: int, seed: int = 0, interpretations: Mapping[str, str] 
     return recorder.record
 
 
-def dumps(record: Mapping[str, Any]) -> str:
-    """A record as JSON text, one entry a line."""
-    head = {k: v for k, v in record.items() if k != "entries"}
-    lines = json.dumps(head, ensure_ascii=False, indent=2)[:-2]
-    entries = record.get("entries", [])
-    body = ",\n".join("    " + json.dumps(e, ensure_ascii=False) for e in entries)
-    return lines + ',\n  "entries": [\n' + body + ("\n" if entries else "") + "  ]\n}\n"
-
-
 # ------------------------------------------------------------------ checking
 def check_format(record: Any, game: Game | None = None) -> Verdict | None:
-    """None if ``record`` is a record by the schema (and its switches exist), else a not-a-record verdict.
-
-    Work and memory are bounded: a record of more than :data:`MAX_ENTRIES`
-    entries is refused before anything else, and the schema check (compiled)
-    stops at the first error, in the schema's order: the header, then the
-    entries in order.
-    """
-    entries = record.get("entries") if isinstance(record, dict) else None
-    if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
-        return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
-                                         "(a whole game has a few hundred)")
-    try:
-        err = _schema_error(record)
-        if err is not None:
-            return not_a_record("$" + str(err.name).removeprefix("data"), _schema_message(err))
-    except Exception as err:  # values JSON cannot hold (sets, objects...)
-        return not_a_record("$", f"not JSON data: {type(err).__name__}: {err}")
-    for i, entry in enumerate(record.get("entries", [])):
-        for key in ("reveal", "look"):
-            if key in entry:  # the schema checks the shape of a face; its meaning is checked here
-                try:
-                    canonical_face(entry[key])
-                except ValueError as err:
-                    return not_a_record(f"$.entries[{i}].{key}", str(err))
-    if game is not None:
-        for ident, value in record.get("interpretations", {}).items():
-            try:
-                game.settings_for({ident: value})
-            except ValueError as err:
-                return not_a_record(f"$.interpretations.{ident}", str(err))
-    return None
+    """None if ``record`` is a record of the game (default: the rules loaded) by its schema, its
+    faces read and its switches exist; else a not-a-record verdict (:meth:`RecordFormat.check`)."""
+    return record_format(game if game is not None else load_rules()).check(record)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -344,38 +218,14 @@ def canonical_face(text: str) -> str:
     return str(Face.parse(text))
 
 
-def _schema_message(err: fastjsonschema.JsonSchemaValueException) -> str:
-    name = str(err.name)
-    if err.rule == "pattern" and name.endswith((".reveal", ".look")):
-        shown = repr(err.value)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        return f"{shown} is not a token face (threshold:symbols, like 2:M+merchant+monk)"
-    return str(err.message).removeprefix(name).strip()
-
-
-def load_record_text(text: str) -> tuple[Any, Verdict | None]:
-    """Parse JSON text; on a syntax error the not-a-record verdict says where.
-
-    A text longer than :data:`MAX_RECORD_CHARS` is refused unread.
-    """
-    if len(text) > MAX_RECORD_CHARS:
-        return None, not_a_record("$", f"more than {MAX_RECORD_CHARS:,} characters: a record is at most that "
-                                       "long (a whole game is some 10,000)")
-    try:
-        return json.loads(text), None
-    except json.JSONDecodeError as err:
-        return None, not_a_record(f"line {err.lineno} column {err.colno}", f"not JSON: {err.msg}")
-    except (RecursionError, ValueError) as err:
-        return None, not_a_record("$", f"not JSON: {err}")
-
-
-def validate(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None) -> Verdict:
-    """Check a record (parsed JSON) against the rules; never raises.
+def validate(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,
+             game_name: str | None = None) -> Verdict:
+    """Check a record (parsed JSON) against the rules of a game (None: the selected one); never raises.
 
     ``interpretations`` (switch id → value) override the record's header.
     """
     try:
-        game = load_rules(data)
+        game = load_rules(data, game_name)
         bad = check_format(record, game)
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
@@ -397,15 +247,15 @@ def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str
             settings = game.settings_for(chosen)
         except ValueError as err:
             return not_a_record("$.interpretations", str(err))
-        return check_entries(game, record, settings, TokenFaces(game))
+        return check_entries(game, record, settings, record_format(game).faces)
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
 
 
 def _prepare(record: Any, interpretations: Mapping[str, str] | None,
-             data: str | None) -> tuple[Game, dict[str, str]]:
+             data: str | None, game_name: str | None = None) -> tuple[Game, dict[str, str]]:
     """The rules and switch settings a well-formed record is read with; ValueError if it is not a record."""
-    game = load_rules(data)
+    game = load_rules(data, game_name)
     bad = check_format(record, game)
     if bad is not None:
         raise ValueError(bad.format())
@@ -415,11 +265,11 @@ def _prepare(record: Any, interpretations: Mapping[str, str] | None,
 
 
 def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str] | None = None,
-           data: str | None = None) -> tuple[State, Verdict, Callable[[int], bool]]:
+           data: str | None = None, game_name: str | None = None) -> tuple[State, Verdict, Callable[[int], bool]]:
     """The state after the first ``at`` entries (all if None), the verdict of that prefix,
-    and which tokens' faces the record has stated (players-eye records show only those)."""
-    game, settings = _prepare(record, interpretations, data)
-    run = RecordWalk(game, record, settings, TokenFaces(game), stop=at)
+    and which pieces' faces the record has stated (players-eye records show only those)."""
+    game, settings = _prepare(record, interpretations, data, game_name)
+    run = RecordWalk(game, record, settings, record_format(game).faces, stop=at)
     verdict = run.run()
     if record["kind"] == OMNISCIENT:
         return run.state, verdict, lambda t: True
@@ -428,14 +278,14 @@ def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str
 
 
 def walk(record: Any, interpretations: Mapping[str, str] | None = None,
-         data: str | None = None) -> tuple[list[tuple[int, State]], Verdict]:
+         data: str | None = None, game_name: str | None = None) -> tuple[list[tuple[int, State]], Verdict]:
     """The state before each action entry of a record (copies), and the verdict.
 
     Stops at the first illegal entry; raises ValueError if it is not a record.
     """
-    game, settings = _prepare(record, interpretations, data)
+    game, settings = _prepare(record, interpretations, data, game_name)
     states: list[tuple[int, State]] = []
-    verdict = RecordWalk(game, record, settings, TokenFaces(game)).run(
+    verdict = RecordWalk(game, record, settings, record_format(game).faces).run(
         lambda i, st: states.append((i, st.clone())))
     return states, verdict
 

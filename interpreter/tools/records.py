@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -80,6 +81,17 @@ class Faces(Protocol):
         """What the game calls its pieces, for messages (``piece``, ``stone``)."""
         ...
 
+    @property
+    def pattern(self) -> str:
+        """A regular expression matching every written face (and perhaps more), for the
+        record's JSON Schema: unanchored, in the dialect JSON Schema shares with Python."""
+        ...
+
+    @property
+    def example(self) -> str:
+        """A face as written, for messages."""
+        ...
+
     def written(self, piece: int) -> str:
         """A piece's face, written the one way records write it."""
         ...
@@ -96,6 +108,82 @@ class Faces(Protocol):
     def __hash__(self) -> int:
         """Faces are kept with what is made from them per game: they are values (hashable)."""
         ...
+
+
+@attrs.frozen(eq=False)
+class RowFaces:
+    """Faces for a game whose package says nothing of them: a piece's face is its table row.
+
+    The row's values but its key and provenance, in column order, are joined by ``:``
+    (a list's items by ``+``, white space written ``_``); a piece with no other column
+    is written by the name of its kind.  Pieces with equal rows look alike: records
+    cannot tell them apart, as players cannot.  A word is a face only if some piece
+    shows it, exactly.
+    """
+
+    game: Game
+    unknown: str = "?"
+    noun: str = "piece"
+
+    @functools.cached_property
+    def _by_piece(self) -> tuple[str, ...]:
+        game = self.game
+        keys = {name: game.tables[decl.table].key for name, decl in game.symbols.pieces.items()}
+        out = []
+        for piece, row in enumerate(game.piece_rows):
+            kind = game.piece_types[piece]
+            skip = {keys[kind], game.piece_provenance_column[piece]}
+            values = [_face_word(v) for k, v in row.items() if k not in skip]
+            out.append(":".join(values) if values else kind)
+        return tuple(out)
+
+    @functools.cached_property
+    def _faces(self) -> frozenset[str]:
+        return frozenset(self._by_piece)
+
+    @property
+    def form(self) -> str:
+        """How a face is written, for messages: the columns it is made of."""
+        game = self.game
+        kinds = []
+        for name, decl in game.symbols.pieces.items():
+            table = game.tables[decl.table]
+            columns = [c for c in table.columns if c not in (table.key, table.provenance_column)]
+            kinds.append(":".join(columns) if columns else f"the word {name}")
+        return " or ".join(dict.fromkeys(kinds)) or "no face"
+
+    @property
+    def example(self) -> str:
+        """The first piece's face."""
+        return self._by_piece[0] if self._by_piece else self.unknown
+
+    @property
+    def pattern(self) -> str:
+        """Every face there is, spelled out."""
+        return "(" + "|".join(re.escape(f) for f in sorted(self._faces, key=lambda f: (-len(f), f))) + ")"
+
+    def written(self, piece: int) -> str:
+        """The piece's face: its row's values (see the class)."""
+        return self._by_piece[piece]
+
+    def canonical(self, word: str) -> str:
+        """The face itself, if a piece shows it; else ValueError naming some that do."""
+        if word in self._faces:
+            return word
+        some = sorted(self._faces)
+        shown = ", ".join(some[:8]) + (f" … ({len(some) - 8} more)" if len(some) > 8 else "")
+        raise ValueError(f"no {self.noun} shows the face {word[:40]!r} (faces: {shown})")
+
+    def looks_like_face(self, word: str) -> bool:
+        """Whether a piece shows this face."""
+        return word in self._faces
+
+
+def _face_word(value: Any) -> str:
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value) if isinstance(value, set | frozenset) else value
+        return notation.LIST_JOIN.join(_face_word(v) for v in items)
+    return "_".join(str(value).split()) or "_"
 
 
 @functools.lru_cache(maxsize=16)

@@ -19,7 +19,7 @@ from ..api import load_rules
 from ..archive import is_archive, summary, summary_table, validate_archive
 from ..conformance import start_position
 from ..executor import local_cores
-from ..games import hooks
+from ..games import DEFAULT_GAME, game_name, hooks, position_json, position_text
 from ..progress import progress
 from ..records import (
     ILLEGAL,
@@ -41,7 +41,6 @@ from ..records import (
 )
 from ..render import state_svg
 from ..scenario import ScenarioError, load_scenario, run_scenario
-from ..textview import position_json, render_text
 from .common import (
     EXIT_OK,
     EXIT_RULES,
@@ -76,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_json_option(p, "the verdict (or the report of --which-interpretations)")
     p.add_argument("--svg", metavar="OUT", help="draw the position at the first illegal entry (or the last) as SVG")
     add_rules_options(p)
-    p.set_defaults(run=run_validate)
+    p.set_defaults(run=run_validate, any_game=True)
 
     p = sub.add_parser("replay", help="show the position of a recorded game after some entries")
     p.add_argument("file", help="a record (JSON)")
@@ -84,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="the position after the first N entries, just before entry N (default: all)")
     add_json_option(p, "the verdict of those entries and the position")
     add_rules_options(p)
-    p.set_defaults(run=run_replay)
+    p.set_defaults(run=run_replay, any_game=True)
 
     p = sub.add_parser("perft", help="count the legal action sequences of a given length after setup")
     p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
@@ -144,6 +143,9 @@ def run_validate(args: argparse.Namespace) -> int:
         raise UsageError("--workers must be at least 1")
     if is_archive(args.files):
         return _validate_archive(args, chosen)
+    if args.svg and game_name() != DEFAULT_GAME:
+        raise UsageError(f"--svg draws positions of {DEFAULT_GAME} only (its board); drop it for "
+                         f"{game_name()}, or see `rattus replay` for the position as text")
     check_output(args.svg, "--svg", "an SVG picture" if args.svg == "-" else None)  # None: no picture
     shape: Callable[[dict[str, Any]], Any] | None = None
     if args.json:  # input that is not JSON gets the JSON verdict too (docs/json.md)
@@ -256,7 +258,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         print(f"after {at} of {total} entries" + (f"; next entry: {json.dumps(record['entries'][at])}"
                                                  if at < total else ""))
-    print(render_text(state, position.shown, seats_of(record)))
+    print(position_text(state, position.shown, seats_of(record)))
     print_provenance(state.game)
     return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
 
@@ -337,7 +339,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
             print(f"== {title} ({path})")
             for line in result.log:
                 print(f"  {line}")
-            print(render_text(result.state, names=result.scenario.seats or None))
+            print(position_text(result.state, names=result.scenario.seats or None))
         for failure in result.failures:
             print(f"{path}:{failure}")
         print(f"{path}: {'ok' if result.ok else f'{len(result.failures)} expectation(s) failed'}")

@@ -65,7 +65,7 @@ def test_the_command_line_plays_another_game(toy_games: None, capsys: pytest.Cap
     (["--game", "nimm", "check"], "did you mean 'nim'?"),
     (["--game", "/nonexistent/folder", "play"], "a game is a folder of"),
     (["--game", "nim", "render", "board"],
-     "is for rattus only; --game works with: check, interpretations, perft, play, serve"),
+     "is for rattus only; --game works with: check, interpretations, perft, play, replay, serve, validate"),
 ])
 def test_a_wrong_game_is_bad_usage(argv: list[str], message: str, toy_games: None,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,8 +92,10 @@ def _subcommands() -> list[str]:
     return sorted(action.choices)
 
 
-@pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ("check", "interpretations", "play",
-                                                                               "perft", "serve")])
+ANY_GAME = ("check", "interpretations", "play", "perft", "replay", "serve", "validate")
+
+
+@pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ANY_GAME])
 def test_a_command_for_rattus_only_says_so_for_another_game(command: str, toy_games: None,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     # every subcommand loads a game: those that do not read --game refuse it cleanly, before reading any
@@ -107,5 +109,48 @@ def test_a_command_for_rattus_only_says_so_for_another_game(command: str, toy_ga
 
 
 #: Arguments a subcommand needs to get past its parser.
-_ARGS = {"validate": ["x.json"], "replay": ["x.json"], "scenario": ["x.scn"], "view": ["x.json"],
+_ARGS = {"scenario": ["x.scn"], "view": ["x.json"],
          "render": ["board"], "conformance": ["export", "out"]}
+
+
+def test_records_of_another_game_are_written_validated_and_replayed(
+        toy_games: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "nim.json"
+    assert main(["--game", "nim", "play", "-n", "2", "-s", "3", "--record", str(record)]) == 0
+    written = json.loads(record.read_text(encoding="utf-8"))
+    assert written["game"] == "nim" and written["entries"][0]["by"] == "P0"
+    capsys.readouterr()
+    assert main(["--game", "nim", "validate", str(record)]) == 0
+    assert capsys.readouterr().out.startswith(f"legal: the game is over after {len(written['entries'])} entries")
+    # replayed: the position as text and as JSON, by the generic view (every value and zone, pieces by face)
+    assert main(["--game", "nim", "replay", str(record), "--at", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Nim, 2 players; to move: P1 (play)" in out and "  moves[P0] = 1" in out and "  heap: " in out
+    assert main(["--game", "nim", "replay", str(record), "--json"]) == 0
+    position = json.loads(capsys.readouterr().out)["position"]
+    assert position["game"] == "nim" and position["winners"] and position["zones"]["heap"][0]["pieces"] == []
+    # a changed entry is illegal, in the game's own terms
+    broken = {**written, "entries": [{"by": "P0", "action": "take 4"}, *written["entries"][1:]]}
+    (tmp_path / "broken.json").write_text(json.dumps(broken), encoding="utf-8")
+    assert main(["--game", "nim", "validate", str(tmp_path / "broken.json")]) == 1
+    assert "illegal: entry 0" in capsys.readouterr().out
+    # an archive of both, in parallel
+    assert main(["--game", "nim", "validate", str(tmp_path), "--workers", "2"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith(f"{tmp_path / 'nim.json'}: legal") for line in lines)
+    assert any(line.startswith(f"{tmp_path / 'broken.json'}: illegal at entry 0") for line in lines)
+
+
+def test_a_record_is_checked_against_its_own_game(toy_games: None, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "nim.json"
+    assert main(["--game", "nim", "play", "-n", "2", "-s", "3", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["validate", str(record)]) == 2  # Rattus, the default game
+    assert "not a record: $.game: a record of 'nim', not of rattus" in capsys.readouterr().err
+    rattus_record = Path(__file__).parents[2] / "conformance" / "games" / "legal-2p-omniscient.json"
+    assert main(["--game", "nim", "validate", str(rattus_record)]) == 2
+    assert 'the record names no game: a record of nim says so ("game": "nim")' in capsys.readouterr().err
+    assert main(["--game", "nim", "validate", str(record), "--svg", str(tmp_path / "x.svg")]) == 2
+    err = capsys.readouterr().err
+    assert "--svg draws positions of rattus only" in err and not (tmp_path / "x.svg").exists()

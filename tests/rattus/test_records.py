@@ -598,3 +598,12 @@ def test_cli_record_from_a_fifo_is_refused(command: str, tmp_path: Path,
     os.mkfifo(fifo)
     assert main([command, str(fifo)]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_the_shipped_schema_is_the_one_built_for_rattus() -> None:
+    # one definition: interpreter/tools/recordformat.py builds the schema of any game's records; the file
+    # other implementations read is the one it builds for Rattus (rewrite it with json.dumps(..., indent=2))
+    from rattus_rules import load_rules
+    from rattus_rules.records import record_format
+
+    assert record_format(load_rules()).schema_dict == schema()
