@@ -415,6 +415,8 @@ class StateDecl:
     init: Expr
     citations: tuple[Citation, ...]
     pos: Pos = attrs.field(eq=False)
+    #: The type a `var` declares it holds (`var top[cell]: piece = none`), as the spec names it.
+    type: str | None = None
 
 
 @attrs.frozen

@@ -167,6 +167,22 @@ def counterclockwise(st: Any, start: int) -> list[int]:
     return [(start - i) % n for i in range(n)]
 
 
+def connected(adjacent: Mapping[Any, Sequence[Any]], start: Any, within: Sequence[Any]) -> list[Any]:
+    """The nodes of ``within`` reachable from ``start`` through nodes of ``within``, in the order of
+    ``within`` (builtin `connected`); empty if ``start`` is not among them."""
+    allowed = set(within)
+    if start not in allowed:
+        return []
+    seen = {start}
+    todo = [start]
+    while todo:
+        for other in adjacent.get(todo.pop(), ()):
+            if other in allowed and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return [node for node in within if node in seen]
+
+
 def snake(st: Any, start: int) -> list[int]:
     """Clockwise from ``start``, then back counter-clockwise."""
     order = clockwise(st, start)
@@ -243,6 +259,16 @@ def _on_graph(result: Callable[[Type], Type]) -> CheckFn:
             _want(ck, e, i, t, t == node_type, f"a {node_type.table}")
         return result(node_type)
     return check
+
+
+def _check_connected(ck: Checking, e: A.Call, a: list[Type]) -> Type:
+    if not isinstance(a[0], GraphType):
+        ck.error(e.args[0].pos, f"{e.func} needs a graph, found a {a[0]}")
+        return ANY
+    node_type = EntityType(ck.symbols.graphs[a[0].graph].nodes)
+    _want(ck, e, 1, a[1], a[1] == node_type, f"a {node_type.table}")
+    _want(ck, e, 2, a[2], a[2] == ListType(node_type) or a[2] == ListType(ANY), f"a list of {node_type.table}")
+    return ListType(node_type)
 
 
 def _of_player(result: Type) -> CheckFn:
@@ -355,6 +381,11 @@ def _emit_adjacent(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, i
     return f"({y} in {adj}.get({x}, ()))"
 
 
+def _emit_connected(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
+    adj = _graph_ref(g, e, fr, "A", "adjacent")
+    return f"_connected({adj}, {g.expr(e.args[1], sc, fr)}, {g.expr(e.args[2], sc, fr, iterating=True)})"
+
+
 def _python(template: str) -> EmitFn:
     """Python text from a template with ``{0}``, ``{1}`` for the arguments' text."""
     def emit(g: Emitting, e: A.Call, sc: Mapping[str, str], fr: Framing, iterating: bool) -> str:
@@ -385,6 +416,11 @@ _ALL: tuple[Builtin, ...] = (
             "whether two nodes of a graph are neighbours",
             _on_graph(lambda node: BOOL), _emit_adjacent,
             _clause("{1} and {2} are neighbours", "{1} and {2} are not neighbours")),
+    Builtin("connected", ("a graph", "a node of it", "a list of its nodes"), "list of nodes",
+            "the nodes of the list that can be reached from the node through nodes of the list, in the "
+            "list's order (a group of connected nodes); empty if the node is not in the list",
+            _check_connected, _emit_connected, _words("the nodes of {2} connected to {1}"),
+            helpers={"_connected": connected}),
     Builtin("next", ("a player",), "player", "the next player clockwise",
             _of_player(PLAYER), _python("(({0} + 1) % st.n)"), _words("the player after {0}"), cheap=True),
     Builtin("prev", ("a player",), "player", "the previous player clockwise (the next counter-clockwise)",

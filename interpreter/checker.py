@@ -352,6 +352,13 @@ class Checker:
         t = self.expr_in(d.init, {})
         if d.kind == "counter" and t not in (INT, ANY):
             self.error(d.init.pos, f"counter {d.name} starts at a {t}, not a number")
+        if d.type is not None:
+            declared = self.symbols.spec_type(d.type)
+            if declared is None:
+                self.error(d.pos, f"unknown type {d.type!r} for var {d.name}"
+                           + suggest(d.type, [*self.symbols.pieces, *self.symbols.tables, *self.symbols.enums]))
+            elif t not in (declared, NONE, ANY):
+                self.error(d.init.pos, f"var {d.name} holds a {declared} (or none), not a {t}")
 
     def decl_ZoneDecl(self, d: A.ZoneDecl) -> None:
         self.check_dims(d.dims, d.pos)
@@ -654,6 +661,9 @@ class Checker:
             self.expr(k)
         if decl.kind == "counter" and vt not in (INT, ANY):
             self.error(st.value.pos, f"counter {st.name} holds numbers, not a {vt}")
+        declared = self.state_type(decl) if decl.type is not None else ANY
+        if declared != ANY and vt not in (declared, NONE, ANY):
+            self.error(st.value.pos, f"var {st.name} holds a {declared} (or none), not a {vt}")
         if st.op != "=" and decl.kind != "counter":
             self.error(st.pos, f"{st.op} works on counters; {st.name} is a var")
 
@@ -839,6 +849,8 @@ class Checker:
     def state_type(self, decl: A.StateDecl) -> Type:
         if decl.kind == "counter":
             return INT
+        if decl.type is not None:
+            return self.symbols.spec_type(decl.type) or ANY
         t = self.types.get(id(decl.init))
         if t is None:
             t = self.expr_in(decl.init, {})

@@ -990,11 +990,12 @@ class English:
                         and isinstance(d.init.value, bool) and not d.dims:
                     return t("At first, ") + self._fill(phrase.text if d.init.value else phrase.negative, []) + t(".")
                 what = self.state(d.name, keys)
+                holds = "" if d.type is None else t(f" It is a {self.noun(d.type).singular} or nothing.")
                 if isinstance(d.init, A.Literal) and d.init.value is None and what.startswith(t("the ")):
                     lead = (each + t(", at first") if each else t("At first")) + t(" there is no ")
-                    return _upper_first(lead + what[len(t("the ")):]) + t(".")
+                    return _upper_first(lead + what[len(t("the ")):]) + t(".") + holds
                 return _upper_first((each + t(", ") if each else "") + what) + t(" is at first ") + self.expr(d.init) \
-                    + t(".")
+                    + t(".") + holds
             case A.ZoneDecl():
                 each, keys = self.dims(d.dims)
                 place = self._zone_words(d.name, keys)[1]

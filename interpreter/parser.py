@@ -409,9 +409,11 @@ class _Builder:
         return tuple(str(n) for n in found[0].children) if found else ()
 
     def _state(self, t: TreeT, kind: str) -> A.StateDecl:
-        exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("dims", "citation")]
+        exprs = [c for c in t.children[1:] if isinstance(c, Tree) and c.data not in ("dims", "citation", "type_name")]
+        typed = self.trees(t, "type_name")
         return A.StateDecl(kind, str(t.children[0]), self.dims(t), self.expr(exprs[0]),
-                           self.citations(t.children), self.pos(t))
+                           self.citations(t.children), self.pos(t),
+                           type=str(typed[0].children[0]) if typed else None)
 
     def d_counter_decl(self, t: TreeT) -> A.StateDecl:
         return self._state(t, "counter")

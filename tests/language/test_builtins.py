@@ -22,6 +22,7 @@ ARGUMENTS = {
     "a piece": "piece(heap, 2)",
     "a graph": "paths",
     "a node of it": "first(s in nodes(paths))",
+    "a list of its nodes": '[s for s in nodes(paths) where s != "south"]',
     "a player": "first_player",
     "a text": '"north"',
 }
@@ -72,6 +73,7 @@ def test_every_builtin_is_checked_against_its_argument_types(toy: Any) -> None:
     assert types["size"] == "int" and types["revealed"] == "bool" and types["adjacent"] == "bool"
     assert types["pieces"] == "list:piece:stone" and types["piece"] == "piece:stone"
     assert types["neighbours"] == "list:entity:spots" and types["clockwise"] == "list:player"
+    assert types["connected"] == "list:entity:spots"
     for name, t in types.items():
         assert t != "any", name
 
@@ -102,6 +104,7 @@ def test_every_builtin_runs_as_generated_python(toy: Any) -> None:
     assert got["position"] == 2 and got["revealed"] is True
     assert got["nodes"] == ["north", "middle", "south"]
     assert got["neighbours"] == ["middle"] and got["adjacent"] is False  # north is no neighbour of itself
+    assert got["connected"] == ["north", "middle"]  # south is left out of the list
     assert (got["next"], got["prev"]) == (1, 2)
     assert got["clockwise"] == [0, 1, 2] and got["counterclockwise"] == [0, 2, 1]
     assert got["snake"] == [0, 1, 2, 2, 1, 0]
@@ -119,3 +122,13 @@ def test_every_builtin_reads_in_english(toy: Any) -> None:
         assert f"{name}(" not in text and text.strip(), (name, text)
         if BUILTINS[name].is_condition:
             assert english.cond(call, False) not in (text, "not " + text), name
+
+
+def test_connected_follows_only_the_nodes_listed() -> None:
+    from interpreter.builtins import connected
+
+    line = {"a": ["b"], "b": ["a", "c"], "c": ["b", "d"], "d": ["c"]}
+    assert connected(line, "a", ["d", "c", "b", "a"]) == ["d", "c", "b", "a"]  # in the list's order
+    assert connected(line, "a", ["a", "b", "d"]) == ["a", "b"]  # d is cut off: c is not listed
+    assert connected(line, "d", ["a", "b", "c"]) == []  # the start is not in the list
+    assert connected(line, "b", ["b"]) == ["b"]
