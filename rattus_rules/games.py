@@ -5,7 +5,9 @@ else is needed to check it, play it and count its moves.  The registry finds
 games by name:
 
 * every folder ``spec/<name>/`` shipped with the package (in a checkout, the
-  ``spec/`` folder beside it): today ``rattus``, the default;
+  ``spec/`` folder beside it): ``rattus``, the default, and ``ratten_scharf``
+  (Michael Schacht's Ratten Scharf, the second game written in the language,
+  which has no Python of its own);
 * every folder ``<name>/`` inside the folders listed in ``$RATTUS_GAMES_PATH``
   (separated like ``$PATH``), for games of your own;
 * a path: ``--game path/to/folder`` (or ``game="path/to/folder"``) loads any
@@ -21,7 +23,7 @@ True
 >>> game_dir("ratus")
 Traceback (most recent call last):
 ...
-rattus_rules.games.UnknownGame: no game 'ratus'; did you mean 'rattus'? (known games: rattus)
+rattus_rules.games.UnknownGame: no game 'ratus'; did you mean 'rattus'? (known games: ratten_scharf, rattus)
 """
 
 from __future__ import annotations

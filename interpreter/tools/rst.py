@@ -71,7 +71,7 @@ class RstMarkup(Markup):
     def ref(self, kind: str, name: str, shown: str) -> str:
         anchor = name if kind == "option" else f"{kind}:{name}"
         if self.known is not None and anchor not in self.known:
-            return literal(shown)
+            return literal(shown) + "\\ "  # (an escaped space: a call's "(" may follow the literal)
         title = shown.replace("<", "\\<").replace("`", "\\`")
         return f":ref:`{title} <{label(anchor)}>`\\ "
 
