@@ -64,12 +64,15 @@ mutate: setup
 	$(BIN)/python bench/mutate.py --golden
 
 ## study: which readings matter: paired games per switch option at 2, 3 and 4 players, on all cores
-## (docs/study.md and docs/study/: JSON, CSV, plots, report.html); STUDY_GAMES / STUDY_GREEDY seeds per player count
+## (docs/study.md and docs/study/: JSON, CSV, plots, report.html); then the same for Ratten Scharf
+## (docs/study-ratten-scharf.md); STUDY_GAMES / STUDY_GREEDY seeds per player count
 STUDY_GAMES ?= 300
 STUDY_GREEDY ?= 20
 study: setup
 	$(BIN)/rattus study --players 2 3 4 --agent random:$(STUDY_GAMES) --agent greedy:$(STUDY_GREEDY) \
 		--out docs/study --markdown docs/study.md
+	$(BIN)/rattus --game ratten_scharf study --agent random:$(STUDY_GAMES) --agent greedy:$(STUDY_GREEDY) \
+		--out docs/study-ratten-scharf --markdown docs/study-ratten-scharf.md
 
 ## golden: rewrite conformance/ (perft vectors, recorded games, golden playthroughs) after a deliberate rule change
 golden: setup

@@ -22,14 +22,16 @@ from interpreter import (
 
 from .api import Interpretation, Option, interpretations, load_rules, new_game, player_label, state_from_json
 from .games import GameHooks, register_hooks
-from .names import TURN_PROCEDURE, check_names
+from .names import END_REASONS, TURN_PROCEDURE, check_names, end_reason
 from .records import TokenFaces
 from .textview import position_json, render_text
 
 # Rattus's own words for the game-agnostic tools: setup ends at the first player turn; tokens are written as
-# faces; the spec names the package reads are checked when the rules load.
+# faces; the spec names the package reads are checked when the rules load; why a game ends, and what the
+# score counts (for the study).
 register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, faces=TokenFaces, check=check_names,
-                                      text_view=render_text, json_view=position_json))
+                                      text_view=render_text, json_view=position_json, end_reason=end_reason,
+                                      end_reasons=END_REASONS, score_unit="cubes"))
 
 __all__ = [
     "CHANCE_PLAYER",

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,9 @@ from interpreter.checker import suggest
 from interpreter.tools import textview
 from interpreter.tools.perft import PieceWord
 from interpreter.tools.records import Faces, RowFaces
+
+#: The one reason a game ends, where its package names no others (see :class:`GameHooks`).
+FINISHED = {"finished": "the rules finished the game"}
 
 #: The game loaded when none is named.
 DEFAULT_GAME = "rattus"
@@ -74,6 +77,12 @@ class GameHooks:
     #: seat names); without them, every value and zone (:mod:`interpreter.tools.textview`).
     text_view: Callable[[State, Shown | None, Sequence[str] | None], str] | None = None
     json_view: Callable[[State, Shown | None, Sequence[str] | None], dict[str, Any]] | None = None
+    #: Why a game is ending, once it can tell (the study asks after every step until it answers), and
+    #: every reason it may give, with what each means; without them a game ends for one reason.
+    end_reason: Callable[[State], str | None] | None = None
+    end_reasons: Mapping[str, str] = attrs.field(factory=lambda: dict(FINISHED))
+    #: What the game's score counts, for the study's plots and tables.
+    score_unit: str = "points"
 
     @property
     def piece_word(self) -> PieceWord | None:

@@ -72,6 +72,17 @@ NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Why a game of Rattus ends (for the study), and what each reason means.
+END_REASONS = {"rats": "the rat supply ran out", "cubes": "a player placed all cubes"}
+
+
+def end_reason(state: State) -> str | None:
+    """Why the game is ending, once the spec's ``ender`` is set (``rats`` or ``cubes``); before, None."""
+    if state.vals[ENDER][None] is None:
+        return None
+    return "rats" if not any(state.zones[STOCK].values()) else "cubes"
+
+
 def _declared(game: Game, kind: str) -> dict[str, Any]:
     s = game.symbols
     if kind == "column":  # ``table.column``

@@ -32,9 +32,9 @@ import attrs
 from interpreter import State
 
 from .agents import AGENTS, DECISION_BOUND
-from .api import MAX_SEED, interpretations, new_game
+from .api import MAX_SEED, interpretations, load_rules, new_game
 from .executor import local_cores, partition, run_all
-from .names import ENDER, STOCK
+from .games import game_name, hooks
 from .stats import Estimate, mean_interval, proportion
 
 #: Player decisions after which a study game is cut (a random game is about 100 to 200): some
@@ -45,15 +45,22 @@ DECISION_CAP = DECISION_BOUND
 #: Seeds per work item: the unit that workers receive.
 CHUNK = 8
 
-END_REASONS = ("rats", "cubes", "cut")
-"""Why a game ended: the rat supply ran out, a player placed all cubes, or the study cut it."""
+#: The end reason of a game the study cut at the decision bound.
+CUT = "cut"
+
+
+def end_reasons(game: str | None = None) -> tuple[str, ...]:
+    """Why a game of ``game`` may end, as the study counts it: its package's reasons (Rattus: the rat
+    supply ran out, a player placed all cubes), else ``finished``; and ``cut``."""
+    return (*hooks(game).end_reasons, CUT)
 
 Tally = dict[str, Any]
 
 
 @attrs.frozen
 class StudyParams:
-    """What a study plays: player counts, games per count, agent, first seed, switches (None: all)."""
+    """What a study plays: player counts, games per count, agent, first seed, switches (None: all), and
+    the game (a registry name or a folder; None: the selected game, else Rattus)."""
 
     players: tuple[int, ...] = (2, 3, 4)
     games: int = 100
@@ -62,22 +69,26 @@ class StudyParams:
     switches: tuple[str, ...] | None = None
     cap: int | None = DECISION_CAP
     chunk: int = CHUNK
+    game: str = attrs.field(factory=game_name, converter=game_name)
 
     def options(self) -> list[tuple[str, str]]:
         """Every (switch, option) to compare with the default, in spec order."""
-        known = {i.id: i for i in interpretations()}
+        known = {i.id: i for i in interpretations(game=self.game)}
         wanted = list(known) if self.switches is None else list(self.switches)
         unknown = [w for w in wanted if w not in known]
         if unknown:
-            raise ValueError(f"unknown switch(es): {', '.join(unknown)}; see `rattus interpretations`")
+            raise ValueError(f"unknown switch(es): {', '.join(unknown)}; see `rattus interpretations`"
+                             if known else f"unknown switch(es): {', '.join(unknown)}; {self.game} has none")
         return [(w, o.value) for w in wanted for o in known[w].options if not o.default]
 
     def check(self) -> None:
         """Raise ValueError for impossible parameters."""
         if self.agent not in AGENTS:
             raise ValueError(f"unknown agent {self.agent!r}; one of {', '.join(AGENTS)}")
-        if not self.players or any(n not in (2, 3, 4) for n in self.players):
-            raise ValueError("players must be 2, 3 or 4")
+        rules = load_rules(game=self.game)
+        counts = range(rules.min_players, rules.max_players + 1)
+        if not self.players or any(n not in counts for n in self.players):
+            raise ValueError(f"players must be {counts_text(counts)} ({rules.title})")
         for name, value in (("games", self.games), ("chunk", self.chunk), ("cap", self.cap)):
             if value is not None and value < 1:
                 raise ValueError(f"{name} must be at least 1, not {value}")
@@ -96,6 +107,7 @@ class Job:
     seeds: range
     cap: int | None
     options: tuple[tuple[str, str], ...]
+    game: str
 
 
 @attrs.frozen
@@ -132,34 +144,34 @@ class ChanceStreams:
         return rng.randrange(state.num_legal_actions())
 
 
-def end_reason(state: State) -> str:
-    """Why the game is ending, read when the spec's ``ender`` is first set: ``rats`` or ``cubes``."""
-    stock = state.zones[STOCK]
-    return "rats" if not any(stock.values()) else "cubes"
-
-
 def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
-              cap: int | None = DECISION_CAP) -> Outcome:
+              cap: int | None = DECISION_CAP, game: str | None = None) -> Outcome:
     """Play one study game: seat ``s`` is agent ``agent`` seeded ``seed * 8 + s``; cut after ``cap`` decisions."""
-    state = new_game(players, seed=seed, interpretations=settings, resolve_setup_chance=False)
+    state = new_game(players, seed=seed, interpretations=settings, resolve_setup_chance=False, game=game)
     chance = ChanceStreams(seed)
     make = AGENTS[agent]
     seats = [make(seed * 8 + s) for s in range(players)]
     decisions = 0
     reason = None
-    ender = state.vals[ENDER]
+    why = hooks(game).end_reason
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_index(chance.choose(state))
         else:
             if cap is not None and decisions >= cap:
-                return Outcome(tuple(state.scores()), (), decisions, "cut", tuple(state.history))
+                return Outcome(tuple(state.scores()), (), decisions, CUT, tuple(state.history))
             state.apply_index(seats[state.current_player].choose(state))
             decisions += 1
-        if reason is None and ender[None] is not None:
-            reason = end_reason(state)
-    return Outcome(tuple(state.scores()), tuple(state.winner() or ()), decisions, reason or "rats",
-                   tuple(state.history))
+        if reason is None and why is not None:
+            reason = why(state)
+    return Outcome(tuple(state.scores()), tuple(state.winner() or ()), decisions,
+                   reason or end_reasons(game)[0], tuple(state.history))
+
+
+def counts_text(counts: range) -> str:
+    """Player counts in words: ``2, 3 or 4``."""
+    numbers = [str(n) for n in counts]
+    return numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " or " + numbers[-1]
 
 
 def _reading_tally(games: Iterable[Outcome]) -> Tally:
@@ -201,10 +213,10 @@ def run_job(job: Job) -> Tally:
     ``cpu_seconds`` (the CPU time of the thread that played the chunk) is not a tally: :func:`run_study` takes it out.
     """
     start = time.thread_time()
-    base = [play_game(job.players, s, {}, job.agent, job.cap) for s in job.seeds]
+    base = [play_game(job.players, s, {}, job.agent, job.cap, job.game) for s in job.seeds]
     out: Tally = {"default": _reading_tally(base), "options": {}}
     for switch, option in job.options:
-        others = [play_game(job.players, s, {switch: option}, job.agent, job.cap) for s in job.seeds]
+        others = [play_game(job.players, s, {switch: option}, job.agent, job.cap, job.game) for s in job.seeds]
         out["options"][f"{switch}={option}"] = _pair_tally(zip(base, others))
     out["cpu_seconds"] = time.thread_time() - start
     return out
@@ -229,7 +241,7 @@ def merge(a: Tally, b: Tally) -> Tally:
 def jobs(params: StudyParams) -> list[Job]:
     """The work items of a study, in a fixed order that does not depend on the workers."""
     options = tuple(params.options())
-    return [Job(n, params.agent, seeds, params.cap, options)
+    return [Job(n, params.agent, seeds, params.cap, options, params.game)
             for n in params.players for seeds in partition(params.games, params.chunk, params.seed)]
 
 
@@ -263,12 +275,12 @@ def _est(e: Estimate) -> dict[str, float | int]:
     return e.to_json()
 
 
-def _reading_summary(t: Tally, players: int) -> dict[str, Any]:
-    finished = t["games"] - t["end"].get("cut", 0)
+def _reading_summary(t: Tally, players: int, reasons: tuple[str, ...]) -> dict[str, Any]:
+    finished = t["games"] - t["end"].get(CUT, 0)
     return {
         "games": t["games"],
-        "cut": t["end"].get("cut", 0),
-        "end": {r: _est(proportion(t["end"].get(r, 0), t["games"])) for r in END_REASONS},
+        "cut": t["end"].get(CUT, 0),
+        "end": {r: _est(proportion(t["end"].get(r, 0), t["games"])) for r in reasons},
         "seat_win_rate": [_est(proportion(t["seat_wins"].get(s, 0), finished)) for s in range(players)],
         "length": _est(mean_interval(t["length"])),
         "winning_score": _est(mean_interval(t["winning_score"])),
@@ -282,6 +294,7 @@ def _counts(c: Mapping[int, int]) -> dict[str, int]:
 def summarise(params: StudyParams, merged: Mapping[int, Tally]) -> dict[str, Any]:
     """Rates with 95 % intervals per player count and option; the raw counts for the distributions."""
     results: dict[str, Any] = {}
+    reasons = end_reasons(params.game)
     for players, t in sorted(merged.items()):
         options = []
         for key, p in t["options"].items():
@@ -296,19 +309,21 @@ def summarise(params: StudyParams, merged: Mapping[int, Tally]) -> dict[str, Any
                 "score_delta": _est(mean_interval(p["score_delta"])),
                 "abs_score_delta": _est(mean_interval(p["abs_score_delta"])),
                 "length_delta": _est(mean_interval(p["length_delta"])),
-                "reading": _reading_summary(p["reading"], players),
+                "reading": _reading_summary(p["reading"], players, reasons),
                 "distributions": {k: _counts(p[k]) for k in ("score_delta", "length_delta")}
                 | {"length": _counts(p["reading"]["length"])},
             })
         order = {key: i for i, key in enumerate(f"{s}={o}" for s, o in params.options())}
         options.sort(key=lambda o: order[f"{o['switch']}={o['option']}"])
         results[str(players)] = {
-            "default": _reading_summary(t["default"], players)
+            "default": _reading_summary(t["default"], players, reasons)
             | {"distributions": {"length": _counts(t["default"]["length"]),
                                  "winning_score": _counts(t["default"]["winning_score"])}},
             "options": options,
         }
     return {
+        "game": {"name": params.game, "title": load_rules(game=params.game).title,
+                 "end_reasons": dict(hooks(params.game).end_reasons), "score_unit": hooks(params.game).score_unit},
         "params": {"players": list(params.players), "games": params.games, "agent": params.agent,
                    "seed": params.seed, "switches": None if params.switches is None else list(params.switches),
                    "cap": params.cap, "chunk": params.chunk, "level": 0.95},
@@ -321,8 +336,19 @@ CSV_FIELDS = ("players", "switch", "option", "agent", "pairs", "compared", "cut"
               "diverged", "diverged_low", "diverged_high",
               "abs_score_delta", "abs_score_delta_low", "abs_score_delta_high",
               "score_delta", "score_delta_low", "score_delta_high",
-              "length_delta", "length_delta_low", "length_delta_high",
-              "end_cubes", "end_cubes_default")
+              "length_delta", "length_delta_low", "length_delta_high")
+"""The columns every study's CSV has; then, per end reason of the game, ``end_REASON`` and
+``end_REASON_default`` (the share of games ending so under the option and under the defaults)."""
+
+
+def csv_fields(result: Mapping[str, Any]) -> tuple[str, ...]:
+    """The CSV columns of a study: :data:`CSV_FIELDS` and the game's end reasons."""
+    return CSV_FIELDS + tuple(f"end_{r}{d}" for r in _reasons(result) for d in ("", "_default"))
+
+
+def _reasons(result: Mapping[str, Any]) -> list[str]:
+    """The game's end reasons in a result (``cut`` has a column of its own)."""
+    return list(result["game"]["end_reasons"])
 
 
 def csv_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -336,7 +362,8 @@ def csv_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
                                    "cut": o["reading"]["cut"] + r["default"]["cut"]}
             for key in ("winner_change", "diverged", "abs_score_delta", "score_delta", "length_delta"):
                 row[key], row[f"{key}_low"], row[f"{key}_high"] = (o[key]["mean"], o[key]["low"], o[key]["high"])
-            row["end_cubes"] = o["reading"]["end"]["cubes"]["mean"]
-            row["end_cubes_default"] = r["default"]["end"]["cubes"]["mean"]
+            for reason in _reasons(result):
+                row[f"end_{reason}"] = o["reading"]["end"][reason]["mean"]
+                row[f"end_{reason}_default"] = r["default"]["end"][reason]["mean"]
             rows.append(row)
     return rows

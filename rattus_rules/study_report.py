@@ -18,7 +18,7 @@ from typing import Any
 
 from interpreter import notation
 
-from .study import CSV_FIELDS, DECISION_CAP, csv_rows
+from .study import DECISION_CAP, csv_fields, csv_rows
 
 Result = Mapping[str, Any]
 
@@ -40,37 +40,48 @@ winner-change rate near that of two unrelated games (1 minus the sum of the
 squared seat win rates, the dashed line in the plots), while one that matters
 only at the end shows how often it decides the game."""
 
-MEASURES = f"""\
+def measures(result: Result) -> str:
+    """What is measured, in the words of the study's game (its score unit and end reasons)."""
+    game = result["game"]
+    unit = game["score_unit"]
+    ends = "; ".join(f"*{r}*: {what}" for r, what in game["end_reasons"].items())
+    return f"""\
 **What is measured**, per player count and option, over the pairs in which
 neither game was cut: the *winner-change rate* (the set of winners differs);
 *diverged* (the games differ in any action); the mean *per-seat score change*
-(option minus default, in cubes kept; negative: the reading removes cubes); the
+(option minus default, in {unit}; negative: the reading lowers the score); the
 mean *total absolute score change* of a pair (summed over seats); the mean
-change in *game length* (player decisions); how games end (*rats*: the rat
-supply ran out; *cubes*: a player placed all cubes; *cut*: the study stopped
+change in *game length* (player decisions); how games end ({ends}; *cut*: the study stopped
 the game at the decision bound, {DECISION_CAP:,} player decisions by default: some
-readings allow a game that never ends, see `phase-b-optional`); and each seat's win rate (a shared victory
+readings may allow a game that never ends); and each seat's win rate (a shared victory
 counts for each winner).  Every rate carries a 95 % confidence interval: Wilson
 for proportions, Student's t for means; an interval is as wide as the sample is
 small, so a rate of 0 with an upper bound of 4 % means "rarer than about 1 in
 25 games here", not "never"."""
 
-AGENTS_TEXT = """\
-**The agents** (`--agent`): *random* picks uniformly among the legal actions;
-*greedy* looks one step ahead on the spec's `score` (cubes on the board and in
-the castle): it applies each legal action to a copy of the state, lets chance
-happen on the copy from its own generator until the next player decision, and
-takes the action that leaves its own score highest, then the others' best score
-lowest, breaking ties at random.  It knows no Rattus (only the legal actions and
-the spec's `score`); its look-ahead sees the whole state, hidden faces
-included, so it is stronger than a human at choices whose effect shows at once,
-and blind beyond one decision.  Neither plays like a person: the rates are what
-these players see, and real games may differ."""
 
-DATA_NOTE = """\
-The component data is partly reconstructed (the board's adjacency and most
-token faces are not verified against a printed copy; see the component
-tables), so every figure here is for the data as shipped."""
+def agents_text(result: Result) -> str:
+    """The agents, in the words of the study's game."""
+    unit = result["game"]["score_unit"]
+    return f"""\
+**The agents** (`--agent`): *random* picks uniformly among the legal actions;
+*greedy* looks one step ahead on the spec's `score` ({unit}): it applies each legal
+action to a copy of the state, lets chance happen on the copy from its own
+generator until the next player decision, and takes the action that leaves its
+own score highest, then the others' best score lowest, breaking ties at random.
+It knows nothing of the game but the legal actions and the spec's `score`; its
+look-ahead sees the whole state, hidden faces included, so it is stronger than a
+human at choices whose effect shows at once, and blind beyond one decision.
+Neither plays like a person: the rates are what these players see, and real games may differ."""
+
+
+def data_note(result: Result) -> str:
+    """Which component data the figures are for."""
+    from .api import load_rules
+
+    note = load_rules(game=result["game"]["name"]).provenance_note()
+    return (f"{note[0].upper()}{note[1:]}.  Every figure here is for the data as shipped." if note
+            else "Every figure here is for the component data as shipped.")
 
 
 def _plt() -> Any:
@@ -197,9 +208,10 @@ def plot_defaults(result: Result, path: Path) -> None:
                                [100 * (r["high"] - r["mean"]) for r in rates]],
                          fmt="o", capsize=3, label=f"{players} players")
     axes[0].set(title="game length", xlabel="player decisions (bins of 5)", ylabel="share of games")
-    axes[1].set(title="winning score", xlabel="cubes of the winner", ylabel="share of games")
+    axes[1].set(title="winning score", xlabel=f"{result['game']['score_unit']} of the winner", ylabel="share of games")
     axes[2].set(title="seat win rate (95 % CI)", xlabel="seat (P0 starts)", ylabel="% of games")
-    axes[2].set_xticks(range(4), [notation.seat(s) for s in range(4)])
+    seats = max(int(n) for n in counts)
+    axes[2].set_xticks(range(seats), [notation.seat(s) for s in range(seats)])
     for ax in axes:
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
@@ -218,7 +230,7 @@ def _plots(result: Result, folder: Path) -> list[tuple[str, str]]:
     ]
     plot_winner_change(result, folder / made[0][0])
     plot_distributions(result, "score_delta", "Per-seat score change, option minus default",
-                       "cubes", folder / made[1][0])
+                       result["game"]["score_unit"], folder / made[1][0])
     plot_distributions(result, "length_delta", "Change in game length, option minus default",
                        "player decisions", folder / made[2][0])
     plot_defaults(result, folder / made[3][0])
@@ -228,8 +240,10 @@ def _plots(result: Result, folder: Path) -> list[tuple[str, str]]:
 def _tables(result: Result) -> list[tuple[str, list[str], list[list[str]]]]:
     """(caption, header, rows) of one agent's tables."""
     out = []
+    # how games end under the option (and the defaults): every reason but the first (the rest of the games)
+    shown = list(result["game"]["end_reasons"])[1:]
     head = ["switch", "option", "pairs", "winner changes", "diverged", "score change / seat",
-            "|score change| / pair", "length change", "ended by cubes (default)", "cut"]
+            "|score change| / pair", "length change", *[f"ended by {r} (default)" for r in shown], "cut"]
     for players, r in result["results"].items():
         d = r["default"]
         rows = []
@@ -237,13 +251,14 @@ def _tables(result: Result) -> list[tuple[str, list[str], list[list[str]]]]:
             rows.append([o["switch"], o["option"], str(o["compared"]), _pct(o["winner_change"]),
                          _pct(o["diverged"]), _num(o["score_delta"]), _num(o["abs_score_delta"]),
                          _num(o["length_delta"]),
-                         f"{_pct(o['reading']['end']['cubes'])} ({100 * d['end']['cubes']['mean']:.1f} %)",
+                         *[f"{_pct(o['reading']['end'][e])} ({100 * d['end'][e]['mean']:.1f} %)" for e in shown],
                          str(o["reading"]["cut"] + d["cut"])])
         out.append((f"{players} players, agent {result['params']['agent']}", head, rows))
         seats = [[notation.seat(s), _pct(e)] for s, e in enumerate(d["seat_win_rate"])]
+        ends = ", ".join(f"by {e} {_pct(d['end'][e])}" for e in result["game"]["end_reasons"])
         out.append((f"{players} players, default readings: {d['games']} games, mean length "
                     f"{d['length']['mean']:.1f} decisions [{d['length']['low']:.1f}, {d['length']['high']:.1f}], "
-                    f"ended by rats {_pct(d['end']['rats'])}, by cubes {_pct(d['end']['cubes'])}, cut {d['cut']}; "
+                    f"ended {ends}, cut {d['cut']}; "
                     "seat win rates", ["seat", "wins"], seats))
     return out
 
@@ -291,7 +306,9 @@ def _run_line(results: Sequence[Result]) -> str:
 
 def _sections(results: Sequence[Result], image: Callable[[str, str], str], table: Callable[..., str],
               para: Callable[[str], str], heading: Callable[[int, str], str], plots: Path) -> list[str]:
-    out = [para(DESIGN), para(MEASURES), para(AGENTS_TEXT), para(DATA_NOTE), para("Sample: " + _run_line(results))]
+    first = results[0]
+    out = [para(DESIGN), para(measures(first)), para(agents_text(first)), para(data_note(first)),
+           para("Sample: " + _run_line(results))]
     for r in results:
         out.append(heading(2, f"Agent: {r['params']['agent']}"))
         out.append(para(_summary(r)))
@@ -310,7 +327,7 @@ def write_report(results: Sequence[Result], folder: Path, title: str = "Which re
     written = [folder / "study.json", folder / "study.csv", folder / "report.html"]
     written[0].write_text(json.dumps({"studies": list(results)}, separators=(",", ":")) + "\n", encoding="utf-8")
     with written[1].open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
+        writer = csv.DictWriter(f, fieldnames=csv_fields(results[0]), lineterminator="\n")
         writer.writeheader()
         for r in results:
             writer.writerows(csv_rows(r))

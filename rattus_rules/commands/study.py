@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from ..agents import AGENTS, add_bound_option
-from ..api import MAX_SEED
+from ..api import MAX_SEED, load_rules
+from ..games import DEFAULT_GAME, game_name
 from ..progress import progress as study_bar
-from ..study import CHUNK, DECISION_CAP, StudyParams, jobs, run_study
+from ..study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
 from .common import EXIT_OK, UsageError, check_output, check_output_folder, seed_arg
 
 
@@ -20,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "study", help="paired games under each switch option against the defaults: which readings matter",
         description="Play paired games (same seeds, agents and chance draws) under each interpretation "
                     "switch option and under the defaults; write JSON, CSV, plots and an HTML report.")
-    p.add_argument("--players", "-n", type=int, nargs="+", default=[2, 3, 4], help="player counts (default 2 3 4)")
+    p.add_argument("--players", "-n", type=int, nargs="+", default=None,
+                   help="player counts (default: every count the game allows)")
     p.add_argument("--games", "-g", type=int, default=100, help="seeds (pairs) per player count (default 100)")
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME[:GAMES]",
                    help=f"the players' agent ({', '.join(AGENTS)}; default random), optionally with its own "
@@ -33,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS")
     p.add_argument("--out", "-o", default="study", help="folder for study.json, study.csv, plots, report.html")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, any_game=True)
 
 
 def _agents(items: list[str], games: int) -> list[tuple[str, int]]:
@@ -57,9 +59,13 @@ def run(args: argparse.Namespace) -> int:
     for option, value in (("--workers", args.workers), ("--games", args.games), ("--chunk", args.chunk)):
         if value is not None and value < 1:
             raise UsageError(f"{option} must be at least 1, not {value}")
-    bad = [n for n in args.players if n not in (2, 3, 4)]
+    rules = load_rules()  # the game chosen with --game
+    counts = list(range(rules.min_players, rules.max_players + 1))
+    player_counts = args.players or counts
+    bad = [n for n in player_counts if n not in counts]
     if bad:
-        raise UsageError(f"--players takes 2, 3 or 4, not {', '.join(map(str, bad))}")
+        raise UsageError(f"--players takes {counts_text(range(counts[0], counts[-1] + 1))}, "
+                         f"not {', '.join(map(str, bad))} ({rules.title})")
     agents = _agents(args.agent, args.games)
     for agent, games in [("", args.games), *agents]:  # every seed an agent plays, not only the first
         last = args.seed + games - 1
@@ -71,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     check_output(args.markdown, "--markdown")
     results = []
     for agent, games in agents:
-        params = StudyParams(players=tuple(args.players), games=games, agent=agent, seed=args.seed,
+        params = StudyParams(players=tuple(player_counts), games=games, agent=agent, seed=args.seed,
                              switches=None if args.switch is None else tuple(args.switch),
                              cap=args.max_decisions, chunk=args.chunk)
         try:
@@ -96,12 +102,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"{agent}, {players} players: winner changes most under {shown}")
     markdown = Path(args.markdown) if args.markdown else None
     bound = [] if args.max_decisions == DECISION_CAP else ["--max-decisions", str(args.max_decisions or 0)]
-    command = shlex.join(["rattus", "study", "--players", *map(str, args.players), "--seed", str(args.seed),
+    chosen = game_name()
+    named = [] if chosen == DEFAULT_GAME else ["--game", chosen]
+    command = shlex.join(["rattus", *named, "study", "--players", *map(str, player_counts), "--seed", str(args.seed),
                           *[x for r in results for x in ("--agent", f"{r['params']['agent']}:{r['params']['games']}")],
                           *bound,
                           *[x for s in args.switch or [] for x in ("--switch", s)]])
     try:
-        written = write_report(results, Path(args.out), markdown=markdown, command=command)
+        title = "Which readings matter" + ("" if chosen == DEFAULT_GAME else f": {rules.title}")
+        written = write_report(results, Path(args.out), title=title, markdown=markdown, command=command)
     except ValueError as err:
         raise UsageError(str(err)) from None
     print(f"wrote {len(written)} files to {args.out}" + (f" and {markdown}" if markdown else ""))

@@ -65,7 +65,7 @@ def test_the_command_line_plays_another_game(toy_games: None, capsys: pytest.Cap
     (["--game", "nimm", "check"], "did you mean 'nim'?"),
     (["--game", "/nonexistent/folder", "play"], "a game is a folder of"),
     (["--game", "nim", "render", "board"],
-     "is for rattus only; --game works with: check, interpretations, perft, play, replay, serve, validate"),
+     "is for rattus only; --game works with: check, interpretations, perft, play, replay, serve, study, validate"),
 ])
 def test_a_wrong_game_is_bad_usage(argv: list[str], message: str, toy_games: None,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,7 +92,7 @@ def _subcommands() -> list[str]:
     return sorted(action.choices)
 
 
-ANY_GAME = ("check", "interpretations", "play", "perft", "replay", "serve", "validate")
+ANY_GAME = ("check", "interpretations", "play", "perft", "replay", "serve", "study", "validate")
 
 
 @pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ANY_GAME])
