@@ -165,8 +165,8 @@ def turned_face_up(was_up: Sequence[bool], after: State) -> list[int]:
     if was_up == after.face_up:
         return []
     fresh = {p for p, up in enumerate(after.face_up) if up and not was_up[p]}
-    if not fresh:
-        return []
+    if len(fresh) <= 1:  # (the usual case: one piece turned, in no order but its own)
+        return list(fresh)
     return [p for table in after.zones.values() for lst in table.values() for p in lst if p in fresh]
 
 

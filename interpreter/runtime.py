@@ -403,17 +403,19 @@ class State:
         where the types of the values do not say their kinds (``any``): then they are listed.
         A one-option test spends no listing budget, so a decision too large to list
         (a :class:`RuleError` when listed) may still take an option tested on its own."""
+        p = self.pending
+        if p is not None and p.admitted is not None and option is p.admitted:  # just found legal by admitted()
+            self._advance(p, option, None)
+            return
         if not (type(option) is tuple and len(option) == 2 and type(option[0]) is int
                 and type(option[1]) is tuple):
             raise TypeError(f"an option is (branch index, values), not {_shown(option)}")
-        p = self.pending
-        shown = _shown(option)
         if p is None:
-            raise IllegalAction(shown, "the game is over")
+            raise IllegalAction(_shown(option), "the game is over")
         branches = p.decision.branches
         b, values = option
         if not (0 <= b < len(branches) and self.game.reader.fits(branches[b], values)):
-            raise IllegalAction(shown, "not an option of this decision (a branch index and values of "
+            raise IllegalAction(_shown(option), "not an option of this decision (a branch index and values of "
                                 "the kinds its bindings hold)", p.decision.citations, self._texts())
         if p.listed or not self.game.reader.kinds_known(branches[b]):
             # listed, or values whose kinds the types do not say: the listed option must be
@@ -421,11 +423,8 @@ class State:
             options = p.listing()
             index = self.option_index(option)
             if index < 0 or not _same(options[index], option):
-                raise IllegalAction(shown, "not a legal option here", p.decision.citations, self._texts())
+                raise IllegalAction(_shown(option), "not a legal option here", p.decision.citations, self._texts())
             self.apply_index(index)
-            return
-        if option is p.admitted:  # just tested by admitted()
-            self._advance(p, option, None)
             return
         self.budget = STEP_LIMIT
         try:
@@ -435,7 +434,7 @@ class State:
         except Exception as err:
             raise self._located(err, p.decision.pos, p.decision.citations) from err
         if not ok:
-            raise IllegalAction(shown, "not a legal option here", p.decision.citations, self._texts())
+            raise IllegalAction(_shown(option), "not a legal option here", p.decision.citations, self._texts())
         self._advance(p, option, None)
 
     def random_chance_index(self) -> int:
