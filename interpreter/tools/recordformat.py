@@ -372,17 +372,59 @@ def read_record_file(path: str) -> str:
 def load_record_text(text: str) -> tuple[Any, Verdict | None]:
     """Parse JSON text; on a syntax error the not-a-record verdict says where.
 
-    A text longer than :data:`MAX_RECORD_CHARS` is refused unread.
+    A text longer than :data:`MAX_RECORD_CHARS` is refused unread.  An object that gives a
+    key twice is refused (at its JSON path): JSON readers differ on which value they keep.
     """
     if len(text) > MAX_RECORD_CHARS:
         return None, not_a_record("$", f"more than {MAX_RECORD_CHARS:,} characters: a record is at most that "
                                        "long (a whole game is some 10,000)")
+    repeated: list[tuple[dict[str, Any], str]] = []
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs) and not repeated:
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    repeated.append((obj, key))
+                    break
+                seen.add(key)
+        return obj
+
     try:
-        return json.loads(text), None
+        record = json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError as err:
         return None, not_a_record(f"line {err.lineno} column {err.colno}", f"not JSON: {err.msg}")
     except (RecursionError, ValueError) as err:
         return None, not_a_record("$", f"not JSON: {err}")
+    if repeated:
+        obj, key = repeated[0]
+        return None, not_a_record(json_path(record, obj), f"an object gives the key {one_word(key)} twice (JSON "
+                                                           "readers differ on which value they keep)")
+    return record, None
+
+
+def json_path(data: Any, target: object) -> str:
+    """The JSON path (``$.entries[3]``) of the value ``target`` (by identity) inside ``data``; ``$`` if none."""
+    todo: list[tuple[Any, str]] = [(data, "$")]
+    while todo:
+        value, path = todo.pop()
+        if value is target:
+            return path
+        if isinstance(value, dict):
+            todo.extend((v, f"{path}.{k}" if _PLAIN_KEY.fullmatch(k) else f"{path}[{_key_text(k)}]")
+                        for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            todo.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return "$"
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,40}")
+
+
+def _key_text(key: str) -> str:
+    """A key in a JSON path: quoted, cut to 40 characters."""
+    return json.dumps(key if len(key) <= 40 else key[:40] + "...", ensure_ascii=False)
 
 
 def dumps(record: Mapping[str, Any]) -> str:
@@ -400,6 +442,7 @@ __all__ = [
     "RecordFormat",
     "Recorder",
     "dumps",
+    "json_path",
     "load_record_text",
     "read_record_file",
     "seats_pattern",

@@ -130,3 +130,29 @@ def test_the_schema_follows_the_game(games: dict[str, Game]) -> None:
     too_many = {**record, "seats": ["a", "b", "c", "d"]}
     bad = fmt(games["nim"]).check(too_many)
     assert bad is not None and bad.path == "$.seats"
+
+
+def test_a_key_given_twice_is_not_a_record(games: dict[str, Game]) -> None:
+    # JSON readers differ on which value of a repeated key they keep (the first, the last, an error):
+    # a record that says two things at once is refused, where the repeated key is
+    record = play(games["nim"], 0)
+    text = dumps(record)
+    twice = text.replace('"game": "nim"', '"game": "rattus", "game": "nim"')
+    assert twice != text
+    parsed, bad = load_record_text(twice)
+    assert parsed is None and bad is not None and bad.path == "$" and "'game' twice" in bad.reason, bad
+    entry = text.replace('{"by": "P1", "action": "take', '{"by": "P1", "action": "take 9", "action": "take', 1)
+    assert entry != text
+    index = next(i for i, e in enumerate(record["entries"]) if e["by"] == "P1")
+    parsed, bad = load_record_text(entry)
+    assert bad is not None and bad.path == f"$.entries[{index}]" and "'action' twice" in bad.reason, bad
+    deep = '{"a": [{"b": {"c": 1, "c": 2}}], "entries": []}'
+    _, bad = load_record_text(deep)
+    assert bad is not None and bad.path == "$.a[0].b" and "'c' twice" in bad.reason
+    odd = '{"a b": {"x": 1, "x": 1}}'
+    _, bad = load_record_text(odd)
+    assert bad is not None and bad.path == '$["a b"]'
+    long_key = '{"' + "k " * 5000 + '": {"x": 1, "x": 1}}'
+    _, bad = load_record_text(long_key)
+    assert bad is not None and bad.path == '$["' + "k " * 20 + '..."]'
+
