@@ -52,7 +52,7 @@ from .records import (
 MAX_RECORD_CHARS = 4_000_000
 #: The most entries a record may have (a game has a few hundred).
 MAX_ENTRIES = 10_000
-#: The longest action text of an entry.
+#: The longest action text of an entry, unless the game's faces are long (:attr:`RecordFormat.longest_action`).
 MAX_ACTION = 200
 
 
@@ -81,6 +81,14 @@ class RecordFormat:
     names_game: bool = False
 
     # ------------------------------------------------------------ schema
+    @functools.cached_property
+    def longest_action(self) -> int:
+        """The longest action text of an entry: :data:`MAX_ACTION`, or room for a verb and four
+        of the game's longest faces if that is more (faces are made of table rows, of any length)."""
+        faces = self.faces
+        longest = max((len(faces.written(p)) for p in range(len(self.game.piece_types))), default=0)
+        return max(MAX_ACTION, 40 + 4 * max(longest, len(faces.unknown)))
+
     @functools.cached_property
     def schema_dict(self) -> dict[str, Any]:
         """The JSON Schema of a record of this game (draft-07)."""
@@ -166,7 +174,7 @@ class RecordFormat:
                     "properties": {
                         "by": {"type": "string", "pattern": f"^({seat}|{notation.CHANCE})$"},
                         "action": {"type": "string", "pattern": "^[a-z][a-z0-9-]*( [^ ]+)*$",
-                                   "maxLength": MAX_ACTION},
+                                   "maxLength": self.longest_action},
                         "reveal": {"$ref": "#/$defs/face"},
                         "look": {"$ref": "#/$defs/face"},
                     },

@@ -118,12 +118,19 @@ class RowFaces:
     (a list's items by ``+``, white space written ``_``); a piece with no other column
     is written by the name of its kind.  Pieces with equal rows look alike: records
     cannot tell them apart, as players cannot.  A word is a face only if some piece
-    shows it, exactly.
+    shows it, exactly.  A piece not seen is written ``?`` (``??`` if a piece shows ``?``...).
     """
 
     game: Game
-    unknown: str = "?"
     noun: str = "piece"
+
+    @functools.cached_property
+    def unknown(self) -> str:
+        """How a piece not seen is written: ``?``, or as many ``?`` as it takes to be no piece's face."""
+        word = "?"
+        while word in self._faces:
+            word += "?"
+        return word
 
     @functools.cached_property
     def _by_piece(self) -> tuple[str, ...]:

@@ -156,3 +156,35 @@ def test_a_key_given_twice_is_not_a_record(games: dict[str, Game]) -> None:
     _, bad = load_record_text(long_key)
     assert bad is not None and bad.path == '$["' + "k " * 20 + '..."]'
 
+
+#: Colours of a bag whose table rows are hostile to faces: regular expression syntax, the unknown
+#: word itself, a seat's word, and a colour longer than an action may usually be.
+ODD_COLOURS = ["?", "a.b", "(x|y)", "c$", "\\d", "^", "P0", "x" * 300, "red", "re."]
+
+
+@pytest.fixture(scope="module")
+def odd_bag(tmp_path_factory: pytest.TempPathFactory) -> Game:
+    root = tmp_path_factory.mktemp("odd")
+    (root / "bag.rules").write_text(SPEC, encoding="utf-8")
+    rows = "\n".join(f'{i},"{c}"' for i, c in enumerate(ODD_COLOURS, start=1))
+    (root / "stones.csv").write_text("id,colour\n" + rows + "\n", encoding="utf-8")
+    return load_spec(root)
+
+
+@pytest.mark.parametrize("kind", [OMNISCIENT, PLAYERS_EYE])
+def test_records_of_a_game_with_odd_table_rows_are_legal(odd_bag: Game, kind: str) -> None:
+    # whatever a table row holds, the records the recorder writes are records, and legal
+    faces = RowFaces(odd_bag)
+    assert sorted(faces.written(p) for p in range(len(ODD_COLOURS))) == sorted(ODD_COLOURS)
+    assert faces.unknown not in ODD_COLOURS  # the unknown word is no piece's face
+    pattern = re.compile(f"^{faces.pattern}$")
+    assert all(pattern.match(c) for c in ODD_COLOURS) and not pattern.match("ab") and not pattern.match("xd")
+    for seed in range(8):
+        record = play(odd_bag, seed, kind, viewer=0 if kind == PLAYERS_EYE else None)
+        jsonschema.validate(record, fmt(odd_bag).schema_dict)
+        assert fmt(odd_bag).check(record) is None, fmt(odd_bag).check(record)
+        verdict = check_entries(odd_bag, record, odd_bag.settings_for({}), faces)
+        assert verdict.status == LEGAL and verdict.finished, verdict.format()
+    hidden = play(odd_bag, 1, PLAYERS_EYE)
+    assert {e["action"] for e in hidden["entries"] if e.get("action", "").startswith("draw ")} == {
+        f"draw {faces.unknown}"}
