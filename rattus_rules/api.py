@@ -31,9 +31,12 @@ from .paths import project_root, spec_dir
 @functools.lru_cache(maxsize=8)
 def _load(folder: str, data: str | None, name: str) -> Game:
     game = load_spec(Path(folder), data=data, display_root=project_root())
-    check = hooks(name).check
-    if check is not None:
-        check(game)
+    # the package of the registry name, and the one the tools find by the name the rules give the game
+    # (faces, views: rattus_rules.games): each checks that the spec has what it reads
+    for owner in dict.fromkeys((name, game.name)):
+        check = hooks(owner).check
+        if check is not None:
+            check(game)
     return game
 
 

@@ -278,6 +278,7 @@ class RecordFormat:
         if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
             return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
                                              "(a whole game has a few hundred)")
+        self._compiled, self._entry_fits  # noqa: B018  # made first: an error in them is the format's, not the record's
         try:
             err = self._schema_error(record)
             if err is not None:

@@ -141,6 +141,7 @@ def run_validate(args: argparse.Namespace) -> int:
     chosen = parse_interpretations(args.interpretation)
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    load_rules(args.data)  # rules that do not load are their error, not the record's (validate answers for both)
     if is_archive(args.files):
         return _validate_archive(args, chosen)
     if args.svg and game_name() != DEFAULT_GAME:

@@ -154,3 +154,28 @@ def test_a_record_is_checked_against_its_own_game(toy_games: None, tmp_path: Pat
     assert main(["--game", "nim", "validate", str(record), "--svg", str(tmp_path / "x.svg")]) == 2
     err = capsys.readouterr().err
     assert "--svg draws positions of rattus only" in err and not (tmp_path / "x.svg").exists()
+
+
+def test_a_game_named_like_a_packaged_one_must_be_what_its_package_reads(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # the package of a game (its faces, its view) is found by the name the rules give the game: a folder of
+    # other rules that calls itself rattus is checked by Rattus's package when it loads, not half-read later
+    fake = tmp_path / "fake"
+    fake.mkdir()
+    for path in NIM.iterdir():
+        (fake / path.name).write_text(path.read_text(encoding="utf-8").replace("\ngame nim ", "\ngame rattus "),
+                                      encoding="utf-8")
+    assert "\ngame rattus " in (fake / "nim.rules").read_text(encoding="utf-8")
+    record = tmp_path / "nim.json"
+    assert main(["--game", str(NIM), "play", "-n", "2", "-s", "3", "--record", str(record)]) == 0
+    capsys.readouterr()
+    for argv in (["play", "-n", "2"], ["validate", str(record)], ["replay", str(record)]):
+        assert main(["--game", str(fake), *argv]) == 1
+        err = capsys.readouterr().err
+        assert "the Rattus package reads" in err and "internal error" not in err and "KeyError" not in err, err
+    # component data that does not load is the data's error, not the record's
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "notes.txt").write_text("x", encoding="utf-8")
+    assert main(["--game", str(NIM), "validate", str(record), "--data", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err
+    assert "the data folder holds no table file" in err and "not a record" not in err, err

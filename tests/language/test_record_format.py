@@ -188,3 +188,15 @@ def test_records_of_a_game_with_odd_table_rows_are_legal(odd_bag: Game, kind: st
     hidden = play(odd_bag, 1, PLAYERS_EYE)
     assert {e["action"] for e in hidden["entries"] if e.get("action", "").startswith("draw ")} == {
         f"draw {faces.unknown}"}
+
+
+def test_a_format_that_cannot_be_built_is_not_the_record_s_fault(games: dict[str, Game]) -> None:
+    # faces that cannot say their pattern (a bug of the game's package) raise; they do not call the record not JSON
+    class Broken(RowFaces):
+        @property
+        def pattern(self) -> str:
+            raise KeyError("class")
+
+    record = play(games["bag"], 0)
+    with pytest.raises(KeyError, match="class"):
+        RecordFormat("test-record", 1, "urn:test:record:1", games["bag"], Broken(games["bag"]), True).check(record)
