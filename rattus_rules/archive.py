@@ -2,7 +2,9 @@
 
 An archive is any mix of record files, folders of them (every ``*.json`` and
 ``*.jsonl`` below, sorted), glob patterns, and JSON-lines files (``*.jsonl``,
-``*.ndjson``: one record a line; blank lines skipped).  The parent process only
+``*.ndjson``: one record a line; blank lines skipped), at most
+:data:`MAX_ARCHIVE_RECORDS` records; folders and ``**`` go down folders, never
+through a symbolic link to one (it may loop).  The parent process only
 lists the records (for a JSON-lines file, where each line starts); worker
 processes read, parse and validate them in chunks of :data:`CHUNK` through
 :func:`rattus_rules.executor.run_all`, and the verdicts come back in the order
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +49,8 @@ from .terminal import one_line
 CHUNK = 32
 #: Suffixes of JSON-lines files (one record a line).
 JSON_LINES = (".jsonl", ".ndjson")
+#: The most records one archive may list (each costs the listing some 200 bytes before it is validated).
+MAX_ARCHIVE_RECORDS = 1_000_000
 
 
 @attrs.frozen
@@ -87,31 +92,71 @@ class Result:
 
 
 def list_items(sources: Iterable[str]) -> list[Item]:
-    """The records of an archive, in order; ValueError for a source that names nothing."""
+    """The records of an archive, in order; ValueError for a source that names nothing, or for more
+    than :data:`MAX_ARCHIVE_RECORDS` records (the listing stops there)."""
     items: list[Item] = []
     for source in sources:
         path = Path(source)
         # (what is not a folder is listed: a FIFO or a dangling link gets its verdict line, it is not skipped)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in (".json", *JSON_LINES) and not p.is_dir())
+            # (rglob goes down folders, not through links to folders)
+            files = sorted(_at_most((p for p in path.rglob("*") if p.suffix in (".json", *JSON_LINES)
+                                     and not p.is_dir()), len(items)))
             if not files:  # a wrong folder must not pass as an archive of no illegal record
                 raise ValueError(f"no record in {source}: no *.json or {' or '.join('*' + s for s in JSON_LINES)} "
                                  "file below it")
         elif path.exists():
             files = [path]
         elif glob.has_magic(source):
-            files = [Path(p) for p in sorted(glob.glob(source, recursive=True)) if not Path(p).is_dir()]
+            files = sorted(_at_most(_glob(source), len(items)))
             if not files:
                 raise ValueError(f"no file matches {source}")
         else:
             raise ValueError(f"no such file or folder: {source}")
         for f in files:
-            items.extend(_lines(f) if f.suffix in JSON_LINES else [Item(str(f), str(f))])
+            items.extend(_lines(f, MAX_ARCHIVE_RECORDS - len(items)) if f.suffix in JSON_LINES
+                         else [Item(str(f), str(f))])
+            if len(items) > MAX_ARCHIVE_RECORDS:
+                raise _too_many()
     return items
 
 
-def _lines(path: Path) -> list[Item]:
-    """One item per non-blank line of a JSON-lines file (only where lines start is read here, in chunks).
+def _too_many() -> ValueError:
+    return ValueError(f"more than {MAX_ARCHIVE_RECORDS:,} records in one archive: validate it in parts")
+
+
+def _at_most(listed: Iterable[Path], before: int) -> list[Path]:
+    """What is listed, as a list; ValueError once there are more than :data:`MAX_ARCHIVE_RECORDS`
+    with the ``before`` records listed before it."""
+    out = []
+    for thing in listed:
+        out.append(thing)
+        if before + len(out) > MAX_ARCHIVE_RECORDS:
+            raise _too_many()
+    return out
+
+
+def _glob(pattern: str) -> Iterator[Path]:
+    """The files (not folders) a glob pattern matches, as :func:`glob.glob` with ``recursive`` would list
+    them, but ``**`` never goes through a symbolic link to a folder (a link to a folder above loops).
+
+    A wildcard does not match a name starting with a dot unless the pattern has such a part.
+    """
+    parts = Path(pattern).parts
+    fixed = 0
+    while fixed < len(parts) - 1 and not glob.has_magic(parts[fixed]):
+        fixed += 1
+    root = Path(*parts[:fixed]) if fixed else Path()
+    rest = [p if p == "**" else re.sub(r"\*{2,}", "*", p) for p in parts[fixed:]]
+    dotted = any(p.startswith(".") for p in rest)
+    for found in root.glob(str(Path(*rest))):
+        if (dotted or not any(p.startswith(".") for p in found.relative_to(root).parts)) and not found.is_dir():
+            yield found
+
+
+def _lines(path: Path, room: int) -> list[Item]:
+    """One item per non-blank line of a JSON-lines file (only where lines start is read here, in chunks),
+    stopping past ``room`` items.
 
     What is not a regular file (a FIFO, a device) is never waited on: it is one item, whose reading fails
     (a verdict line); a file that cannot be opened is a ValueError.
@@ -122,20 +167,21 @@ def _lines(path: Path) -> list[Item]:
         return [Item(str(path), str(path))]
     except OSError as err:
         raise ValueError(f"cannot read {path}: {why_unread(err)}") from None
-    out = []
+    out: list[Item] = []
+    name = str(path)
     with os.fdopen(fd, "rb") as f:
         offset = start = 0  # where the chunk and the current line start in the file
         number, blank = 1, True
-        while chunk := f.read(1 << 20):
+        while len(out) <= room and (chunk := f.read(1 << 20)):
             pos = 0
             while (end := chunk.find(b"\n", pos)) >= 0:
                 if not (blank and not chunk[pos:end].strip()):
-                    out.append(Item(f"{path}:{number}", str(path), start, offset + end + 1 - start))
+                    out.append(Item(f"{name}:{number}", name, start, offset + end + 1 - start))
                 number, blank, start, pos = number + 1, True, offset + end + 1, end + 1
             blank = blank and not chunk[pos:].strip()
             offset += len(chunk)
         if offset > start and not blank:
-            out.append(Item(f"{path}:{number}", str(path), start, offset - start))
+            out.append(Item(f"{name}:{number}", name, start, offset - start))
     return out
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from rattus_rules import archive as archive_module
 from rattus_rules.archive import JSON_LINES, Result, list_items, summary, validate_archive
 from rattus_rules.cli import main
 from rattus_rules.executor import run_all
@@ -176,3 +177,33 @@ def test_a_folder_without_records_is_refused_not_a_clean_archive(tmp_path: Path,
     assert main(["validate", str(tmp_path)]) == 2
     assert f"rattus: no record in {tmp_path}: no *.json or *.jsonl or *.ndjson file below it" in \
         capsys.readouterr().err
+
+
+def test_a_glob_does_not_follow_links_to_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ** goes down folders, never through a symbolic link to one: a link to a folder above loops (two such
+    # links made the listing take exponential time); each file is listed once, by its own path
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.json").write_text("{}")
+    (tmp_path / "sub" / "b.json").write_text("{}")
+    (tmp_path / "sub" / "up").symlink_to("..")
+    (tmp_path / ".hidden.json").write_text("{}")
+    monkeypatch.chdir(tmp_path)
+    for pattern, root in ((str(tmp_path / "**" / "*.json"), f"{tmp_path}/"), ("**/*.json", "")):
+        assert [i.name for i in list_items([pattern])] == [f"{root}a.json", f"{root}sub/b.json"]
+    assert [i.name for i in list_items(["s*/*.json", "*.json", ".*.json", "sub/b.js**"])] == [
+        "sub/b.json", "a.json", ".hidden.json", "sub/b.json"]
+
+
+def test_an_archive_has_at_most_so_many_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a JSON-lines file of short lines (or a glob of many files) must not list records without end
+    monkeypatch.setattr(archive_module, "MAX_ARCHIVE_RECORDS", 5)
+    (tmp_path / "many.jsonl").write_text("{}\n" * 6)
+    with pytest.raises(ValueError, match="more than 5 records"):
+        list_items([str(tmp_path / "many.jsonl")])
+    for k in range(6):
+        (tmp_path / f"{k}.json").write_text("{}")
+    with pytest.raises(ValueError, match="more than 5 records"):
+        list_items([str(tmp_path / "*.json")])
+    with pytest.raises(ValueError, match="more than 5 records"):
+        list_items([str(tmp_path / "0.json")] * 6)
+    assert len(list_items([str(tmp_path / "0.json")] * 5)) == 5
