@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import sys
 import time
@@ -112,13 +113,27 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _read(path: str) -> str:
-    """A record's text, read no further than one character past the longest record (so that it is refused)."""
+    """A record's text, read no further than one character past the longest record (so that it is refused).
+
+    Standard input is read as bytes and decoded as UTF-8, as a file is (its text layer would let bytes that
+    are not UTF-8 through as lone surrogates, which no output can then write).
+    """
     try:
         if path == "-":
-            return sys.stdin.read(MAX_RECORD_CHARS + 1)
+            return _read_stdin(MAX_RECORD_CHARS + 1)
         return read_record_file(path)
     except (OSError, ValueError) as err:
         raise UsageError(f"cannot read {path}: {why_unread(err)}") from None
+
+
+def _read_stdin(limit: int) -> str:
+    """At most ``limit`` characters of standard input, strictly UTF-8 (ValueError if not), line ends as ``\\n``."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:  # a text stream without bytes below it (a test's StringIO): its text is all there is
+        return sys.stdin.read(limit)
+    data = raw.read(4 * limit)  # a character is at most 4 bytes
+    text = codecs.getincrementaldecoder("utf-8")().decode(data, final=len(data) < 4 * limit)
+    return text.replace("\r\n", "\n").replace("\r", "\n")[:limit]
 
 
 def load_record_arg(path: str, as_json: Callable[[dict[str, Any]], Any] | None = None) -> tuple[Any, int | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -179,3 +180,22 @@ def test_a_game_named_like_a_packaged_one_must_be_what_its_package_reads(tmp_pat
     assert main(["--game", str(NIM), "validate", str(record), "--data", str(tmp_path / "data")]) == 2
     err = capsys.readouterr().err
     assert "the data folder holds no table file" in err and "not a record" not in err, err
+
+
+def test_a_record_on_standard_input_is_utf_8_as_a_file_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "nim.json"
+    assert main(["--game", str(NIM), "play", "-n", "2", "-s", "3", "--record", str(record)]) == 0
+    text = record.read_bytes()
+    bad = text.replace(b'"P0"', b'"P0\xff"', 1)  # a seat name with a byte that is not UTF-8
+    (tmp_path / "bad.json").write_bytes(bad)
+    for argv, data in ((["validate", "-"], text), (["replay", "-"], text)):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), errors="surrogateescape"))
+        assert main(["--game", str(NIM), *argv]) == 0
+    capsys.readouterr()
+    for argv, data in ((["validate", str(tmp_path / "bad.json")], b""), (["validate", "-"], bad),
+                       (["replay", "-"], bad)):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), errors="surrogateescape"))
+        assert main(["--game", str(NIM), *argv]) == 2
+        err = capsys.readouterr().err
+        assert "cannot read" in err and "can't decode byte 0xff" in err, err
