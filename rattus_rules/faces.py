@@ -33,11 +33,12 @@ def _order() -> dict[str, int]:
     """Each symbol's place in a written face: the letters, then the classes of the Rattus spec in its order."""
     from .api import load_rules
 
-    return _symbol_order(classes(load_rules()))
+    return symbol_order(classes(load_rules()))
 
 
 @functools.lru_cache(maxsize=4)
-def _symbol_order(classes: tuple[str, ...]) -> dict[str, int]:
+def symbol_order(classes: tuple[str, ...]) -> dict[str, int]:
+    """Each symbol of faces and its place in a written face: the letters, then these classes in order."""
     return {s: i for i, s in enumerate(LETTERS + classes)}
 
 #: The lowest and highest threshold a face may show.
@@ -55,8 +56,9 @@ class Face:
     symbols: frozenset[str]
 
     @classmethod
-    def parse(cls, text: str) -> Face:
-        """Read ``threshold:symbol+symbol...``; raise ValueError with a reason."""
+    def parse(cls, text: str, order: dict[str, int] | None = None) -> Face:
+        """Read ``threshold:symbol+symbol...`` (symbols of ``order``, :func:`symbol_order`; None: those of
+        the Rattus loaded); raise ValueError with a reason."""
         head, sep, tail = text.strip().partition(":")
         if not sep or not head.strip().isdigit():
             raise ValueError(f"a rat token's face is written threshold:symbols, like 2:M+merchant+monk, "
@@ -65,7 +67,7 @@ class Face:
         if not LOWEST <= threshold <= HIGHEST:
             raise ValueError(f"a rat token's threshold is {LOWEST} to {HIGHEST}, not {threshold} (in {text!r})")
         symbols = [s.strip() for s in tail.split("+")]
-        order = _order()
+        order = _order() if order is None else order
         for s in symbols:
             if s not in order:
                 raise ValueError(f"unknown symbol {s!r} in {text!r} (symbols: {', '.join(order)})")
@@ -89,13 +91,13 @@ def piece_face(game: Game, piece: int) -> Face:
 
 def face_text(game: Game, piece: int) -> str:
     """A token's face as text, e.g. ``2:M+merchant+monk``."""
-    return piece_face(game, piece).written(_symbol_order(classes(game)))
+    return piece_face(game, piece).written(symbol_order(classes(game)))
 
 
 def face_pattern(game: Game) -> str:
     """A regular expression (unanchored) for a face as records write it: a threshold, a colon,
     symbols joined by ``+`` in any order (:meth:`Face.parse` then reads it)."""
-    symbol = "(" + "|".join(_symbol_order(classes(game))) + ")"
+    symbol = "(" + "|".join(symbol_order(classes(game))) + ")"
     return f"[{LOWEST}-{HIGHEST}]:{symbol}(\\+{symbol})*"
 
 

@@ -112,8 +112,9 @@ from interpreter.tools.records import (
 
 from .agents import RandomPlayer
 from .api import load_rules
-from .faces import UNKNOWN, Face, face_pattern, face_text
+from .faces import UNKNOWN, Face, face_pattern, face_text, symbol_order
 from .games import DEFAULT_GAME, faces_of
+from .names import classes
 from .terminal import one_line
 
 FORMAT = "rattus-record"
@@ -143,8 +144,8 @@ class TokenFaces:
         return face_text(self.game, piece)
 
     def canonical(self, word: str) -> str:
-        """A face written with its symbols in any order, written in the one order."""
-        return canonical_face(word)
+        """A face written with its symbols in any order (the game's symbols), written in the one order."""
+        return canonical_face(word, classes(self.game))
 
     def looks_like_face(self, word: str) -> bool:
         """Faces, and only faces, have a colon among an action's words."""
@@ -213,9 +214,15 @@ def check_format(record: Any, game: Game | None = None) -> Verdict | None:
 
 
 @functools.lru_cache(maxsize=4096)
-def canonical_face(text: str) -> str:
-    """A face as written (symbols in any order) in the one order this package writes; ValueError if none."""
-    return str(Face.parse(text))
+def canonical_face(text: str, symbols: tuple[str, ...] | None = None) -> str:
+    """A face as written (symbols in any order) in the one order this package writes; ValueError if none.
+
+    ``symbols``: the game's classes (:func:`rattus_rules.names.classes`); None: those of the Rattus loaded.
+    """
+    if symbols is None:
+        return str(Face.parse(text))
+    order = symbol_order(symbols)
+    return Face.parse(text, order).written(order)
 
 
 def validate(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,

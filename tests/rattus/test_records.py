@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -607,3 +608,26 @@ def test_the_shipped_schema_is_the_one_built_for_rattus() -> None:
     from rattus_rules.records import record_format
 
     assert record_format(load_rules()).schema_dict == schema()
+
+
+def test_token_faces_read_a_face_by_their_own_game_s_classes() -> None:
+    # TokenFaces(game) reads a face with the classes of its game, not of whatever Rattus is loaded: the
+    # schema's pattern is made from the game's classes, and a cache of faces by their text alone would
+    # answer for another game's classes
+    from types import SimpleNamespace
+
+    from rattus_rules.names import CLASS_ENUM
+    from rattus_rules.records import TokenFaces
+
+    ours = TokenFaces(load_rules())
+    assert ours.canonical("2:monk+M") == "2:M+monk"
+    renamed = ("peasant", "merchant", "monk", "knight", "hexe", "king")
+    other = SimpleNamespace(symbols=SimpleNamespace(enums={CLASS_ENUM: SimpleNamespace(values=renamed)}))
+    theirs = TokenFaces(other)  # type: ignore[arg-type]
+    assert re.fullmatch(theirs.pattern, "2:hexe+M") and not re.fullmatch(theirs.pattern, "2:witch+M")
+    assert theirs.canonical("2:hexe+M") == "2:M+hexe"
+    with pytest.raises(ValueError, match="unknown symbol 'witch'"):
+        theirs.canonical("2:witch+M")
+    assert ours.canonical("1:witch") == "1:witch"
+    with pytest.raises(ValueError, match="unknown symbol 'hexe'"):
+        ours.canonical("1:hexe")
