@@ -304,9 +304,18 @@ def seat_name(seat: int, seats: Sequence[str] | None) -> str:
     return label
 
 
+#: The longest JSON path and reason a not-a-record verdict gives (they may quote the record: cut past these).
+MAX_PATH, MAX_REASON = 200, 500
+
+
 def not_a_record(path: str, reason: str) -> Verdict:
-    """The verdict for input that is not a record."""
-    return Verdict(NOT_A_RECORD, path=path, reason=reason)
+    """The verdict for input that is not a record (its path and reason cut to :data:`MAX_PATH`, :data:`MAX_REASON`)."""
+    return Verdict(NOT_A_RECORD, path=_cut(path, MAX_PATH), reason=_cut(reason, MAX_REASON))
+
+
+def _cut(text: str, limit: int) -> str:
+    """A text, cut to ``limit`` characters (the last one an ellipsis) if longer."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @attrs.define

@@ -200,3 +200,14 @@ def test_a_format_that_cannot_be_built_is_not_the_record_s_fault(games: dict[str
     record = play(games["bag"], 0)
     with pytest.raises(KeyError, match="class"):
         RecordFormat("test-record", 1, "urn:test:record:1", games["bag"], Broken(games["bag"]), True).check(record)
+
+
+def test_a_not_a_record_verdict_does_not_repeat_a_huge_value(games: dict[str, Game]) -> None:
+    # the path and the reason quote the record (an unknown key, a switch's name and value): cut short
+    record = play(games["nim"], 0)
+    long = "z" * 100_000
+    for broken in ({**record, long: 1}, {**record, "entries": [{long: 1}]},
+                   {**record, "interpretations": {long: "x"}}, {**record, "interpretations": {"a": long}}):
+        bad = fmt(games["nim"]).check(broken)
+        assert bad is not None and len(bad.path) <= 200 and len(bad.reason) <= 500, (bad.path[:80], bad.reason[:80])
+        assert len(bad.format()) < 800
