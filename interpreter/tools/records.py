@@ -166,8 +166,8 @@ class RowFaces:
 
     @property
     def pattern(self) -> str:
-        """Every face there is, spelled out."""
-        return "(" + "|".join(re.escape(f) for f in sorted(self._faces, key=lambda f: (-len(f), f))) + ")"
+        """Every face there is, spelled out (syntax characters escaped, as both Python and ECMA 262 read them)."""
+        return "(" + "|".join(_literal(f) for f in sorted(self._faces, key=lambda f: (-len(f), f))) + ")"
 
     def written(self, piece: int) -> str:
         """The piece's face: its row's values (see the class)."""
@@ -184,6 +184,16 @@ class RowFaces:
     def looks_like_face(self, word: str) -> bool:
         """Whether a piece shows this face."""
         return word in self._faces
+
+
+#: The characters a regular expression of JSON Schema (ECMA 262) escapes to read them literally: only these
+#: (ECMA 262 refuses the other escapes :func:`re.escape` makes, of - # & ~ and spaces, under its u flag).
+_SYNTAX = re.compile(r"([\^$\\.*+?()\[\]{}|/])")
+
+
+def _literal(text: str) -> str:
+    """A regular expression matching ``text`` alone, read alike by Python and by ECMA 262."""
+    return _SYNTAX.sub(r"\\\1", text)
 
 
 def _face_word(value: Any) -> str:

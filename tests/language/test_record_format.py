@@ -211,3 +211,19 @@ def test_a_not_a_record_verdict_does_not_repeat_a_huge_value(games: dict[str, Ga
         bad = fmt(games["nim"]).check(broken)
         assert bad is not None and len(bad.path) <= 200 and len(bad.reason) <= 500, (bad.path[:80], bad.reason[:80])
         assert len(bad.format()) < 800
+
+
+def test_row_faces_patterns_are_read_alike_by_ecma_262(odd_bag: Game, tmp_path: Path) -> None:
+    # JSON Schema's patterns are ECMA 262 regular expressions (with the u flag, as ajv reads them): an escape
+    # there is of a syntax character only (re.escape also escapes - # & ~, which ECMA 262 refuses)
+    faces = RowFaces(odd_bag)
+    escapes = set(re.findall(r"\\(.)", faces.pattern))
+    assert escapes and escapes <= set("^$\\.*+?()[]{}|/"), escapes
+    assert re.fullmatch(faces.pattern, "a-b#&~") is None
+    tricky = tmp_path / "tricky"
+    tricky.mkdir()
+    (tricky / "bag.rules").write_text(SPEC, encoding="utf-8")
+    (tricky / "stones.csv").write_text("id,colour\n1,a-b\n2,c#d\n3,e&f~\n4,g/h\n", encoding="utf-8")
+    faces = RowFaces(load_spec(tricky))
+    assert set(re.findall(r"\\(.)", faces.pattern)) <= set("^$\\.*+?()[]{}|/")
+    assert all(re.fullmatch(faces.pattern, f) for f in ("a-b", "c#d", "e&f~", "g/h"))
