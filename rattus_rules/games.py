@@ -85,11 +85,12 @@ class GameHooks:
     score_unit: str = "points"
 
     @property
-    def piece_word(self) -> PieceWord | None:
+    def piece_word(self) -> PieceWord:
         """How the tools write a piece in the texts they make (a chance outcome for perft's ``first``
-        rule, the play log, protocol answers): by its face if the package says how faces are
-        written (:func:`faces_of`), else None (by its key, ``#key``)."""
-        return None if self.faces is None else _face_word
+        rule, the play log, protocol answers): as the game's records write it (:func:`faces_of`:
+        the package's faces, else the piece's table row), so that every text of a game is in one
+        notation."""
+        return _face_word
 
 
 def faces_of(game: Game) -> Faces:

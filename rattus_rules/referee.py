@@ -23,7 +23,6 @@ from typing import IO, Any
 from interpreter import State
 from interpreter.notation import CHANCE
 from interpreter.session import Host, ProtocolError, Reply, Request, Session, serve
-from interpreter.tools.perft import piece_key
 
 from .api import check_seed, interpretations, load_rules, new_game, state_from_json
 from .games import hooks
@@ -71,9 +70,10 @@ class RattusHost(Host):
         return state_from_json(stored, data=_data(request))
 
     def piece_word(self, state: State) -> Callable[[int], str]:
-        """Pieces are written the game's way (Rattus: tokens by their face), else by their keys."""
+        """Pieces are written as the game's records write them (Rattus: tokens by their face; a game
+        without faces of its own: by its table row)."""
         game = state.game
-        word = hooks().piece_word or piece_key
+        word = hooks(game.name).piece_word
         words = [word(game, p) for p in range(len(game.piece_rows))]
         return words.__getitem__
 

@@ -141,11 +141,9 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _piece_words(state: State) -> dict[str, str]:
-    """Each piece's word in the log (``#7``) → how the game's package writes it (a token's face), if it does."""
+    """Each piece's word in the log (``#7``) → how the game's records write it (a token's face)."""
     word = hooks().piece_word
     game = state.game
-    if word is None:
-        return {}
     return {notation.piece(key): word(game, index) for index, key in enumerate(game.piece_keys)}
 
 
