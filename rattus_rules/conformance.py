@@ -1,6 +1,8 @@
 """The conformance files other engines check themselves against, made from this one.
 
-``conformance/`` holds (see its README):
+``conformance/`` holds the kit of the default game, Rattus (see its README);
+the kit of any other game of the registry is made the same way, from its spec
+alone, in ``conformance/<game>/`` (:func:`kit_root`).  A kit holds:
 
 * ``perft.json`` — perft vectors: the setup (as an omniscient record), the
   chance rule and the number of legal action sequences of each length;
@@ -11,8 +13,14 @@
 
 Everything is generated here, deterministically.  ``python -m
 rattus_rules.conformance --write conformance`` (``make golden``) rewrites the
-files on purpose after a rule change; ``--check`` (and the tests) regenerate
-them and report every file that differs.
+files on purpose after a rule change (``--game NAME`` those of another game);
+``--check`` (and the tests) regenerate them and report every file that differs.
+
+Rattus's kit has hand-picked cases (:data:`PERFT_CASES`, :data:`GOLDEN_CASES`
+and illegal games that break named rules); another game's cases are chosen
+from its spec: every player count, every switch option, and illegal games made
+without knowing the game (an entry by the wrong seat, an action or chance
+outcome that was legal earlier and is not now, an action after the end).
 """
 
 from __future__ import annotations
@@ -28,15 +36,22 @@ from typing import Any
 from interpreter import State, notation
 from interpreter.edit import option_words, procedure_of
 from interpreter.tools.perft import first_outcome, perft
+from interpreter.tools.records import RowFaces
 
 from .agents import RandomPlayer
 from .api import load_rules
 from .faces import face_text
-from .games import hooks
+from .games import DEFAULT_GAME, faces_of, game_name, hooks
 from .names import BOARD, View
 from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, record_game, validate
 
 GOLDEN_FORMAT = "rattus-golden"
+#: The largest count of a generated perft vector of a game other than Rattus (deeper ones are left out).
+PERFT_LIMIT = 50_000
+#: The deepest depth of a generated perft vector.
+PERFT_DEEPEST = 4
+#: The folder of the conformance kits in a checkout.
+CONFORMANCE = Path(__file__).resolve().parent.parent / "conformance"
 PERFT_FORMAT = "rattus-perft"
 
 #: (players, seed, chance rule, deepest depth) of each perft vector.
@@ -95,32 +110,79 @@ def start_position(players: int, seed: int = 0, interpretations: Mapping[str, st
     return state, recorder.record
 
 
-def perft_vectors() -> dict[str, Any]:
-    """Every perft vector of :data:`PERFT_CASES`."""
+def is_default(game: str | None) -> bool:
+    """Whether ``game`` (a registry name; None: the selected one) is the default game, Rattus."""
+    return game_name(game) == DEFAULT_GAME
+
+
+def kit_root(game: str | None = None, root: Path = CONFORMANCE) -> Path:
+    """Where a game's kit lies under ``root``: Rattus's is ``root`` itself, another game's ``root/<name>``."""
+    return root if is_default(game) else root / game_name(game)
+
+
+def perft_cases(game: str | None = None) -> list[tuple[int, int, str, int | None]]:
+    """(players, seed, chance rule, deepest depth) of each perft vector of a game: Rattus's
+    :data:`PERFT_CASES`; for another game, every player count (seed: the count less one) with each
+    chance rule, as deep as :data:`PERFT_LIMIT` allows (None: found while counting)."""
+    if is_default(game):
+        return list(PERFT_CASES)
+    rules = load_rules(None, game)
+    return [(n, n - 1, chance, None) for n in range(rules.min_players, rules.max_players + 1)
+            for chance in ("first", "seed")]
+
+
+def perft_vectors(game: str | None = None) -> dict[str, Any]:
+    """Every perft vector of a game (:func:`perft_cases`)."""
     vectors = []
-    for players, seed, chance, depth in PERFT_CASES:
-        state, setup = start_position(players, seed, chance=chance)
+    word = hooks(game).piece_word
+    for players, seed, chance, depth in perft_cases(game):
+        state, setup = start_position(players, seed, chance=chance, game=game)
+        counts: dict[str, int] = {}
+        for d in range(1, (depth or PERFT_DEEPEST) + 1):
+            count = perft(state, d, chance, face_text if is_default(game) else word)
+            if depth is None and counts and count > PERFT_LIMIT:
+                break
+            counts[str(d)] = count
         vectors.append({
             "players": players,
             "seed": seed,
             "interpretations": {},
             "chance": chance,
             "setup": setup["entries"],
-            "perft": {str(d): perft(state, d, chance, face_text) for d in range(1, depth + 1)},
+            "perft": counts,
         })
     return {"format": PERFT_FORMAT, "version": 1, "vectors": vectors}
 
 
 # ------------------------------------------------------------------ games
 def _legal_texts(state: State) -> list[str]:
-    game = state.game
-    return sorted({" ".join(option_words(state, i, lambda t: face_text(game, t)))
-                   for i in range(state.num_legal_actions())})
+    """The distinct legal actions (chance outcomes) as records write them, sorted."""
+    written = faces_of(state.game).written
+    return sorted({" ".join(option_words(state, i, written)) for i in range(state.num_legal_actions())})
 
 
-def golden(players: int, seed: int, interpretations: dict[str, str]) -> dict[str, Any]:
+def golden_cases(game: str | None = None) -> list[tuple[str, int, int, dict[str, str]]]:
+    """(name, players, seed, switch settings) of each golden playthrough of a game: Rattus's
+    :data:`GOLDEN_CASES`; for another game one game for each player count with the defaults, then
+    one for each option of a switch that is not its default (with the fewest players)."""
+    if is_default(game):
+        return list(GOLDEN_CASES)
+    rules = load_rules(None, game)
+    counts = range(rules.min_players, rules.max_players + 1)
+    cases: list[tuple[str, int, int, dict[str, str]]] = [(f"{n}p-seed{n}", n, n, {}) for n in counts]
+    seed = rules.max_players
+    for switch in rules.switches.values():
+        for option in switch.options:
+            if not option.default:
+                seed += 1
+                n = rules.min_players
+                cases.append((f"{n}p-seed{seed}-{switch.ident}-{option.value}", n, seed, {switch.ident: option.value}))
+    return cases
+
+
+def golden(players: int, seed: int, interpretations: dict[str, str], game_name: str | None = None) -> dict[str, Any]:
     """A random game's record with the sorted legal actions (chance outcomes) before each entry."""
-    game = load_rules()
+    game = load_rules(None, game_name)
     state = game.new_state(players, seed=seed, settings=interpretations)
     recorder = Recorder(state, seed=seed)
     player = RandomPlayer(seed)
@@ -229,23 +291,173 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
         expected[name] = item
     return games, expected
 
+# ------------------------------------------------- games of any other game
+def _played(game: str | None, players: int, seed: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """A random game's action entries (reveal and look entries left out), each with the legal texts
+    (chance outcomes) before it, as records write them."""
+    rules = load_rules(None, game)
+    state = rules.new_state(players, seed=seed)
+    recorder = Recorder(state, seed=seed)
+    player = RandomPlayer(seed)
+    out: list[tuple[dict[str, Any], list[str]]] = []
+    while not state.is_terminal():
+        legal = _legal_texts(state)
+        k = len(recorder.entries)
+        index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
+        recorder.apply(state, index)
+        out.append((recorder.entries[k], legal))
+    return out
 
-def build() -> dict[str, str]:
-    """Every generated conformance file: relative path → text."""
-    files = {"perft.json": _json(perft_vectors())}
-    games, expected = game_files()
+
+def _no_longer_legal(base: dict[str, Any], played: list[tuple[dict[str, Any], list[str]]],
+                     chance: bool) -> tuple[int, dict[str, Any]] | None:
+    """The first action entry (of a player, or of chance) where a text of the same verb that was
+    legal at an earlier step is not legal now: its index in ``base`` and the entry that writes it."""
+    positions = [i for i, e in enumerate(base["entries"]) if "action" in e]
+    earlier: dict[str, list[str]] = {}
+    for (entry, legal), at in zip(played, positions):
+        if (entry["by"] == notation.CHANCE) == chance:
+            verb = entry["action"].split(" ")[0]
+            gone = [t for t in earlier.get(verb, []) if t not in set(legal)]
+            if gone:
+                return at, {"by": entry["by"], "action": gone[0]}
+            earlier.setdefault(verb, [])
+            earlier[verb] += [t for t in legal if t.split(" ")[0] == verb and t not in earlier[verb]][:50]
+    return None
+
+
+def generic_game_files(game: str | None) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The recorded games of a game other than Rattus, made from its spec alone, and their verdicts.
+
+    Legal games: one omniscient record for each player count, and a players-eye one where the
+    game has hidden zones.  Illegal ones, each the legal 2-player game cut where it goes wrong:
+    an entry by a seat that is not to move, a player's action and a chance outcome that were legal
+    earlier and are not now, an action after the end.  ``needs-SWITCH-OPTION``: a game legal only
+    with that switch option (for the first option and seed found that change legality).
+    """
+    rules = load_rules(None, game)
+    name = rules.name
+    games: dict[str, dict[str, Any]] = {}
+    counts = range(rules.min_players, rules.max_players + 1)
+    for players in counts:
+        games[f"legal-{players}p-omniscient.json"] = record_game(players, 10 + players, game_name=game)
+        if any(rules.hidden_zones.values()):
+            games[f"legal-{players}p-players-eye.json"] = record_game(
+                players, 20 + players, kind=PLAYERS_EYE, viewer=min(1, players - 1), game_name=game)
+    players = rules.min_players
+    seed = 30 + players
+    base = record_game(players, seed, game_name=game)
+    played = _played(game, players, seed)
+    positions = [i for i, e in enumerate(base["entries"]) if "action" in e]
+    first = next((at for (entry, _), at in zip(played, positions) if entry["by"] != notation.CHANCE), None)
+    if first is not None and players > 1:
+        entry = base["entries"][first]
+        mover = notation.read_seat(entry["by"])
+        assert mover is not None  # a player's entry
+        other = notation.seat((mover + 1) % players)
+        games["illegal-wrong-seat.json"] = _cut(base, first, {"by": other, "action": entry["action"]})
+    for chance, file in ((False, "illegal-action-no-longer-legal.json"),
+                         (True, "illegal-outcome-no-longer-possible.json")):
+        found = _no_longer_legal(base, played, chance)
+        if found is not None:
+            games[file] = _cut(base, found[0], found[1])
+    last = next((e for e in reversed(base["entries"]) if "action" in e and e["by"] != notation.CHANCE), None)
+    if last is not None:
+        games["illegal-after-the-end.json"] = _cut(base, len(base["entries"]), dict(last))
+    needs: dict[str, dict[str, str]] = {}
+    for switch in rules.switches.values():
+        option = next((o for o in switch.options if not o.default), None)
+        if option is None:
+            continue
+        for tried in range(40, 60):
+            record = record_game(players, tried, {switch.ident: option.value}, game_name=game)
+            record["interpretations"] = {}
+            if validate(record, game_name=game).status == "illegal":
+                record["comment"] = f"legal only with {switch.ident}={option.value}"
+                file = f"needs-{switch.ident}-{option.value}.json"
+                games[file] = record
+                needs[file] = {switch.ident: option.value}
+                break
+    expected: dict[str, dict[str, Any]] = {}
+    for file, record in games.items():
+        v = validate(record, game_name=game)
+        if v.status not in ("legal", "illegal"):
+            raise AssertionError(f"{name} kit: {file} is {v.status}: {v.format()}")
+        item: dict[str, Any] = {"status": v.status}
+        if v.finished:
+            item.update(scores=list(v.scores), winners=list(v.winners))
+        if v.index is not None:
+            item.update(index=v.index, entry=record["entries"][v.index])
+        if file in needs:
+            item["legal_with"] = needs[file]
+        expected[file] = item
+    return games, expected
+
+
+def readme(game: str | None, files: dict[str, str]) -> str:
+    """The README of a generated kit of a game other than Rattus (see ``conformance/README.md``)."""
+    rules = load_rules(None, game)
+    name = rules.name
+    counts = ", ".join(str(n) for n in range(rules.min_players, rules.max_players + 1))
+    by_rows = isinstance(faces_of(rules), RowFaces)
+    golden_files = sorted(rel for rel in files if rel.startswith("golden/"))
+    game_files = sorted(rel for rel in files if rel.startswith("games/") and rel != "games/expected.json")
+    lines = [
+        f"# Conformance kit: check your {rules.title} engine against this one",
+        "",
+        f"Generated by `rattus_rules/conformance.py` from the spec in `spec/{name}/` alone (`make golden`",
+        "rewrites it; the tests fail when it is out of date). It is made and used like the Rattus kit,",
+        "whose README (`conformance/README.md`, or the README of `rattus conformance export`) explains",
+        "the files, the chance rules `seed` and `first` and the engine subset of the referee protocol;",
+        "here is what differs. Records name their game (`\"game\": \"" + name + "\"`); pieces are written as",
+        "its records write them (" + ("by their table rows" if by_rows else "by their faces") + ": `docs/records.md`).",
+        "",
+        "```sh",
+        f"rattus --game {name} conformance export DIR",
+        f'rattus --game {name} conformance check --engine "my-engine" [KIT_DIR]',
+        f'rattus --game {name} conformance check --engine "rattus --game {name} serve"   # the referee passes',
+        "```",
+        "",
+        "## Files",
+        "",
+        f"* `perft.json`: for each player count ({counts}) and chance rule, the "
+        f"setup and the number of legal action sequences of each length, as deep as the counts stay at most "
+        f"{PERFT_LIMIT:,} (and at most {PERFT_DEEPEST});",
+        "* `golden/`: random games with the legal actions before every entry, one for each player count with",
+        "  the default switches, then one for each option of a switch that is not its default:",
+        *[f"  `{rel}`" + ("," if i < len(golden_files) - 1 else ";") for i, rel in enumerate(golden_files)],
+        "* `games/`: recorded games and, in `games/expected.json`, what a validator must answer for each: "
+        "legal games",
+        "  for each player count (players-eye too where the game hides pieces), and illegal ones made without",
+        "  knowing the game — an entry by the wrong seat, an action or chance outcome legal earlier and not",
+        "  now, an action after the end; `needs-SWITCH-OPTION.json` is legal only with that switch option:",
+        *[f"  `{rel}`" + ("," if i < len(game_files) - 1 else ".") for i, rel in enumerate(game_files)],
+        "",
+        "The component data of a game may be partly reconstructed: `rattus --game " + name + " check` says which "
+        "rows are.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def build(game: str | None = None) -> dict[str, str]:
+    """Every generated conformance file of a game (None: the selected one): relative path → text."""
+    files = {"perft.json": _json(perft_vectors(game))}
+    games, expected = game_files() if is_default(game) else generic_game_files(game)
     for name, record in games.items():
         files[f"games/{name}"] = dumps(record)
     files["games/expected.json"] = "{\n" + ",\n".join(
         f"  {json.dumps(name)}: {json.dumps(item, ensure_ascii=False)}" for name, item in expected.items()) + "\n}\n"
-    for name, players, seed, settings in GOLDEN_CASES:
-        files[f"golden/{name}.json"] = dumps_golden(golden(players, seed, settings))
+    for name, players, seed, settings in golden_cases(game):
+        files[f"golden/{name}.json"] = dumps_golden(golden(players, seed, settings, game))
+    if not is_default(game):
+        files["README.md"] = readme(game, files)
     return files
 
 
-def differences(root: Path, files: dict[str, str] | None = None) -> list[str]:
-    """The generated files that are missing or differ under ``root``."""
-    files = build() if files is None else files
+def differences(root: Path, files: dict[str, str] | None = None, game: str | None = None) -> list[str]:
+    """The generated files of a game's kit that are missing or differ under ``root`` (the kit's own folder)."""
+    files = build(game) if files is None else files
     out = []
     for rel, text in sorted(files.items()):
         path = root / rel
@@ -256,10 +468,10 @@ def differences(root: Path, files: dict[str, str] | None = None) -> list[str]:
     return out
 
 
-def write(root: Path) -> list[str]:
-    """Write every generated file under ``root``; the files written."""
+def write(root: Path, game: str | None = None) -> list[str]:
+    """Write every generated file of a game's kit under ``root`` (the kit's own folder); the files written."""
     written = []
-    for rel, text in sorted(build().items()):
+    for rel, text in sorted(build(game).items()):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
@@ -274,12 +486,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--write", metavar="DIR", help="rewrite the generated files under DIR")
     group.add_argument("--check", metavar="DIR", help="report the generated files that differ under DIR")
+    parser.add_argument("--game", metavar="NAME", help="the game (default: rattus, whose kit is DIR itself; "
+                        "another game's kit is DIR/NAME)")
     args = parser.parse_args(argv)
     if args.write:
-        written = write(Path(args.write))
+        written = write(kit_root(args.game, Path(args.write)), args.game)
         print("\n".join(f"wrote {rel}" for rel in written) or "nothing changed")
         return 0
-    diff = differences(Path(args.check))
+    diff = differences(kit_root(args.game, Path(args.check)), game=args.game)
     print("\n".join(diff) or "all conformance files are up to date")
     return 1 if diff else 0
 

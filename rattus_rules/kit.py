@@ -29,7 +29,9 @@ import attrs
 from interpreter.files import why_unread
 from interpreter.notation import CHANCE, read_seat
 
-from .conformance import loads_golden
+from .api import load_rules
+from .conformance import is_default, kit_root, loads_golden
+from .records import record_format
 from .schemas import SCHEMAS
 
 _HERE = Path(__file__).resolve().parent
@@ -37,26 +39,47 @@ _HERE = Path(__file__).resolve().parent
 ANSWER_TIMEOUT = 10.0
 
 
-def kit_dir() -> Path:
-    """The kit shipped in the package (``rattus_rules/kit``), or ``conformance/`` of a checkout."""
+def kits_dir() -> Path:
+    """The kits shipped in the package (``rattus_rules/kit``), or ``conformance/`` of a checkout."""
     packaged = _HERE / "kit"
     return packaged if packaged.is_dir() else _HERE.parent / "conformance"
 
 
-def export(target: Path) -> list[str]:
-    """Copy the kit (README, perft, golden, games, the Node client) and the schemas into ``target``."""
-    source = kit_dir()
+def kit_dir(game: str | None = None) -> Path:
+    """The kit of a game (None: the selected one): Rattus's is :func:`kits_dir` itself, another
+    game's the folder of its name in it (:func:`rattus_rules.conformance.kit_root`)."""
+    return kit_root(game, kits_dir())
+
+
+def _kit_files(source: Path) -> Iterator[Path]:
+    """The files of the kit in ``source``: not those of another game's kit in a folder below it."""
+    for path in sorted(source.iterdir()):
+        if path.is_file():
+            yield path
+        elif path.is_dir() and path.name != "__pycache__" and not (path / "perft.json").is_file():
+            yield from _kit_files(path)
+
+
+def export(target: Path, game: str | None = None) -> list[str]:
+    """Copy a game's kit (README, perft, golden, games), the Node client and the schemas into ``target``."""
+    source = kit_dir(game)
     written = []
-    for path in sorted(source.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            rel = path.relative_to(source).as_posix()
-            (target / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target / rel)
-            written.append(rel)
+    clients = kits_dir() / "clients"
+    pairs = [(path, path.relative_to(source).as_posix()) for path in _kit_files(source)]
+    if source != kits_dir() and clients.is_dir():
+        pairs += [(path, path.relative_to(kits_dir()).as_posix()) for path in _kit_files(clients)]
+    for path, rel in pairs:
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target / rel)
+        written.append(rel)
     for name in SCHEMAS:
         rel = f"schema/{name}.schema.json"
         (target / "schema").mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(_HERE / "schema" / f"{name}.schema.json", target / rel)
+        if name == "record" and not is_default(game):  # the game's own records: its pieces, seats, switches
+            schema = record_format(load_rules(None, game)).schema_dict
+            (target / rel).write_text(json.dumps(schema, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        else:
+            shutil.copyfile(_HERE / "schema" / f"{name}.schema.json", target / rel)
         written.append(rel)
     return written
 
@@ -190,7 +213,7 @@ class _Game:
         """Apply a record entry: an action (a chance outcome forced), or check a reveal against the engine."""
         if "reveal" in entry:
             if not self.revealed:
-                raise Difference(f"the record reveals {entry['reveal']}, the engine turned no token face up here")
+                raise Difference(f"the record reveals {entry['reveal']}, the engine turned no piece face up here")
             face = self.revealed.pop(0)
             if face != entry["reveal"]:
                 raise Difference(f"the record reveals {entry['reveal']}, the engine turned {face}")
@@ -241,6 +264,7 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
                     # the setup of a seed vector is the seed rule's own draws: draw, do not force
                     drawn = engine.ok("chance", game=game.id, draw=True)
                     game.status = drawn
+                    game.revealed = list(drawn.get("revealed", []))  # checked by the reveal entries after it
                     if drawn["action"] != entry["action"]:
                         raise Difference(f"the seed rule draws {drawn['action']!r}")
                 else:
@@ -379,14 +403,15 @@ def vectors(kit: Path) -> list[tuple[str, Callable[[Engine], str]]]:
 
 
 def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
-          only: str | None = None, timeout: float = ANSWER_TIMEOUT) -> Iterator[Result]:
-    """Check an engine command against a kit folder (default: the shipped kit), vector by vector.
+          only: str | None = None, timeout: float = ANSWER_TIMEOUT, game: str | None = None) -> Iterator[Result]:
+    """Check an engine command against a kit folder (default: the shipped kit of ``game``, None: the
+    selected game), vector by vector.
 
     Each vector runs in a fresh engine process, so one vector's failure does not spoil the next.
     Raises :class:`EngineError` if the engine cannot be started, and :class:`EngineTimeout` (after
     killing it) if it gives no answer to a request within ``timeout`` seconds.
     """
-    folder = kit_dir() if kit is None else kit
+    folder = kit_dir(game) if kit is None else kit
     for name, run in vectors(folder):
         if only is not None and only not in name:
             continue

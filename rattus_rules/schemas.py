@@ -42,8 +42,11 @@ def registry() -> Registry:
     return Registry().with_resources((r.id(), r) for r in resources_ if r.id() is not None)  # type: ignore[misc]
 
 
-def validator(name: str, definition: str | None = None) -> jsonschema.Draft202012Validator:
-    """A validator for a shipped schema, or for one of its ``$defs``."""
+def validator(name: str, definition: str | None = None,
+              record: dict[str, Any] | None = None) -> jsonschema.Draft202012Validator:
+    """A validator for a shipped schema, or for one of its ``$defs``; ``record``: the record schema of
+    another game (:meth:`interpreter.tools.recordformat.RecordFormat.schema_dict`) in place of Rattus's,
+    for the files of that game's kit."""
     schema = load_schema(name)
     if definition is not None:
         if definition not in schema.get("$defs", {}):
@@ -51,4 +54,8 @@ def validator(name: str, definition: str | None = None) -> jsonschema.Draft20201
         schema = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf", "allOf", "type", "required",
                                                                 "properties", "additionalProperties")}
         schema["$ref"] = f"#/$defs/{definition}"
-    return jsonschema.Draft202012Validator(schema, registry=registry())
+    found = registry()
+    if record is not None:
+        own = Resource.from_contents(record)
+        found = found.with_resource(own.id(), own)  # type: ignore[arg-type]
+    return jsonschema.Draft202012Validator(schema, registry=found)

@@ -1,4 +1,4 @@
-"""`rattus conformance export DIR` and `rattus conformance check --engine CMD [KIT_DIR]`."""
+"""`rattus conformance export DIR`, `make DIR` and `check --engine CMD [KIT_DIR]`: the conformance kits."""
 
 from __future__ import annotations
 
@@ -18,11 +18,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the `conformance` subcommand with `export` and `check`."""
     p = sub.add_parser("conformance", help="the conformance kit: export it, check an engine against it",
                        description="The kit (perft vectors, golden playthroughs, recorded games, JSON Schemas) "
-                                   "ships in the package; see conformance/README.md and docs/protocol.md.")
+                                   "ships in the package, one for each game (--game NAME); see "
+                                   "conformance/README.md and docs/protocol.md.")
+    p.set_defaults(any_game=True)
     kit = p.add_subparsers(dest="kit_command", required=True, metavar="ACTION")
     e = kit.add_parser("export", help="copy the kit and its README into a folder")
     e.add_argument("dir", help="the folder to write (created if needed)")
-    e.set_defaults(run=run_export)
+    e.set_defaults(run=run_export, any_game=True)
+    m = kit.add_parser("make", help="make the kit of the game from its spec (any game, your own too)",
+                       description="Generate the kit of the selected game (--game NAME) from its rules alone: "
+                                   "perft vectors, golden playthroughs, recorded games and their verdicts, "
+                                   "a README; then `rattus --game NAME conformance check --engine CMD DIR`.")
+    m.add_argument("dir", help="the folder to write (created if needed)")
+    m.set_defaults(run=run_make, any_game=True)
     c = kit.add_parser("check", help="drive an engine that speaks the referee protocol through every vector")
     c.add_argument("--engine", required=True, metavar="CMD",
                    help='the engine\'s command line, e.g. "rattus serve" or "node my_engine.js"')
@@ -32,18 +40,49 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     c.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="seconds the engine may take to answer one request (default 10, kit.ANSWER_TIMEOUT); "
                         "one that gives no answer in time is killed and the check stops with exit 2")
-    c.set_defaults(run=run_check)
+    c.set_defaults(run=run_check, any_game=True)
 
 
-def run_export(args: argparse.Namespace) -> int:
-    """Write the kit into a folder."""
-    from ..kit import export
+def _no_kit(game: str | None) -> UsageError:
+    from ..games import game_name
+
+    return UsageError(f"no conformance kit is shipped for {game_name(game)}: "
+                      f"`rattus --game {game_name(game)} conformance make DIR` makes one from its rules")
+
+
+def run_make(args: argparse.Namespace) -> int:
+    """Generate the kit of the selected game into a folder."""
+    from ..conformance import build, is_default
+    from ..kit import kits_dir
 
     target = Path(args.dir)
     if target.exists() and not target.is_dir():
         raise UsageError(f"{target} exists and is not a folder")
+    files = build(args.game)
+    readme = kits_dir() / "README.md"
+    if is_default(args.game) and readme.is_file():  # Rattus's README is written by hand
+        files["README.md"] = readme.read_text(encoding="utf-8")
     try:
-        written = export(target)
+        for rel, text in sorted(files.items()):
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            (target / rel).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write the kit to {target}: {why_unread(err)}") from None
+    print(f"made {len(files)} files in {target} (start with {target / 'README.md'})")
+    return EXIT_OK
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Write the kit into a folder."""
+    from ..kit import export, kit_dir
+
+    target = Path(args.dir)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{target} exists and is not a folder")
+    if not (kit_dir(args.game) / "perft.json").is_file():
+        raise _no_kit(args.game)
+    try:
+        written = export(target, args.game)
     except OSError as err:
         raise UsageError(f"cannot write the kit to {target}: {why_unread(err)}") from None
     print(f"wrote {len(written)} files to {target} (start with {target / 'README.md'})")
@@ -55,9 +94,11 @@ def run_check(args: argparse.Namespace) -> int:
 
     An engine that does not answer a request within ``--timeout`` seconds is killed; the check stops (exit 2).
     """
-    from ..kit import ANSWER_TIMEOUT, EngineError, check
+    from ..kit import ANSWER_TIMEOUT, EngineError, check, kit_dir
 
     kit = Path(args.kit) if args.kit else None
+    if kit is None and not (kit_dir(args.game) / "perft.json").is_file():
+        raise _no_kit(args.game)
     if kit is not None and not (kit / "perft.json").is_file():
         raise UsageError(f"{kit} is not a kit folder (no perft.json); `rattus conformance export DIR` writes one")
     if args.perft_depth is not None and args.perft_depth < 1:
@@ -67,7 +108,7 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"--timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
     passed = failed = 0
     try:
-        for result in check(args.engine, kit, args.perft_depth, args.only, timeout):
+        for result in check(args.engine, kit, args.perft_depth, args.only, timeout, args.game):
             print(result.format(), flush=True)
             passed += result.passed
             failed += not result.passed

@@ -66,7 +66,8 @@ def test_the_command_line_plays_another_game(toy_games: None, capsys: pytest.Cap
     (["--game", "nimm", "check"], "did you mean 'nim'?"),
     (["--game", "/nonexistent/folder", "play"], "a game is a folder of"),
     (["--game", "nim", "render", "board"],
-     "is for rattus only; --game works with: check, interpretations, perft, play, replay, serve, study, validate"),
+     "is for rattus only; --game works with: check, conformance, interpretations, perft, play, replay, serve, "
+     "study, validate"),
 ])
 def test_a_wrong_game_is_bad_usage(argv: list[str], message: str, toy_games: None,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,7 +94,7 @@ def _subcommands() -> list[str]:
     return sorted(action.choices)
 
 
-ANY_GAME = ("check", "interpretations", "play", "perft", "replay", "serve", "study", "validate")
+ANY_GAME = ("check", "conformance", "interpretations", "play", "perft", "replay", "serve", "study", "validate")
 
 
 @pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ANY_GAME])
@@ -111,7 +112,27 @@ def test_a_command_for_rattus_only_says_so_for_another_game(command: str, toy_ga
 
 #: Arguments a subcommand needs to get past its parser.
 _ARGS = {"scenario": ["x.scn"], "view": ["x.json"],
-         "render": ["board"], "conformance": ["export", "out"]}
+         "render": ["board"]}
+
+
+def test_a_game_without_a_kit_makes_one_and_an_engine_is_checked_against_it(
+        toy_games: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the kit is made from the rules alone: a game written today has one, and its own referee passes it
+    assert main(["--game", "nim", "conformance", "export", str(tmp_path / "x")]) == 2
+    assert "no conformance kit is shipped for nim: `rattus --game nim conformance make DIR`" in capsys.readouterr().err
+    kit = tmp_path / "kit"
+    assert main(["--game", "nim", "conformance", "make", str(kit)]) == 0
+    assert f"(start with {kit / 'README.md'})" in capsys.readouterr().out
+    assert {"README.md", "perft.json", "games/expected.json"} <= {
+        str(p.relative_to(kit)) for p in kit.rglob("*") if p.is_file()}
+    assert "nim" in (kit / "README.md").read_text(encoding="utf-8").lower()
+    engine = f"{sys.executable} -m rattus_rules --game nim serve"
+    assert main(["--game", "nim", "conformance", "check", "--engine", engine, str(kit)]) == 0
+    out = capsys.readouterr().out
+    assert "perft/2p-" in out and ", 0 failed" in out
+    # an engine of another game fails it, and says where
+    rattus = f"{sys.executable} -m rattus_rules serve"
+    assert main(["--game", "nim", "conformance", "check", "--engine", rattus, str(kit), "--only", "games/"]) == 1
 
 
 def test_records_of_another_game_are_written_validated_and_replayed(
