@@ -74,9 +74,11 @@ study: setup
 	$(BIN)/rattus --game ratten_scharf study --agent random:$(STUDY_GAMES) --agent greedy:$(STUDY_GREEDY) \
 		--out docs/study-ratten-scharf --markdown docs/study-ratten-scharf.md
 
-## golden: rewrite conformance/ (perft vectors, recorded games, golden playthroughs) after a deliberate rule change
+## golden: rewrite conformance/ and conformance/ratten_scharf/ (perft vectors, recorded games, golden
+## playthroughs) after a deliberate rule change
 golden: setup
 	$(BIN)/python -m rattus_rules.conformance --write conformance
+	$(BIN)/python -m rattus_rules.conformance --write conformance --game ratten_scharf
 
 ## parser: rebuild the LALR parser shipped beside the grammar (after a grammar change)
 parser: setup
