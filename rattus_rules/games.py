@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from interpreter import Game, State
+from interpreter import Game, State, notation
 from interpreter.checker import suggest
 from interpreter.tools import textview
 from interpreter.tools.perft import PieceWord
@@ -133,6 +134,24 @@ def position_json(state: State, shown: Shown | None = None, names: Sequence[str]
     if view is not None:
         return view(state, shown, names)
     return textview.position_json(state, _written(state.game, shown), names)
+
+
+#: A piece as the state's log writes it (:func:`interpreter.notation.piece`: ``#`` and its key).
+_LOGGED_PIECE = re.compile(r"#[\w-]+")
+
+
+def log_lines(state: State, start: int = 0) -> list[str]:
+    """The state's log (kept with ``log=True``) from line ``start``, each piece written as the game's
+    records write it (:attr:`GameHooks.piece_word`: a token by its face) instead of by its key."""
+    game = state.game
+    words = {notation.piece(key): index for index, key in enumerate(game.piece_keys)}
+    word = hooks(game.name).piece_word
+
+    def written(match: re.Match[str]) -> str:
+        index = words.get(match.group())
+        return match.group() if index is None else word(game, index)
+
+    return [_LOGGED_PIECE.sub(written, line) for line in (state.log or [])[start:]]
 
 
 _HOOKS: dict[str, GameHooks] = {}

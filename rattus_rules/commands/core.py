@@ -10,7 +10,7 @@ from interpreter import SpecError, State, load_spec, notation
 
 from ..agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
-from ..games import hooks
+from ..games import log_lines
 from ..paths import spec_dir
 from .common import (
     EXIT_OK,
@@ -108,8 +108,7 @@ def run_play(args: argparse.Namespace) -> int:
     print(f"{state.game.title}, {args.players} players, seed {args.seed}, interpretations: {settings}")
     print(bound_text(bound))
     recorder = recorder_for(args, state)  # --record FILE (commands/records.py)
-    words = _piece_words(state)
-    if words and state.log is not None:
+    if state.game.piece_keys and state.log is not None:
         print("(the whole game, hidden faces included: pieces are written as records write them)")
 
     def step(state: State, index: int) -> None:
@@ -119,9 +118,7 @@ def run_play(args: argparse.Namespace) -> int:
         else:
             recorder.apply(state, index)
         if state.log is not None:
-            for line in state.log[printed:]:
-                if words:
-                    line = " ".join(words.get(w, w) for w in line.split(" "))
+            for line in log_lines(state, printed):
                 print(("" if line.startswith(("turn of", "final turn of", "the plague devastates"))
                        else "  ") + _headline(line))
             printed = len(state.log)
@@ -138,13 +135,6 @@ def run_play(args: argparse.Namespace) -> int:
     if recorder is not None:
         write_record(args, recorder)
     return EXIT_OK
-
-
-def _piece_words(state: State) -> dict[str, str]:
-    """Each piece's word in the log (``#7``) → how the game's records write it (a token's face)."""
-    word = hooks().piece_word
-    game = state.game
-    return {notation.piece(key): word(game, index) for index, key in enumerate(game.piece_keys)}
 
 
 def _headline(line: str) -> str:

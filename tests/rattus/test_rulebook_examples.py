@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rattus_rules.games import log_lines
 from rattus_rules.scenario import ScenarioRun, parse_scenario, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -78,7 +79,7 @@ def test_a_wrong_expectation_is_reported() -> None:
 
 # ------------------------------------------------------------- plague (Ⓒ)
 def _plague_events(result: ScenarioRun) -> list[str]:
-    log = result.state.log or []
+    log = log_lines(result.state)
     return [("reveal " + line.split("shows ", 1)[1].split(":")[0]) if "shows" in line else line
             for line in log if "shows" in line or "loses" in line]
 
@@ -90,6 +91,13 @@ def test_plague_example_step_by_step() -> None:
     # 2: M hits the tie green and yellow; merchant and monk holders have nothing left.
     assert _plague_events(result) == ["reveal 1", "P2 loses a cube in Gallia", "reveal 3", "reveal 2",
                                       "P1 loses a cube in Gallia", "P2 loses a cube in Gallia"]
+
+
+def test_a_revealed_token_is_written_once_by_its_face() -> None:
+    log = log_lines(run(text_of("plague_example")).state)
+    reveals = [line for line in log if "shows" in line]
+    assert reveals and all(line.count(":") == 1 for line in reveals), reveals
+    assert reveals[0].startswith("the rat token in Gallia shows 1:")
 
 
 def test_plague_example_in_placement_order() -> None:
