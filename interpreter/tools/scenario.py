@@ -41,13 +41,14 @@ HEADER_WORDS = ("scenario", "players", "seats", "interpretation", "seed")
 
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be read or laid out: ``path:line: message``."""
+    """A scenario that cannot be read or laid out: ``path:line: message`` (``path: message`` when
+    ``line`` is None: the file as a whole, one that cannot be read)."""
 
-    def __init__(self, path: str, line: int, message: str):
+    def __init__(self, path: str, line: int | None, message: str):
         self.path = path
         self.line = line
         self.message = message
-        super().__init__(f"{path}:{line}: {message}")
+        super().__init__(f"{path}: {message}" if line is None else f"{path}:{line}: {message}")
 
 
 @attrs.frozen
@@ -192,7 +193,7 @@ def read_scenario_text(path: str | Path) -> str:
     try:
         return read_text(p)
     except (OSError, ValueError) as err:
-        raise ScenarioError(str(p), 1, f"cannot read the file: {why_unread(err)}") from None
+        raise ScenarioError(str(p), None, f"cannot read the file: {why_unread(err)}") from None
 
 
 def _int(words: Sequence[str], i: int, path: str, number: int, form: str) -> int:

@@ -130,4 +130,4 @@ def test_rattus_scenario_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     for unread, why in ((tmp_path / "missing.scn", "No such file or directory"), (tmp_path, "not a regular file")):
         assert main(["scenario", str(unread)]) == 2
         err = capsys.readouterr().err
-        assert f"{unread}:1: cannot read the file: {why}" in err and "Errno" not in err
+        assert f"{unread}: cannot read the file: {why}" in err and "Errno" not in err
