@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
+
+#: Seconds to reach a Dask scheduler before giving up (Dask's own default waits 30 s, retrying).
+CONNECT_TIMEOUT = 10.0
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -72,10 +76,26 @@ def _run_on_dask(fn: Callable[[T], R], items: Sequence[T], dask: str | Any, tick
         distributed: Any = importlib.import_module("distributed")
     except ImportError:  # pragma: no cover - depends on the installed extras
         raise ValueError("a Dask cluster needs the package `distributed` (pip install 'rattus-rules[study]')") from None
-    client: Any = dask if isinstance(dask, distributed.Client) else distributed.Client(dask)
+    client: Any = dask if isinstance(dask, distributed.Client) else _connect(distributed, dask)
     try:
         futures = client.map(fn, list(items), pure=False)
         return [_ticked(future.result(), tick) for future in futures]
     finally:
         if client is not dask:
             client.close()
+
+
+def _connect(distributed: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``; a TCP address where nothing listens fails at once
+    (ConnectionError), not after Dask's retries."""
+    try:
+        scheme, location = distributed.comm.parse_address(address)
+        host, port = distributed.comm.parse_host_port(location) if scheme in ("tcp", "tls") else ("", 0)
+    except ValueError as err:
+        raise ConnectionError(f"not a Dask scheduler's address ({err})") from None
+    if scheme in ("tcp", "tls"):
+        try:
+            socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+        except OSError as err:
+            raise ConnectionError(f"no Dask scheduler answers there ({err.strerror or err})") from None
+    return distributed.Client(address, timeout=CONNECT_TIMEOUT)

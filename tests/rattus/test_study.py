@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import socket
 from pathlib import Path
 
 import attrs
@@ -89,6 +90,18 @@ def test_study_on_a_dask_local_cluster_gives_the_same_results(tmp_path: Path) ->
     assert on_dask["results"] == run_study(SMALL, workers=1)["results"]
     assert on_dask["run"]["where"].startswith("dask")
     assert json.loads((tmp_path / "study.json").read_text())["studies"][0]["run"]["where"].startswith("dask")
+
+
+def test_a_dask_address_where_nothing_listens_fails_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["study", "-n", "2", "-g", "2", "--switch", "tie-break", "--dask", f"tcp://127.0.0.1:{port}"]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot run the study on tcp://127.0.0.1:{port}: no Dask scheduler answers there (Connection refused)" \
+        in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 def test_a_reading_that_only_names_the_winner_changes_it_exactly_at_ties() -> None:
