@@ -44,3 +44,19 @@ def test_the_language_imports_no_game_package(path: Path) -> None:
     imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0]
     assert not [name for name in imported if name.split(".")[0] == "rattus_rules"], path
+
+
+LANGUAGE_TESTS = Path(__file__).resolve().parent
+#: The language tests that may use the game registry and the command line (they run them on toy games).
+REGISTRY_TESTS = {"test_games.py"}
+
+
+@pytest.mark.parametrize("path", sorted(p for p in LANGUAGE_TESTS.glob("test_*.py") if p.name not in REGISTRY_TESTS),
+                         ids=lambda p: p.name)
+def test_the_language_tests_play_no_game_of_the_project(path: Path) -> None:
+    """tests/language/ tests the language on toy games, not through Rattus's package (its spec, its
+    paths): Rattus's tests are in tests/rattus/."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    imported += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0]
+    assert not [name for name in imported if name.split(".")[0] == "rattus_rules"], path.name

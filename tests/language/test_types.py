@@ -66,7 +66,7 @@ def test_spec_type_reads_the_types_a_spec_names() -> None:
 
 
 def test_column_type_reads_the_column_types_a_table_declares() -> None:
-    entities = {"colours", "regions", "flag"}
+    entities = {"colours", "fields", "flag"}
     assert [column_type(w, entities) for w in ("int", "text", "flag", "set")] == [INT, TEXT, BOOL, ListType(TEXT)]
     assert column_type("colours", entities) == EntityType("colours")  # an enum or a table
     assert column_type("bool", entities) is None and column_type("player", entities) is None  # not column words
