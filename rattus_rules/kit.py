@@ -37,6 +37,8 @@ from .schemas import SCHEMAS
 _HERE = Path(__file__).resolve().parent
 #: Seconds an engine may take to answer one request (``--timeout``).
 ANSWER_TIMEOUT = 10.0
+#: The longest answer line read from an engine, in bytes: a longer one is refused, not kept in memory.
+MAX_ANSWER_BYTES = 16_000_000
 
 
 def kits_dir() -> Path:
@@ -110,7 +112,7 @@ class Engine:
             raise EngineError(f"cannot start the engine {argv[0]!r}: {why_unread(err)}") from None
         self.timeout = timeout
         self.timed_out = False
-        self.buffer = b""
+        self.buffer = bytearray()
         self.count = 0
         self.commands: set[str] = set()
         #: The deepest perft depth to check (None: every depth of the kit).
@@ -140,7 +142,12 @@ class Engine:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + self.timeout
-        while b"\n" not in self.buffer:
+        searched = 0
+        while self.buffer.find(b"\n", searched) < 0:
+            if len(self.buffer) > MAX_ANSWER_BYTES:
+                raise EngineError(f"the engine's answer to request {self.count} is longer than "
+                                  f"{MAX_ANSWER_BYTES} bytes")
+            searched = len(self.buffer)
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 self.timed_out = True
@@ -150,7 +157,8 @@ class Engine:
             if not chunk:
                 raise EngineError("the engine ended")
             self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line, _, rest = self.buffer.partition(b"\n")
+        self.buffer = bytearray(rest)
         return line.decode("utf-8", "replace")
 
     def ok(self, cmd: str, **fields: Any) -> dict[str, Any]:
@@ -159,6 +167,13 @@ class Engine:
         if not answer["ok"]:
             raise Difference(f"`{cmd}` {json.dumps(fields, ensure_ascii=False)[:200]} failed: "
                              f"{json.dumps(answer.get('error'), ensure_ascii=False)[:300]}")
+        return answer
+
+    def saved(self, game: Any) -> dict[str, Any]:
+        """The engine's ``save`` answer for a game: it must hold the ``state``."""
+        answer = self.ok("save", game=game)
+        if "state" not in answer:
+            raise EngineError(f"the engine answered 'save' without `state`: {json.dumps(answer)[:200]}")
         return answer
 
     def close(self) -> None:
@@ -179,6 +194,24 @@ class Engine:
 
 class Difference(Exception):
     """The engine differs from the kit: the first difference of a vector."""
+
+
+def _field(answer: dict[str, Any], cmd: str, key: str, kind: type | tuple[type, ...]) -> Any:
+    """``answer[key]`` if it is a ``kind``; else the engine answered out of protocol (:class:`EngineError`)."""
+    value = answer.get(key)
+    if not isinstance(value, kind):
+        raise EngineError(f"the engine answered {cmd!r} with `{key}` {json.dumps(value)[:100]}: "
+                          f"not a protocol answer")
+    return value
+
+
+def _texts(answer: dict[str, Any], cmd: str, key: str) -> list[str]:
+    """``answer[key]``, a list of texts (an empty one if the answer has none)."""
+    texts = _field({key: [], **answer}, cmd, key, list)
+    if not all(isinstance(t, str) for t in texts):
+        raise EngineError(f"the engine answered {cmd!r} with `{key}` that are not all texts: "
+                          f"{json.dumps(texts)[:100]}")
+    return list(texts)
 
 
 @attrs.frozen
@@ -205,7 +238,7 @@ class _Game:
     def __init__(self, engine: Engine, players: int, seed: int, switches: dict[str, str]):
         self.engine = engine
         answer = engine.ok("new", players=players, seed=seed, switches=switches, chance="client")
-        self.id = answer["game"]
+        self.id = _field(answer, "new", "game", (str, int))
         self.status = answer
         self.revealed: list[str] = []
 
@@ -232,12 +265,13 @@ class _Game:
         answer = self.engine.ask("apply", game=self.id, action=action)
         if not answer["ok"]:
             error = answer.get("error") or {}
-            raise Difference(f"the engine refuses {action!r}: {error.get('message', error)}")
+            why = error.get("message", error) if isinstance(error, dict) else error
+            raise Difference(f"the engine refuses {action!r}: {why}")
         self.status = answer
-        self.revealed = list(answer.get("revealed", []))
+        self.revealed = _texts(answer, "apply", "revealed")
 
     def legal(self) -> list[str]:
-        return list(self.engine.ok("legal", game=self.id)["actions"])
+        return _texts(self.engine.ok("legal", game=self.id), "legal", "actions")
 
     def resolve(self, rule: str) -> None:
         """Resolve chance events by the kit's chance rule."""
@@ -264,8 +298,8 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
                     # the setup of a seed vector is the seed rule's own draws: draw, do not force
                     drawn = engine.ok("chance", game=game.id, draw=True)
                     game.status = drawn
-                    game.revealed = list(drawn.get("revealed", []))  # checked by the reveal entries after it
-                    if drawn["action"] != entry["action"]:
+                    game.revealed = _texts(drawn, "chance", "revealed")  # checked by the reveal entries after it
+                    if _field(drawn, "chance", "action", str) != entry["action"]:
                         raise Difference(f"the seed rule draws {drawn['action']!r}")
                 else:
                     game.apply_entry(entry)
@@ -278,7 +312,7 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
             game = _Game.__new__(_Game)
             game.engine, game.revealed = engine, []
             game.status = engine.ok("load", state=saved["state"], chance="client")
-            game.id = game.status["game"]
+            game.id = _field(game.status, "load", "game", (str, int))
         else:
             game = start()
             game.resolve(rule)
@@ -296,13 +330,13 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
             total = len(actions)
         else:
             total = 0
-            here = engine.ok("save", game=game.id) if fast else None
+            here = engine.saved(game.id) if fast else None
             for action in actions:
                 child = at(path, here)
                 child.act(action)
                 child.resolve(rule)
                 if fast:
-                    kept = engine.ok("save", game=child.id)
+                    kept = engine.saved(child.id)
                     engine.ok("drop", game=child.id)
                     total += count([*path, action], d - 1, kept)
                 else:
@@ -418,7 +452,7 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
         engine = Engine(command, timeout)
         try:
             hello = engine.ask("hello", version=1)
-            engine.commands = set(hello.get("commands", [])) if hello["ok"] else set()
+            engine.commands = set(_texts(hello, "hello", "commands")) if hello["ok"] else set()
             engine.perft_depth = perft_depth
             note = run(engine)
             yield Result(name, True, note)

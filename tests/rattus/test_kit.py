@@ -168,3 +168,69 @@ def test_an_engine_or_kit_folder_that_cannot_be_used_is_named_without_errno_text
     blocker.write_text("", encoding="utf-8")
     assert main(["conformance", "export", str(blocker / "kit")]) == 2
     assert capsys.readouterr().err.strip() == f"rattus: cannot write the kit to {blocker / 'kit'}: Not a directory"
+
+
+#: An engine that answers every request with the same JSON object (``sys.argv[1]``), whatever was asked.
+SAME_ANSWER = """
+    import json, sys
+    for line in sys.stdin:
+        answer = json.loads(sys.argv[1])
+        answer["id"] = json.loads(line).get("id")
+        print(json.dumps(answer), flush=True)
+"""
+
+
+@pytest.mark.parametrize("answer", [
+    {"ok": True},                                                                     # no game id
+    {"ok": True, "commands": 5, "game": "g1", "to_move": 0},                          # commands not a list
+    {"ok": True, "commands": [], "game": "g1", "to_move": 0, "actions": 7},           # actions not a list
+    {"ok": True, "commands": [], "game": "g1", "to_move": "chance", "actions": ["a"], "revealed": 3},
+    {"ok": True, "commands": ["save", "load", "drop"], "game": "g1", "to_move": 0, "actions": ["a"]},  # no state
+])
+def test_an_engine_whose_answers_are_out_of_protocol_fails_the_vector_not_the_check(
+        tmp_path: Path, answer: dict[str, object], capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "same.py"
+    script.write_text(textwrap.dedent(SAME_ANSWER), encoding="utf-8")
+    engine = f"{sys.executable} {script} '{json.dumps(answer)}'"
+    for only in ("perft/2p-seed1-seed", "perft/3p-seed2-first", "golden/2p-seed1"):
+        assert main(["conformance", "check", "--engine", engine, "--only", only, "--perft-depth", "2"]) == 1
+        out, err = capsys.readouterr()
+        assert out.startswith(f"FAIL {only}: ") and out.endswith("0 passed, 1 failed\n") and not err
+
+
+SPEWS = """
+    import sys
+    sys.stdin.readline()
+    while True:
+        sys.stdout.buffer.write(b"x" * 65536)
+"""
+
+
+def test_an_engine_that_writes_without_end_of_line_is_stopped_at_the_longest_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rattus_rules.kit.MAX_ANSWER_BYTES", 1_000_000)
+    script = tmp_path / "spews.py"
+    script.write_text(textwrap.dedent(SPEWS), encoding="utf-8")
+    (result,) = check(f"{sys.executable} {script}", only="golden/2p-seed1", timeout=60)
+    assert not result.passed and "answer to request 1 is longer than 1000000 bytes" in result.detail
+
+
+PLAIN_ERRORS = """
+    import json, sys
+    from rattus_rules.referee import referee_session
+    session = referee_session()
+    for line in sys.stdin:
+        answer = session.answer(json.loads(line))
+        if not answer.get("ok"):
+            answer["error"] = "no such action"   # a text, not the protocol's error object
+        print(json.dumps(answer), flush=True)
+        if session.closed:
+            break
+"""
+
+
+def test_an_engine_whose_error_is_a_text_still_refuses_the_illegal_entry(tmp_path: Path) -> None:
+    script = tmp_path / "plain.py"
+    script.write_text(textwrap.dedent(PLAIN_ERRORS), encoding="utf-8")
+    (result,) = check(f"{sys.executable} {script}", only="games/illegal-second-card")
+    assert result.passed, result.detail
