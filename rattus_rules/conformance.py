@@ -215,7 +215,11 @@ def dumps_golden(data: dict[str, Any]) -> str:
 
 def loads_golden(text: str) -> dict[str, Any]:
     """Read a golden playthrough back into ``record`` (with entries) and ``legal``."""
-    data: dict[str, Any] = json.loads(text)
+    return golden_of(json.loads(text))
+
+
+def golden_of(data: dict[str, Any]) -> dict[str, Any]:
+    """A golden playthrough's JSON as ``record`` (with entries) and ``legal``."""
     record = dict(data["record"])
     record["entries"] = [s["entry"] for s in data["steps"]]
     return {"format": data["format"], "version": data["version"], "record": record,

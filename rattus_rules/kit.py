@@ -25,20 +25,43 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import jsonschema  # type: ignore[import-untyped]
+from referencing import Resource
 
-from interpreter.files import why_unread
+from interpreter.files import inside, read_text, why_unread
 from interpreter.notation import CHANCE, read_seat
 
 from .api import load_rules
-from .conformance import is_default, kit_root, loads_golden
+from .conformance import golden_of, is_default, kit_root
 from .records import record_format
-from .schemas import SCHEMAS
+from .schemas import SCHEMAS, load_schema, registry
 
 _HERE = Path(__file__).resolve().parent
 #: Seconds an engine may take to answer one request (``--timeout``).
 ANSWER_TIMEOUT = 10.0
 #: The longest answer line read from an engine, in bytes: a longer one is refused, not kept in memory.
 MAX_ANSWER_BYTES = 16_000_000
+#: The largest kit file read, in bytes.
+MAX_KIT_FILE_BYTES = 16_000_000
+#: What ``games/expected.json`` holds: a verdict for each record, named by its file in ``games/``.
+EXPECTED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "propertyNames": {"pattern": r"^[A-Za-z0-9][A-Za-z0-9._-]*\.json$", "not": {"const": "expected.json"}},
+    "additionalProperties": {
+        "type": "object",
+        "required": ["status"],
+        "properties": {
+            "status": {"enum": ["legal", "illegal"]},
+            "index": {"type": "integer", "minimum": 0},
+            "scores": {"type": "array", "items": {"type": "integer"}},
+            "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+            "legal_with": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "if": {"required": ["status"], "properties": {"status": {"const": "illegal"}}},
+        "then": {"required": ["index"]},
+        "else": {"required": ["scores", "winners"]},
+    },
+}
 
 
 def kits_dir() -> Path:
@@ -419,19 +442,70 @@ def check_record(engine: Engine, record: dict[str, Any], expected: dict[str, Any
     return ""
 
 
-def vectors(kit: Path) -> list[tuple[str, Callable[[Engine], str]]]:
-    """Every vector of a kit folder: a name and how to check it."""
+class KitError(ValueError):
+    """A kit file that cannot be read, or holds what its schema or the game does not allow."""
+
+
+def _read(kit: Path, rel: str, schema: jsonschema.Validator) -> Any:
+    """The JSON of a kit file that follows ``schema``: a regular file in the kit folder (links
+    resolved), of at most :data:`MAX_KIT_FILE_BYTES`; else :class:`KitError` naming the file."""
+    path = kit / rel
+    if not inside(path, kit):
+        raise KitError(f"{rel}: not a file inside the kit folder")
+    try:
+        data = json.loads(read_text(path, MAX_KIT_FILE_BYTES))
+    except (OSError, ValueError) as err:
+        raise KitError(f"{rel}: {why_unread(err)}") from None
+    except RecursionError:
+        raise KitError(f"{rel}: nested too deeply") from None
+    error = jsonschema.exceptions.best_match(schema.iter_errors(data))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path)
+        raise KitError(f"{rel}: {where + ': ' if where else ''}{error.message[:200]}")
+    return data
+
+
+def _schemas(game: str | None) -> dict[str, jsonschema.Validator]:
+    """Validators of a game's kit files: ``perft`` (player counts of the game), ``golden``, ``record``
+    (the game's own record schema) and ``expected``."""
+    rules = load_rules(None, game)
+    record = load_schema("record") if is_default(game) else record_format(rules).schema_dict
+    own_record = Resource.from_contents(record)
+    found = registry().with_resource(own_record.id(), own_record)  # type: ignore[arg-type]
+    perft = load_schema("perft")
+    perft["properties"]["vectors"]["items"]["properties"]["players"].update(
+        minimum=rules.min_players, maximum=rules.max_players)
+    own = {"perft": perft, "golden": load_schema("golden"), "expected": EXPECTED_SCHEMA}
+    checkers = {name: jsonschema.Draft202012Validator(schema, registry=found) for name, schema in own.items()}
+    checkers["record"] = jsonschema.validators.validator_for(record)(record, registry=found)
+    return checkers
+
+
+def _depths(vector: dict[str, Any], where: str) -> None:
+    """Refuse a perft vector whose depths are not 1, 2, ... up to the deepest."""
+    depths = sorted(int(d) for d in vector["perft"])
+    if not depths or depths != list(range(1, len(depths) + 1)):
+        raise KitError(f"{where}: perft counts are for the depths 1 to the deepest, not {depths[:10]}")
+
+
+def vectors(kit: Path, game: str | None = None) -> list[tuple[str, Callable[[Engine], str]]]:
+    """Every vector of a kit folder of a game (None: the selected one): a name and how to check it.
+
+    Every file is read and checked against its schema first: :class:`KitError` names the first that is not.
+    """
     out: list[tuple[str, Callable[[Engine], str]]] = []
-    perft = json.loads((kit / "perft.json").read_text(encoding="utf-8"))
-    for v in perft["vectors"]:
+    schemas = _schemas(game)
+    perft = _read(kit, "perft.json", schemas["perft"])
+    for i, v in enumerate(perft["vectors"]):
+        _depths(v, f"perft.json: vectors/{i}")
         name = f"perft/{v['players']}p-seed{v['seed']}-{v['chance']}"
         out.append((name, functools.partial(check_perft, vector=v)))
     for path in sorted((kit / "golden").glob("*.json")):
-        golden = loads_golden(path.read_text(encoding="utf-8"))
+        golden = golden_of(_read(kit, f"golden/{path.name}", schemas["golden"]))
         out.append((f"golden/{path.stem}", functools.partial(check_golden, golden=golden)))
-    expected = json.loads((kit / "games" / "expected.json").read_text(encoding="utf-8"))
+    expected = _read(kit, "games/expected.json", schemas["expected"])
     for name, item in expected.items():
-        record = json.loads((kit / "games" / name).read_text(encoding="utf-8"))
+        record = _read(kit, f"games/{name}", schemas["record"])
         out.append((f"games/{Path(name).stem}", functools.partial(check_record, record=record, expected=item)))
     return out
 
@@ -446,7 +520,7 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
     killing it) if it gives no answer to a request within ``timeout`` seconds.
     """
     folder = kit_dir(game) if kit is None else kit
-    for name, run in vectors(folder):
+    for name, run in vectors(folder, game):
         if only is not None and only not in name:
             continue
         engine = Engine(command, timeout)

@@ -81,7 +81,7 @@ def test_the_referee_of_this_game_passes_its_kit() -> None:
 
 def test_an_engine_of_another_game_fails_it() -> None:
     rattus = f"{sys.executable} -m rattus_rules serve"
-    (result,) = check(rattus, ROOT, only="games/legal-2p-omniscient")
+    (result,) = check(rattus, ROOT, only="games/legal-2p-omniscient", game=GAME)
     assert not result.passed and "refuses 'draw " in result.detail
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -234,3 +236,87 @@ def test_an_engine_whose_error_is_a_text_still_refuses_the_illegal_entry(tmp_pat
     script.write_text(textwrap.dedent(PLAIN_ERRORS), encoding="utf-8")
     (result,) = check(f"{sys.executable} {script}", only="games/illegal-second-card")
     assert result.passed, result.detail
+
+
+def _set(rel: str, key_path: tuple[object, ...], value: object) -> Callable[[Path], None]:
+    """A tampering: set one value deep in a kit file's JSON."""
+    def tamper(kit: Path) -> None:
+        data = json.loads((kit / rel).read_text(encoding="utf-8"))
+        target = data
+        for key in key_path[:-1]:
+            target = target[key]
+        target[key_path[-1]] = value
+        (kit / rel).write_text(json.dumps(data), encoding="utf-8")
+    return tamper
+
+
+def _text(rel: str, text: str) -> Callable[[Path], None]:
+    """A tampering: replace a kit file's text."""
+    return lambda kit: (kit / rel).write_text(text, encoding="utf-8")
+
+
+def _outside(rel: str) -> Callable[[Path], None]:
+    """A tampering: a kit file that is a link to a JSON file outside the kit folder."""
+    def tamper(kit: Path) -> None:
+        (kit.parent / "elsewhere.json").write_text((kit / rel).read_text(encoding="utf-8"), encoding="utf-8")
+        (kit / rel).unlink()
+        (kit / rel).symlink_to(kit.parent / "elsewhere.json")
+    return tamper
+
+
+GOLDEN, RECORD, EXPECTED = "golden/2p-seed1.json", "games/legal-2p-omniscient.json", "games/expected.json"
+TAMPERED: dict[str, tuple[Callable[[Path], None], str]] = {
+    "perft not JSON": (_text("perft.json", "{x"), "perft.json: "),
+    "perft a list": (_text("perft.json", "[1, 2]"), "perft.json: "),
+    "perft vectors not a list": (_set("perft.json", ("vectors",), 5), "perft.json: vectors: "),
+    "perft vector a text": (_set("perft.json", ("vectors", 0), "a"), "perft.json: vectors/0: "),
+    "perft players a text": (_set("perft.json", ("vectors", 0, "players"), "x"), "perft.json: vectors/0/players: "),
+    "perft players too many": (_set("perft.json", ("vectors", 0, "players"), 99), "perft.json: vectors/0/players: "),
+    "perft seed too large": (_set("perft.json", ("vectors", 0, "seed"), 10**30), "perft.json: vectors/0/seed: "),
+    "perft unknown chance": (_set("perft.json", ("vectors", 0, "chance"), "zzz"), "perft.json: vectors/0/chance: "),
+    "perft setup entry a number": (_set("perft.json", ("vectors", 0, "setup", 0), 5), "perft.json: vectors/0/setup/0"),
+    "perft depths with a gap": (_set("perft.json", ("vectors", 0, "perft"), {"1": 3, "3": 5}), "perft.json: vectors/0"),
+    "perft no depths": (_set("perft.json", ("vectors", 0, "perft"), {}), "perft.json: vectors/0"),
+    "golden a list": (_text(GOLDEN, "[]"), f"{GOLDEN}: "),
+    "golden record a list": (_set(GOLDEN, ("record",), [1]), f"{GOLDEN}: record: "),
+    "golden seats a number": (_set(GOLDEN, ("record", "seats"), 5), f"{GOLDEN}: record/seats: "),
+    "golden entry a text": (_set(GOLDEN, ("steps", 1, "entry"), "abc"), f"{GOLDEN}: steps/1/entry: "),
+    "golden legal a text": (_set(GOLDEN, ("steps", 0, "legal"), "abc"), f"{GOLDEN}: steps/0/legal: "),
+    "golden outside the kit": (_outside(GOLDEN), f"{GOLDEN}: not a file inside the kit folder"),
+    "expected a list": (_text(EXPECTED, "[1]"), f"{EXPECTED}: "),
+    "expected names a path outside": (_text(EXPECTED, '{"../../../etc/passwd": {"status": "legal"}}'),
+                                      f"{EXPECTED}: "),
+    "expected names an absolute path": (_text(EXPECTED, '{"/etc/hostname": {"status": "legal"}}'), f"{EXPECTED}: "),
+    "expected item a text": (_set(EXPECTED, ("legal-2p-omniscient.json",), "x"),
+                             f"{EXPECTED}: legal-2p-omniscient.json: "),
+    "expected index a text": (_set(EXPECTED, ("illegal-second-card.json", "index"), "3"),
+                              f"{EXPECTED}: illegal-second-card.json/index: "),
+    "expected legal without scores": (_set(EXPECTED, ("legal-2p-omniscient.json",), {"status": "legal"}),
+                                      f"{EXPECTED}: legal-2p-omniscient.json: "),
+    "record a list": (_text(RECORD, "[]"), f"{RECORD}: "),
+    "record entries a text": (_set(RECORD, ("entries",), "abc"), f"{RECORD}: entries: "),
+    "record truncated": (lambda kit: (kit / RECORD).write_bytes((kit / RECORD).read_bytes()[:300]), f"{RECORD}: "),
+    "record outside the kit": (_outside(RECORD), f"{RECORD}: not a file inside the kit folder"),
+}
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped kit, exported once."""
+    kit = tmp_path_factory.mktemp("exported") / "kit"
+    assert main(["conformance", "export", str(kit)]) == 0
+    return kit
+
+
+@pytest.mark.parametrize("case", TAMPERED)
+def test_a_tampered_kit_is_refused_before_the_engine_starts_naming_the_file(
+        case: str, exported: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tamper, said = TAMPERED[case]
+    kit = tmp_path / "kit"
+    shutil.copytree(exported, kit, symlinks=True)
+    tamper(kit)
+    capsys.readouterr()
+    never = f"{sys.executable} -c pass"   # an engine that would fail every vector (exit 1), were one checked
+    assert main(["conformance", "check", "--engine", never, str(kit)]) == 2
+    out, err = capsys.readouterr()
+    assert not out and err.startswith(f"rattus: cannot read the kit: {said}") and err.count("\n") == 1, err
