@@ -23,13 +23,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(any_game=True)
     kit = p.add_subparsers(dest="kit_command", required=True, metavar="ACTION")
     e = kit.add_parser("export", help="copy the kit and its README into a folder")
-    e.add_argument("dir", help="the folder to write (created if needed)")
+    e.add_argument("dir", help="the folder to write: a new or empty one")
     e.set_defaults(run=run_export, any_game=True)
     m = kit.add_parser("make", help="make the kit of the game from its spec (any game, your own too)",
                        description="Generate the kit of the selected game (--game NAME) from its rules alone: "
                                    "perft vectors, golden playthroughs, recorded games and their verdicts, "
                                    "a README; then `rattus --game NAME conformance check --engine CMD DIR`.")
-    m.add_argument("dir", help="the folder to write (created if needed)")
+    m.add_argument("dir", help="the folder to write: a new or empty one")
     m.set_defaults(run=run_make, any_game=True)
     c = kit.add_parser("check", help="drive an engine that speaks the referee protocol through every vector")
     c.add_argument("--engine", required=True, metavar="CMD",
@@ -50,14 +50,25 @@ def _no_kit(game: str | None) -> UsageError:
                       f"`rattus --game {game_name(game)} conformance make DIR` makes one from its rules")
 
 
+def _check_target(target: Path) -> None:
+    """Refuse to write a kit where a file is, or into a folder that holds anything: a stale file
+    would be checked with the new kit, and a link in it written through."""
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{target} exists and is not a folder")
+    try:
+        if target.is_dir() and any(target.iterdir()):
+            raise UsageError(f"{target} is not empty: name a new or empty folder")
+    except OSError as err:
+        raise UsageError(f"cannot write the kit to {target}: {why_unread(err)}") from None
+
+
 def run_make(args: argparse.Namespace) -> int:
     """Generate the kit of the selected game into a folder."""
     from ..conformance import build, is_default
     from ..kit import kits_dir
 
     target = Path(args.dir)
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"{target} exists and is not a folder")
+    _check_target(target)
     files = build(args.game)
     readme = kits_dir() / "README.md"
     if is_default(args.game) and readme.is_file():  # Rattus's README is written by hand
@@ -77,8 +88,7 @@ def run_export(args: argparse.Namespace) -> int:
     from ..kit import export, kit_dir
 
     target = Path(args.dir)
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"{target} exists and is not a folder")
+    _check_target(target)
     if not (kit_dir(args.game) / "perft.json").is_file():
         raise _no_kit(args.game)
     try:

@@ -320,3 +320,17 @@ def test_a_tampered_kit_is_refused_before_the_engine_starts_naming_the_file(
     assert main(["conformance", "check", "--engine", never, str(kit)]) == 2
     out, err = capsys.readouterr()
     assert not out and err.startswith(f"rattus: cannot read the kit: {said}") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("command", [["conformance", "export"], ["--game", "ratten_scharf", "conformance", "make"]])
+def test_a_kit_is_not_written_into_a_folder_that_holds_files(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a stale vector would be checked with the new kit, and a link in the folder written through
+    target, victim = tmp_path / "kit", tmp_path / "victim.txt"
+    (target / "golden").mkdir(parents=True)
+    (target / "golden" / "stale.json").write_text("{}", encoding="utf-8")
+    victim.write_text("keep", encoding="utf-8")
+    (target / "perft.json").symlink_to(victim)
+    assert main([*command, str(target)]) == 2
+    assert capsys.readouterr().err == f"rattus: {target} is not empty: name a new or empty folder\n"
+    assert victim.read_text(encoding="utf-8") == "keep" and not (target / "README.md").exists()
