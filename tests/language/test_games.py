@@ -220,3 +220,14 @@ def test_a_record_on_standard_input_is_utf_8_as_a_file_is(tmp_path: Path, monkey
         assert main(["--game", str(NIM), *argv]) == 2
         err = capsys.readouterr().err
         assert "cannot read" in err and "can't decode byte 0xff" in err, err
+
+
+def test_the_kit_readme_of_a_game_without_switches_chance_or_hidden_pieces_names_none(
+        toy_games: None, tmp_path: Path) -> None:
+    # nim: no switches, no chance, nothing hidden, and its rules are not in spec/
+    assert main(["--game", "nim", "conformance", "make", str(tmp_path / "kit")]) == 0
+    text = " ".join((tmp_path / "kit" / "README.md").read_text(encoding="utf-8").split())
+    for word in ("switch", "players-eye", "chance outcome", "needs-", "spec/nim/", "make golden"):
+        assert word not in text, word
+    assert "for 2 and 3 players" in text and "one for each player count: `golden/2p-seed2.json`," in text
+    assert "an entry by the wrong seat, an action legal earlier and not now, an action after the end:" in text
