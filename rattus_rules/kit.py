@@ -26,7 +26,6 @@ from typing import Any
 
 import attrs
 import jsonschema  # type: ignore[import-untyped]
-from referencing import Resource
 
 from interpreter.files import inside, read_text, why_unread
 from interpreter.notation import CHANCE, read_seat
@@ -34,7 +33,7 @@ from interpreter.notation import CHANCE, read_seat
 from .api import load_rules
 from .conformance import golden_of, is_default, kit_root
 from .records import record_format
-from .schemas import SCHEMAS, load_schema, registry
+from .schemas import SCHEMAS, load_schema, registry_with
 
 _HERE = Path(__file__).resolve().parent
 #: Seconds an engine may take to answer one request (``--timeout``).
@@ -470,8 +469,7 @@ def _schemas(game: str | None) -> dict[str, jsonschema.Validator]:
     (the game's own record schema) and ``expected``."""
     rules = load_rules(None, game)
     record = load_schema("record") if is_default(game) else record_format(rules).schema_dict
-    own_record = Resource.from_contents(record)
-    found = registry().with_resource(own_record.id(), own_record)  # type: ignore[arg-type]
+    found = registry_with(record)
     perft = load_schema("perft")
     perft["properties"]["vectors"]["items"]["properties"]["players"].update(
         minimum=rules.min_players, maximum=rules.max_players)

@@ -54,8 +54,13 @@ def validator(name: str, definition: str | None = None,
         schema = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf", "allOf", "type", "required",
                                                                 "properties", "additionalProperties")}
         schema["$ref"] = f"#/$defs/{definition}"
+    return jsonschema.Draft202012Validator(schema, registry=registry_with(record))
+
+
+def registry_with(record: dict[str, Any] | None) -> Registry:
+    """The shipped schemas, ``record`` (another game's record schema) in place of Rattus's if given."""
     found = registry()
     if record is not None:
         own = Resource.from_contents(record)
         found = found.with_resource(own.id(), own)  # type: ignore[arg-type]
-    return jsonschema.Draft202012Validator(schema, registry=found)
+    return found
