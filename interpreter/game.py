@@ -65,6 +65,9 @@ class Game:
         self.name = s.game.name
         self.title = s.game.title
         self.min_players, self.max_players = s.players.low, s.players.high
+        #: The player counts in words, for messages: ``2 to 4``, or ``2`` for a game of one count.
+        self.players_text = (str(self.min_players) if self.min_players == self.max_players
+                             else f"{self.min_players} to {self.max_players}")
         self.switches = dict(s.switches)
         self.defaults = {name: next(o.value for o in d.options if o.default) for name, d in s.switches.items()}
         self.hidden_zones = {name: z.hidden for name, z in s.zones.items()}
@@ -290,7 +293,7 @@ class Game:
     # ---------------------------------------------------------------- states
     def _blank_state(self, players: int, settings: dict[str, str], seed: int) -> State:
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
+            raise ValueError(f"{self.name} is for {self.players_text} players, not {players}")
         st = object.__new__(State)
         st.budget = STEP_LIMIT
         st.game = self

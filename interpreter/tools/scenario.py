@@ -182,8 +182,7 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
     if seats and len(seats) != players:
         raise ScenarioError(path, 1, f"{len(seats)} seat names for {players} players")
     if not game.min_players <= players <= game.max_players:
-        raise ScenarioError(path, 1, f"{game.title} is for {game.min_players} to {game.max_players} players, "
-                            f"not {players}")
+        raise ScenarioError(path, 1, f"{game.title} is for {game.players_text} players, not {players}")
     return Scenario(path, title, players, seats, chosen, seed, tuple(position), tuple(steps))
 
 

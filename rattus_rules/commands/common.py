@@ -48,14 +48,23 @@ def check_data_path(data: str | None) -> None:
         raise UsageError(f"--data {data}: no such file or folder")
 
 
-def check_players(players: int, data: str | None = None) -> None:
-    """Raise UsageError naming ``--players`` if the chosen game is not for that many players."""
+def check_players(players: int | None, data: str | None = None) -> int:
+    """The player count to use: ``players``, or by default the chosen game's largest.
+
+    Raise UsageError naming ``--players`` if the game is not for that many players.
+    """
     from ..api import load_rules
 
     game = load_rules(data)
+    if players is None:
+        return game.max_players
     if not game.min_players <= players <= game.max_players:
-        raise UsageError(f"--players: {game.title} is for {game.min_players} to {game.max_players} players, "
-                         f"not {players}")
+        raise UsageError(f"--players: {game.title} is for {game.players_text} players, not {players}")
+    return players
+
+
+#: The help of ``--players`` where any game may be chosen (its count by default: the game's largest).
+PLAYERS_HELP = "how many (default: the most the game allows; Rattus: 2, 3 or 4)"
 
 
 def parse_interpretations(items: Sequence[str]) -> dict[str, str]:

@@ -16,6 +16,7 @@ from .common import (
     EXIT_OK,
     EXIT_RULES,
     EXIT_USAGE,
+    PLAYERS_HELP,
     UsageError,
     add_json_option,
     add_rules_options,
@@ -39,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run_check, any_game=True)
 
     p = sub.add_parser("play", help="play a game with random players and print its log")
-    p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
+    p.add_argument("--players", "-n", type=int, default=None, help=PLAYERS_HELP)
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="seed of the game and the players")
     p.add_argument("--quiet", "-q", action="store_true", help="print only scores and winner")
     p.add_argument("--check-invariants", action="store_true", help="check every invariant after each step")
@@ -95,7 +96,7 @@ def run_play(args: argparse.Namespace) -> int:
     """Play one game with random players; print the turn-by-turn log, scores and winner."""
     chosen = parse_interpretations(args.interpretation)
     check_output(getattr(args, "record", None), "--record")
-    check_players(args.players, args.data)
+    args.players = check_players(args.players, args.data)
     bound = args.max_decisions
     try:
         state = new_game(args.players, seed=args.seed, interpretations=chosen, data=args.data,

@@ -46,6 +46,7 @@ from .common import (
     EXIT_OK,
     EXIT_RULES,
     EXIT_USAGE,
+    PLAYERS_HELP,
     UsageError,
     add_json_option,
     add_rules_options,
@@ -87,7 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(run=run_replay, any_game=True)
 
     p = sub.add_parser("perft", help="count the legal action sequences of a given length after setup")
-    p.add_argument("--players", "-n", type=int, default=4, help="2, 3 or 4 (default 4)")
+    p.add_argument("--players", "-n", type=int, default=None, help=PLAYERS_HELP)
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="seed of the game (default 0)")
     p.add_argument("--depth", "-d", type=int, default=3, help="length of the sequences (default 3)")
     p.add_argument("--chance", choices=CHANCE_RULES, default="seed",
@@ -289,7 +290,7 @@ def run_perft(args: argparse.Namespace) -> int:
     if not 1 <= args.depth <= MAX_PERFT_DEPTH:
         raise UsageError(f"--depth must be from 1 to {MAX_PERFT_DEPTH} (the count grows about tenfold with each step;"
                          " deeper searches would not end in a lifetime)")
-    check_players(args.players, args.data)
+    args.players = check_players(args.players, args.data)
     try:
         state, _ = start_position(args.players, args.seed, chosen, args.chance, data=args.data)
     except ValueError as err:

@@ -150,3 +150,15 @@ def test_a_player_count_the_game_is_not_for_names_players(command: list[str],
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*command, "--players", "5"]) == 2
     assert capsys.readouterr().err.strip() == "rattus: --players: Rattus is for 2 to 4 players, not 5"
+
+
+@pytest.mark.parametrize("command", [["play", "-q"], ["perft", "-d", "1"]])
+def test_without_players_a_game_plays_with_the_most_it_allows(command: list[str],
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # docs/ratten-scharf.rst: `rattus --game ratten_scharf play` (a game for two) works without -n
+    assert main(["--game", "ratten_scharf", *command]) == 0
+    assert "2 players" in capsys.readouterr().out
+    assert main([*command]) == 0
+    assert "4 players" in capsys.readouterr().out
+    assert main(["--game", "ratten_scharf", *command, "-n", "4"]) == 2
+    assert capsys.readouterr().err.strip() == "rattus: --players: Ratten Scharf is for 2 players, not 4"
