@@ -258,7 +258,9 @@ class RecordFormat:
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             return f"{shown} is not a {self.faces.noun} face ({self.faces.form}, like {self.faces.example})"
         if err.rule == "const" and name == "data.game":
-            return f"a record of {one_word(err.value)}, not of {self.game.name}"
+            hint = (f" (choose that game: --game {err.value})"
+                    if isinstance(err.value, str) and re.fullmatch(r"[A-Za-z0-9_.-]{1,60}", err.value) else "")
+            return f"a record of {one_word(err.value)}, not of {self.game.name}{hint}"
         missing = [k for k in self.schema_dict["required"] if isinstance(err.value, dict) and k not in err.value]
         if err.rule == "required" and name == "data" and missing == ["game"]:
             return (f"the record names no game: a record of {self.game.name} says so "

@@ -169,7 +169,8 @@ def test_a_record_is_checked_against_its_own_game(toy_games: None, tmp_path: Pat
     assert main(["--game", "nim", "play", "-n", "2", "-s", "3", "--record", str(record)]) == 0
     capsys.readouterr()
     assert main(["validate", str(record)]) == 2  # Rattus, the default game
-    assert "not a record: $.game: a record of 'nim', not of rattus" in capsys.readouterr().err
+    assert "not a record: $.game: a record of 'nim', not of rattus (choose that game: --game nim)" \
+        in capsys.readouterr().err
     rattus_record = Path(__file__).parents[2] / "conformance" / "games" / "legal-2p-omniscient.json"
     assert main(["--game", "nim", "validate", str(rattus_record)]) == 2
     assert 'the record names no game: a record of nim says so ("game": "nim")' in capsys.readouterr().err
