@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("play", help="play a game with random players and print its log")
     p.add_argument("--players", "-n", type=int, default=None, help=PLAYERS_HELP)
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="seed of the game and the players")
-    p.add_argument("--quiet", "-q", action="store_true", help="print only scores and winner")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="leave out the turn-by-turn log (the settings, scores and winner are printed)")
     p.add_argument("--check-invariants", action="store_true", help="check every invariant after each step")
     add_bound_option(p)
     add_rules_options(p)
