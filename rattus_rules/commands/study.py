@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
     p.add_argument("--workers", "-w", type=int, default=None, help="local processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS")
-    p.add_argument("--out", "-o", default="study", help="folder for study.json, study.csv, plots, report.html")
+    p.add_argument("--out", "-o", default="study",
+                   help="folder for study.json, study.csv, plots, report.html (default: study)")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")
     p.set_defaults(run=run, any_game=True)
 
