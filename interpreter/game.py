@@ -434,6 +434,11 @@ class Game:
             return "its condition"
         if pos.end_line == pos.line and pos.end_column:
             text = lines[pos.line - 1][pos.column - 1:pos.end_column - 1]
+        elif pos.end_line and pos.line < pos.end_line <= len(lines) and pos.end_column:
+            # an expression over several lines: all of it, not its first line cut off mid-way
+            text = " ".join(_uncommented(line) for line in [lines[pos.line - 1][pos.column - 1:],
+                                                              *lines[pos.line:pos.end_line - 1],
+                                                              lines[pos.end_line - 1][:pos.end_column - 1]])
         else:
             text = lines[pos.line - 1][pos.column - 1:]
         return f"`{' '.join(text.split())}`"
@@ -555,6 +560,17 @@ def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagno
                         f"table {name}, column {col.name}: {row[col.name]!r} is not a row of {col.type}"
                         + suggest(str(row[col.name]), [str(k) for k in known])))
     return problems
+
+
+def _uncommented(line: str) -> str:
+    """A line of spec text without its ``# comment`` (a ``#`` inside a string stays)."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i]
+    return line
 
 
 __all__ = ["Game", "IllegalAction", "load_spec", "spec_files"]

@@ -171,3 +171,28 @@ def test_a_decision_left_behind_by_an_edit_is_never_listed(games: list[Game]) ->
         old.listing()  # listing it now would list against the edited state
     assert st.pending is not None and st.pending.listed
     assert st.legal_action_texts() == ["take 1", "take 2"]
+
+
+def test_a_refusal_quotes_a_condition_over_several_lines_whole(tmp_path: Path) -> None:
+    (tmp_path / "wait.rules").write_text(f'''
+game wait "Wait" {C}
+source book "A book"
+players 2 to 2 {C}
+main play
+procedure play {C} {{
+  let round = 1
+  loop {{
+    choose by first_player {{
+      "wait" {C} {{ }}
+      "stop" when round > 2  # a comment
+        and round != 5 # "#" a second one
+        and "#" != "x" {C} {{ finish [first_player] }}
+    }}
+    round = round + 1
+  }}
+}}
+''', encoding="utf-8")
+    game = load_spec(tmp_path)
+    state = game.new_state(2, seed=0)
+    reason, _ = game.explain(state, "stop")
+    assert reason == '`stop` is not allowed now: `round > 2 and round != 5 and "#" != "x"` does not hold'
