@@ -105,11 +105,11 @@ def run_play(args: argparse.Namespace) -> int:
                          resolve_setup_chance=False)
     except ValueError as err:
         raise UsageError(str(err)) from None
+    recorder = recorder_for(args, state)  # --record FILE (commands/records.py); its options checked before output
     printed = 0
     settings = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "defaults"
     print(f"{state.game.title}, {args.players} players, seed {args.seed}, interpretations: {settings}")
     print(bound_text(bound))
-    recorder = recorder_for(args, state)  # --record FILE (commands/records.py)
     if state.game.piece_keys and state.log is not None:
         print("(the whole game, hidden faces included: pieces are written as records write them)")
 

@@ -107,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     play = sub.choices.get("play")
     if play is not None:
         play.add_argument("--record", metavar="FILE", help="write the game's record (JSON) to FILE")
-        play.add_argument("--record-kind", choices=KINDS, default=OMNISCIENT,
+        play.add_argument("--record-kind", choices=KINDS, default=None,
                           help="omniscient (every face, the default) or players-eye (draws unknown)")
         play.add_argument("--viewer", metavar="SEAT",
                           help="players-eye records: whose eyes (P0..P3; the faces their Witch sees are written)")
@@ -369,18 +369,26 @@ def run_scenarios(args: argparse.Namespace) -> int:
 
 
 def recorder_for(args: argparse.Namespace, state: Any) -> Recorder | None:
-    """The recorder `rattus play --record` writes with, or None without --record."""
+    """The recorder `rattus play --record` writes with, or None without --record.
+
+    UsageError if --record-kind or --viewer is given without --record, or does not fit.
+    """
     if not getattr(args, "record", None):
+        for option, value in (("--record-kind", getattr(args, "record_kind", None)),
+                              ("--viewer", getattr(args, "viewer", None))):
+            if value is not None:
+                raise UsageError(f"{option} is for the record of --record FILE")
         return None
+    kind = args.record_kind or OMNISCIENT
     viewer = None
     if args.viewer:
-        if args.record_kind != PLAYERS_EYE:
+        if kind != PLAYERS_EYE:
             raise UsageError("--viewer is for --record-kind players-eye")
         viewer = notation.read_seat(args.viewer)
         if viewer is None or viewer >= state.n:
             raise UsageError(f"--viewer names a seat {notation.seat(0)}..{notation.seat(state.n - 1)}, "
                              f"not {args.viewer!r}")
-    return Recorder(state, args.record_kind, seed=args.seed, viewer=viewer,
+    return Recorder(state, kind, seed=args.seed, viewer=viewer,
                     source="shipped" if args.data is None else str(args.data))
 
 

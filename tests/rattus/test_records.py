@@ -533,7 +533,14 @@ def test_cli_players_eye_record(tmp_path: Path, capsys: pytest.CaptureFixture[st
     for seat in ("P3", "P01", "p1", "1", "P-1"):  # seats are read by the notation: P0..P2, written so
         assert main(["play", "-n", "3", "-q", "--record", str(out), "--record-kind", PLAYERS_EYE,
                      "--viewer", seat]) == 2
-        assert f"--viewer names a seat P0..P2, not '{seat}'" in capsys.readouterr().err
+        captured = capsys.readouterr()
+        assert f"--viewer names a seat P0..P2, not '{seat}'" in captured.err
+        assert captured.out == ""  # refused before the game's header is printed
+    # without --record, the record's options are refused, not ignored
+    for extra in (["--viewer", "P1"], ["--record-kind", PLAYERS_EYE]):
+        assert main(["play", "-n", "3", "-q", *extra]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and f"rattus: {extra[0]} is for the record of --record FILE" in captured.err
 
 
 def test_cli_not_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
