@@ -33,6 +33,7 @@ from pathlib import Path
 import attrs
 
 from interpreter import Game, State
+from interpreter.checker import suggest
 from interpreter.files import read_text, why_unread
 from interpreter.notation import CHANCE, read_seat
 
@@ -174,6 +175,10 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
             else:
                 position.append(line)
         else:
+            if head not in seats and head not in (CHANCE, "expect") and read_seat(head) is None:
+                hint = suggest(head, words_of_position)  # a misspelt statement, not a player's step
+                if hint:
+                    raise ScenarioError(path, number, f"no statement or player {head!r}{hint}")
             steps.append(line)
     if players is None:
         if not seats:

@@ -100,7 +100,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("scenario", help="run scenario files (a position, actions, expectations)")
     p.add_argument("files", nargs="+", help="scenario files (see docs/scenarios.md)")
-    p.add_argument("--quiet", "-q", action="store_true", help="print only failures")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="print only each file's failures and verdict (no log, no position)")
     add_json_option(p, "each file's outcome, failures, log and final position")
     p.set_defaults(run=run_scenarios)
 

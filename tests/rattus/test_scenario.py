@@ -106,6 +106,8 @@ def test_failures_name_the_line_and_what_was_found() -> None:
     ("players 2\ncards P0: jester\n", "t.scn:2: no class card 'jester'"),
     ("players 2\ninterpretation reveal-order=sideways\n", "t.scn:1: interpretation reveal-order has no option"),
     ("players 2\ndone sleep\n", "t.scn:2: `done` takes take and place"),
+    ("players 2\nplagu Gallia\n", "t.scn:2: no statement or player 'plagu'; did you mean 'plague'?"),
+    ("playerz 2\n", "t.scn:1: no statement or player 'playerz'; did you mean 'players'?"),
 ])
 def test_malformed_scenarios_are_refused_with_a_line(text: str, where: str) -> None:
     with pytest.raises(ScenarioError) as err:
