@@ -115,7 +115,7 @@ class RowFaces:
     """Faces for a game whose package says nothing of them: a piece's face is its table row.
 
     The row's values but its key and provenance, in column order, are joined by ``:``
-    (a list's items by ``+``, white space written ``_``); a piece with no other column
+    (a flag ``yes`` or ``no``, a list's items by ``+``, white space written ``_``); a piece with no other column
     is written by the name of its kind.  Pieces with equal rows look alike: records
     cannot tell them apart, as players cannot.  A word is a face only if some piece
     shows it, exactly.  A piece not seen is written ``?`` (``??`` if a piece shows ``?``...).
@@ -197,6 +197,9 @@ def _literal(text: str) -> str:
 
 
 def _face_word(value: Any) -> str:
+    """A value of a table row in a face: a flag as ``yes``/``no`` (as tables write it), a list's items by ``+``."""
+    if isinstance(value, bool):
+        return notation.YES if value else notation.NO
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value) if isinstance(value, set | frozenset) else value
         return notation.LIST_JOIN.join(_face_word(v) for v in items)

@@ -119,6 +119,20 @@ def test_row_faces(games: dict[str, Game]) -> None:
     assert gifts.form == "size" and sorted({gifts.written(p) for p in range(3)}) == ["1", "2", "3"]
 
 
+def test_a_flag_in_a_face_is_written_as_tables_write_it(tmp_path: Path) -> None:
+    # a flag column of a table is yes or no in the CSV, and so in a face: never Python's True or False
+    spec = SPEC.replace("column colour: text", "column colour: text\n  column shiny: flag")
+    (tmp_path / "bag.rules").write_text(spec, encoding="utf-8")
+    (tmp_path / "stones.csv").write_text("id,colour,shiny\n1,red,yes\n2,red,no\n3,blue,no\n", encoding="utf-8")
+    game = load_spec(tmp_path)
+    faces = RowFaces(game)
+    assert [faces.written(p) for p in range(3)] == ["red:yes", "red:no", "blue:no"]
+    assert faces.form == "colour:shiny" and faces.canonical("red:yes") == "red:yes"
+    record = play(game, 1)
+    assert fmt(game).check(record) is None
+    assert check_entries(game, record, game.settings_for({}), faces).status == LEGAL
+
+
 def test_the_schema_follows_the_game(games: dict[str, Game]) -> None:
     schema = fmt(games["nim"]).schema_dict
     assert schema["title"] == "Nim game record" and schema["required"][2] == "game"

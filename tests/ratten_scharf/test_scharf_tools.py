@@ -29,7 +29,7 @@ def test_check_and_interpretations(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_says_which_components_are_reconstructed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--game", "ratten_scharf", "play", "-n", "2", "-s", "1"]) == 0
     out = capsys.readouterr().out
-    assert "strip empty:start:empty:True lies on d5-f5" in out and "Winner:" in out
+    assert "strip empty:start:empty:yes lies on d5-f5" in out and "Winner:" in out
     assert "reconstructed, not verified" in out and "strips 30 of 31" in out
 
 
