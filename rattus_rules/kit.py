@@ -243,10 +243,17 @@ class Result:
     name: str
     passed: bool
     detail: str = ""
+    #: The vector is not for engines (``passed`` is then True: it failed nothing); ``detail`` says why.
+    skipped: bool = False
 
     def format(self) -> str:
-        """``PASS name`` or ``FAIL name: first difference``."""
-        return f"{'PASS' if self.passed else 'FAIL'} {self.name}" + (f": {self.detail}" if self.detail else "")
+        """``PASS name``, ``SKIP name: why`` or ``FAIL name: first difference``."""
+        word = "SKIP" if self.skipped else "PASS" if self.passed else "FAIL"
+        return f"{word} {self.name}" + (f": {self.detail}" if self.detail else "")
+
+
+class Skipped(Exception):
+    """A vector that checks something else than an engine (the message says what)."""
 
 
 # ------------------------------------------------------------------ driving one game
@@ -418,10 +425,10 @@ def _check_end(game: _Game, scores: list[int], winners: list[int]) -> None:
 def check_record(engine: Engine, record: dict[str, Any], expected: dict[str, Any]) -> str:
     """Replay a record; a legal one must end with the expected result, an illegal one be refused at its index.
 
-    Returns a note (empty, or why the record was skipped); raises :class:`Difference`.
+    Returns a note (empty); raises :class:`Difference`, or :class:`Skipped` for a players-eye record.
     """
     if record.get("kind") != "omniscient":
-        return "skipped: a players-eye record hides draws; it checks validators, not engines"
+        raise Skipped("a players-eye record hides draws; it checks validators, not engines")
     game = _Game(engine, len(record["seats"]), int(record.get("seed", 0)), dict(record.get("interpretations", {})))
     bad = expected.get("index") if expected["status"] == "illegal" else None
     for i, entry in enumerate(record["entries"]):
@@ -528,6 +535,8 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
             engine.perft_depth = perft_depth
             note = run(engine)
             yield Result(name, True, note)
+        except Skipped as why:
+            yield Result(name, True, str(why), skipped=True)
         except Difference as diff:
             yield Result(name, False, str(diff))
         except EngineTimeout as err:

@@ -116,11 +116,12 @@ def run_check(args: argparse.Namespace) -> int:
     timeout = ANSWER_TIMEOUT if args.timeout is None else args.timeout
     if not 0 < timeout <= MAX_TIMEOUT:  # (also refuses nan)
         raise UsageError(f"--timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
-    passed = failed = 0
+    passed = failed = skipped = 0
     try:
         for result in check(args.engine, kit, args.perft_depth, args.only, timeout, args.game):
             print(result.format(), flush=True)
-            passed += result.passed
+            skipped += result.skipped
+            passed += result.passed and not result.skipped
             failed += not result.passed
     except EngineError as err:
         print(f"rattus: {err}", file=sys.stderr)
@@ -129,5 +130,5 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read the kit: {err.filename or kit}: {why_unread(err)}") from None
     except (ValueError, KeyError) as err:
         raise UsageError(f"cannot read the kit: {err}") from None
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return EXIT_RULES if failed else EXIT_OK
