@@ -41,7 +41,7 @@ from ..records import (
     which_interpretations,
 )
 from ..render import state_svg
-from ..scenario import ScenarioError, load_scenario, run_scenario
+from ..scenario import Failure, ScenarioError, load_scenario, run_scenario
 from .common import (
     EXIT_OK,
     EXIT_RULES,
@@ -327,6 +327,13 @@ def _divide(state: State, depth: int, chance: str) -> dict[str, int]:
         return divide(state, depth, chance, hooks().piece_word, started=bar.set_total, done=bar.update)
 
 
+def _failed(failures: list[Failure]) -> str:
+    """``1 expectation failed``, ``2 expectations failed``, ``1 action failed``, or both counts."""
+    actions = sum(1 for f in failures if not f.text.startswith("expect"))
+    counts = [(len(failures) - actions, "expectation"), (actions, "action")]
+    return " and ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts if n) + " failed"
+
+
 def run_scenarios(args: argparse.Namespace) -> int:
     """Run scenario files; exit 0 if every expectation held, 1 if not, 2 if a file is malformed."""
     worst = EXIT_OK
@@ -360,7 +367,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
             print(position_text(result.state, names=result.scenario.seats or None))
         for failure in result.failures:
             print(f"{path}:{failure}")
-        print(f"{path}: {'ok' if result.ok else f'{len(result.failures)} expectation(s) failed'}")
+        print(f"{path}: {'ok' if result.ok else _failed(result.failures)}")
         shown = result.state.game
     if args.json:
         print_json({"ok": worst == EXIT_OK, "scenarios": outcomes})

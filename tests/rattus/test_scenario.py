@@ -124,7 +124,12 @@ def test_rattus_scenario_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     bad = tmp_path / "bad.scn"
     bad.write_text("players 2\ntokens Gallia: ?\nP0 place Gallia\nexpect cubes Gallia: P0 4\n")
     assert main(["scenario", "-q", str(bad)]) == 1
-    assert "bad.scn:line 4" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "bad.scn:line 4" in out and out.endswith("bad.scn: 1 expectation failed\n")
+    refused = tmp_path / "refused.scn"
+    refused.write_text("players 2\ntokens Gallia: ?\nP0 place Gallia\nexpect cubes Gallia: P0 4\nP0 place Gallia\n")
+    assert main(["scenario", "-q", str(refused)]) == 1
+    assert capsys.readouterr().out.endswith("refused.scn: 1 expectation and 1 action failed\n")
     broken = tmp_path / "broken.scn"
     broken.write_text("players 9\n")
     assert main(["scenario", str(broken)]) == 2
