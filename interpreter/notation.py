@@ -112,31 +112,27 @@ def piece(key: Any) -> str:
     return f"{PIECE_PREFIX}{key}"
 
 
-def value_word(value: Any, t: Type, piece_keys: Sequence[Any]) -> str:
-    """The word of a value of checker type ``t`` in an action or a log line."""
+def value_word(value: Any, t: Type, piece_keys: Sequence[Any],
+               piece_word: Callable[[int], str] | None = None) -> str:
+    """The word of a value of checker type ``t`` in an action, a log line or a view (a piece by
+    ``piece_word`` if given, else by its key: :func:`piece`)."""
     if value is None:
         return NO_VALUE
     if isinstance(t, PlayerType):
         return seat(value)
     if isinstance(t, PieceType):
-        return piece(piece_keys[value])
+        return piece(piece_keys[value]) if piece_word is None else piece_word(value)
     if isinstance(value, bool):
         return YES if value else NO
     if isinstance(value, list):
-        return LIST_JOIN.join(value_word(v, element_type(t), piece_keys) for v in value)
+        return LIST_JOIN.join(value_word(v, element_type(t), piece_keys, piece_word) for v in value)
     return str(value)
 
 
 def words(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
           piece_word: Callable[[int], str] | None = None) -> list[str]:
     """An option's words: the verb, then each value's word (a piece by ``piece_word`` if given)."""
-    out = [branch.verb]
-    for v, b in zip(values, branch.bindings):
-        if piece_word is not None and is_piece_type(b.type):
-            out.append(piece_word(v))
-        else:
-            out.append(value_word(v, b.type, piece_keys))
-    return out
+    return [branch.verb, *(value_word(v, b.type, piece_keys, piece_word) for v, b in zip(values, branch.bindings))]
 
 
 def text(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],

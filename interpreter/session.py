@@ -22,7 +22,7 @@ from . import notation
 from .ast import Citation
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
-from .notation import CHANCE, CHANCE_PLAYER, is_piece_type, value_word
+from .notation import CHANCE, CHANCE_PLAYER, value_word
 from .runtime import State
 from .types import PieceType
 
@@ -342,7 +342,7 @@ class Session:
         branch_index, values = st.pending.options[index]  # type: ignore[union-attr]
         branch = decision.branches[branch_index]
         args = [{"name": b.var, "type": str(b.type),
-                 "value": g.word(v) if is_piece_type(b.type) else value_word(v, b.type, st.game.piece_keys)}
+                 "value": value_word(v, b.type, st.game.piece_keys, g.word)}
                 for v, b in zip(values, branch.bindings)]
         return {"text": g.texts[index], "verb": branch.verb, "args": args, "rule": decision.rule,
                 "citations": citations_json(branch.citations + decision.citations)}

@@ -17,8 +17,9 @@ from typing import Any
 
 from .. import notation
 from ..game import Game
+from ..notation import is_piece_type
 from ..runtime import State
-from ..types import ANY, Type, spec_type
+from ..types import ANY, INT, Type, element_type, spec_type
 from .records import option_words, seat_name
 
 
@@ -40,13 +41,23 @@ def key_text(words: Sequence[str]) -> str:
     return f"[{', '.join(words)}]" if words else ""
 
 
-def _value(value: Any) -> Any:
-    """A state value as JSON data (sets sorted, tuples as lists)."""
+def _value(value: Any, t: Type, written: Callable[[int], str]) -> Any:
+    """A state value as JSON data: a piece by ``written`` (its face), sets sorted, tuples as lists."""
+    if value is not None and is_piece_type(t):
+        return written(value)
     if isinstance(value, set | frozenset):
-        return sorted((_value(v) for v in value), key=repr)
+        return sorted((_value(v, element_type(t), written) for v in value), key=repr)
     if isinstance(value, list | tuple):
-        return [_value(v) for v in value]
+        return [_value(v, element_type(t), written) for v in value]
     return value
+
+
+def value_type(game: Game, name: str) -> Type:
+    """The type of a state value: a counter's ``int``, the type a ``var`` declares, else ``any``."""
+    decl = game.symbols.states[name]
+    if decl.kind == "counter":
+        return INT
+    return (game.symbols.spec_type(decl.type) if decl.type is not None else None) or ANY
 
 
 def position_json(state: State, written: Callable[[int], str],
@@ -58,8 +69,9 @@ def position_json(state: State, written: Callable[[int], str],
     over = state.is_terminal()
     values = {}
     for name, table in state.vals.items():
-        dims = symbols.states[name].dims
-        values[name] = [{"key": list(_key_words(game, dims, k)), "value": _value(v)} for k, v in table.items()]
+        dims, t = symbols.states[name].dims, value_type(game, name)
+        values[name] = [{"key": list(_key_words(game, dims, k)), "value": _value(v, t, written)}
+                        for k, v in table.items()]
     zones = {}
     for name, zone in state.zones.items():
         dims = symbols.zones[name].dims
@@ -83,9 +95,34 @@ def position_json(state: State, written: Callable[[int], str],
     }
 
 
+#: A value held at more keys than this is said to be held "elsewhere" (or "at all N") instead of listing them.
+LISTED_KEYS = 8
+
+
+def _grouped(keys: dict[str, list[str]]) -> str:
+    """Keys grouped by the value they hold: ``1 at c1, d1; 0 elsewhere`` (the value held most
+    often, if at more than :data:`LISTED_KEYS` keys, is not listed key by key).
+
+    >>> _grouped({"1": ["c1", "d1"], "0": [f"x{i}" for i in range(9)]})
+    '1 at c1, d1; 0 elsewhere'
+    >>> _grouped({"0": [f"x{i}" for i in range(9)]}), _grouped({"0": ["P0"], "2": ["P1"]})
+    ('0 at all 9', '0 at P0; 2 at P1')
+    """
+    common = max(keys, key=lambda word: len(keys[word]))
+    parts = []
+    for word, at in keys.items():
+        if word == common and len(at) > LISTED_KEYS:
+            continue
+        parts.append(f"{word} at {', '.join(at)}")
+    if len(keys[common]) > LISTED_KEYS:
+        parts.append(f"{common} elsewhere" if parts else f"{common} at all {len(keys[common])}")
+    return "; ".join(parts)
+
+
 def position_text(state: State, written: Callable[[int], str], names: Sequence[str] | None = None,
                   max_actions: int = 40) -> str:
-    """The position as text, the facts of :func:`position_json`: a line per value and per zone."""
+    """The position as text, the facts of :func:`position_json`: a line per value (its keys grouped by
+    what they hold, :func:`_grouped`) and per zone."""
     data = position_json(state, written, names)
     to_move = state.current_player
     if data["to_move"] is None:
@@ -94,10 +131,18 @@ def position_text(state: State, written: Callable[[int], str], names: Sequence[s
         moving = f"chance ({data['rule']})"
     else:
         moving = f"{seat_name(to_move, names)} ({data['rule']})"
-    lines = [f"{state.game.title}, {state.n} players; to move: {moving}"]
-    for name, rows in data["values"].items():
-        for row in rows:
-            lines.append(f"  {name}{key_text(row['key'])} = {row['value']}")
+    game = state.game
+    lines = [f"{game.title}, {state.n} players; to move: {moving}"]
+    for name, table in state.vals.items():
+        dims, t = game.symbols.states[name].dims, value_type(game, name)
+        if not dims:
+            lines.append(f"  {name} = {notation.value_word(table[None], t, game.piece_keys, written)}")
+            continue
+        keys: dict[str, list[str]] = {}  # each value's word → the keys that hold it, in key order
+        for k, v in table.items():
+            keys.setdefault(notation.value_word(v, t, game.piece_keys, written), []).append(
+                " ".join(_key_words(game, dims, k)))
+        lines.append(f"  {name}: {_grouped(keys)}")
     for name, rows in data["zones"].items():
         for row in rows:
             pieces = row["pieces"]
@@ -112,4 +157,4 @@ def position_text(state: State, written: Callable[[int], str], names: Sequence[s
     return "\n".join(lines)
 
 
-__all__ = ["key_text", "position_json", "position_text"]
+__all__ = ["key_text", "position_json", "position_text", "value_type"]

@@ -147,7 +147,7 @@ def test_records_of_another_game_are_written_validated_and_replayed(
     # replayed: the position as text and as JSON, by the generic view (every value and zone, pieces by face)
     assert main(["--game", "nim", "replay", str(record), "--at", "1"]) == 0
     out = capsys.readouterr().out
-    assert "Nim, 2 players; to move: P1 (play)" in out and "  moves[P0] = 1" in out and "  heap: " in out
+    assert "Nim, 2 players; to move: P1 (play)" in out and "  moves: 1 at P0; 0 at P1" in out and "  heap: " in out
     assert main(["--game", "nim", "replay", str(record), "--json"]) == 0
     position = json.loads(capsys.readouterr().out)["position"]
     assert position["game"] == "nim" and position["winners"] and position["zones"]["heap"][0]["pieces"] == []

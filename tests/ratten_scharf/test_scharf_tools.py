@@ -4,10 +4,12 @@ replays and counts Ratten Scharf with no code of its own (only its spec folder).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from interpreter.notation import NO_VALUE
 from interpreter.tools.perft import perft
 from rattus_rules.cli import main
 from rattus_rules.conformance import start_position
@@ -43,7 +45,17 @@ def test_a_record_is_written_validated_and_replayed(tmp_path: Path, capsys: pyte
     assert capsys.readouterr().out.startswith("legal: the game is over")
     assert main(["--game", "ratten_scharf", "replay", str(record), "--at", "3"]) == 0
     out = capsys.readouterr().out
-    assert "Ratten Scharf, 2 players" in out and "height[d5] = 1" in out
+    assert "Ratten Scharf, 2 players" in out
+    # the generic view: a value per line, its keys grouped by what they hold, pieces by their faces
+    lines = {line.split(":")[0].strip(): line for line in out.splitlines() if line.startswith("  ")}
+    assert lines["height"].startswith("  height: 1 at ") and " d5" in lines["height"]
+    assert lines["height"].endswith("; 0 elsewhere") and len(out.splitlines()) < 20
+    assert "empty:start:empty:yes at d5, e5, f5; " in lines["top_strip"]  # the start strip, by its face
+    assert lines["top_strip"].endswith(f"; {NO_VALUE} elsewhere")  # no strip on most fields
+    assert "top_strip[" not in out and not re.search(r"\bat all\b|None|\b\d+ at\b", lines["top_strip"])
+    assert main(["--game", "ratten_scharf", "replay", str(record), "--at", "3", "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)["position"]["values"]
+    assert {"key": ["d5"], "value": "empty:start:empty:yes"} in values["top_strip"]
     # a strip laid where it may not lie is refused, citing the rule
     lays = [i for i, e in enumerate(written["entries"]) if e.get("by") == "P0"]
     entries = [dict(e) for e in written["entries"]]
