@@ -88,24 +88,35 @@ def test_the_full_perft_depth_of_one_vector() -> None:
     assert result.passed, result.detail
 
 
-LOSES_AN_ACTION = """
-    import json, sys
-    from rattus_rules.referee import referee_session
-    session = referee_session()
-    for line in sys.stdin:
-        answer = session.answer(json.loads(line))
-        if answer.get("ok") and len(answer.get("actions", [])) > 12:
-            answer["actions"] = answer["actions"][:-1]   # this engine forgets one legal action
-        print(json.dumps(answer), flush=True)
-        if session.closed:
-            break
+
+
+#: An engine that is the referee but for ``CHANGE``: statements that alter each ``answer`` before it is sent.
+CHANGED_REFEREE = """
+import json, sys
+from rattus_rules.referee import referee_session
+session = referee_session()
+for line in sys.stdin:
+    answer = session.answer(json.loads(line))
+CHANGE
+    print(json.dumps(answer), flush=True)
+    if session.closed:
+        break
 """
 
 
-def test_an_engine_that_differs_fails_with_the_first_difference(tmp_path: Path) -> None:
+def changed_referee(tmp_path: Path, change: str) -> str:
+    """The command of an engine that is the referee but for ``change`` (see :data:`CHANGED_REFEREE`)."""
     script = tmp_path / "engine.py"
-    script.write_text(textwrap.dedent(LOSES_AN_ACTION), encoding="utf-8")
-    engine = f"{sys.executable} {script}"
+    script.write_text(CHANGED_REFEREE.replace("CHANGE", textwrap.indent(textwrap.dedent(change).strip(), "    ")),
+                      encoding="utf-8")
+    return f"{sys.executable} {script}"
+
+
+def test_an_engine_that_differs_fails_with_the_first_difference(tmp_path: Path) -> None:
+    engine = changed_referee(tmp_path, """
+        if answer.get("ok") and len(answer.get("actions", [])) > 12:
+            answer["actions"] = answer["actions"][:-1]   # this engine forgets one legal action
+    """)
     (perft,) = check(engine, only="perft/2p-seed1-first", perft_depth=1)
     assert not perft.passed and "depth 1: the engine counts 15, the kit 16" in perft.detail
     (golden,) = check(engine, only="golden/2p-seed1")
@@ -114,25 +125,15 @@ def test_an_engine_that_differs_fails_with_the_first_difference(tmp_path: Path) 
     assert not dead.passed and "engine" in dead.detail
 
 
-WITHOUT_SAVE = """
-    import json, sys
-    from rattus_rules.referee import referee_session
-    session = referee_session()
-    for line in sys.stdin:
-        answer = session.answer(json.loads(line))
-        if "commands" in answer:
-            answer["commands"] = [c for c in answer["commands"] if c not in ("save", "load")]
-        print(json.dumps(answer), flush=True)
-        if session.closed:
-            break
-"""
 
 
 def test_perft_of_an_engine_without_save_and_load_replays_each_position(tmp_path: Path) -> None:
-    script = tmp_path / "engine.py"
-    script.write_text(textwrap.dedent(WITHOUT_SAVE), encoding="utf-8")
+    engine = changed_referee(tmp_path, """
+        if "commands" in answer:
+            answer["commands"] = [c for c in answer["commands"] if c not in ("save", "load")]
+    """)
     for name in ("perft/3p-seed2-first", "perft/3p-seed2-seed"):
-        (result,) = check(f"{sys.executable} {script}", only=name, perft_depth=2)
+        (result,) = check(engine, only=name, perft_depth=2)
         assert result.passed, result.detail
 
 
@@ -222,24 +223,14 @@ def test_an_engine_that_writes_without_end_of_line_is_stopped_at_the_longest_ans
     assert not result.passed and "answer to request 1 is longer than 1000000 bytes" in result.detail
 
 
-PLAIN_ERRORS = """
-    import json, sys
-    from rattus_rules.referee import referee_session
-    session = referee_session()
-    for line in sys.stdin:
-        answer = session.answer(json.loads(line))
-        if not answer.get("ok"):
-            answer["error"] = "no such action"   # a text, not the protocol's error object
-        print(json.dumps(answer), flush=True)
-        if session.closed:
-            break
-"""
 
 
 def test_an_engine_whose_error_is_a_text_still_refuses_the_illegal_entry(tmp_path: Path) -> None:
-    script = tmp_path / "plain.py"
-    script.write_text(textwrap.dedent(PLAIN_ERRORS), encoding="utf-8")
-    (result,) = check(f"{sys.executable} {script}", only="games/illegal-second-card")
+    engine = changed_referee(tmp_path, """
+        if not answer.get("ok"):
+            answer["error"] = "no such action"   # a text, not the protocol's error object
+    """)
+    (result,) = check(engine, only="games/illegal-second-card")
     assert result.passed, result.detail
 
 
