@@ -96,16 +96,27 @@ def export(target: Path, game: str | None = None) -> list[str]:
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target / rel)
         written.append(rel)
+    own = {} if is_default(game) else kit_schemas(game)
     for name in SCHEMAS:
         rel = f"schema/{name}.schema.json"
         (target / "schema").mkdir(parents=True, exist_ok=True)
-        if name == "record" and not is_default(game):  # the game's own records: its pieces, seats, switches
-            schema = record_format(load_rules(None, game)).schema_dict
-            (target / rel).write_text(json.dumps(schema, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        if name in own:
+            (target / rel).write_text(json.dumps(own[name], ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         else:
             shutil.copyfile(_HERE / "schema" / f"{name}.schema.json", target / rel)
         written.append(rel)
     return written
+
+
+def kit_schemas(game: str | None) -> dict[str, dict[str, Any]]:
+    """The schemas of a game's kit files that are the game's own: its records (its pieces, seats and
+    switches) and its perft vectors (its player counts); Rattus's are the shipped ones."""
+    rules = load_rules(None, game)
+    record = load_schema("record") if is_default(game) else record_format(rules).schema_dict
+    perft = load_schema("perft")
+    perft["properties"]["vectors"]["items"]["properties"]["players"].update(
+        minimum=rules.min_players, maximum=rules.max_players)
+    return {"record": record, "perft": perft}
 
 
 # ------------------------------------------------------------------ the engine
@@ -474,13 +485,10 @@ def _read(kit: Path, rel: str, schema: jsonschema.Validator) -> Any:
 def _schemas(game: str | None) -> dict[str, jsonschema.Validator]:
     """Validators of a game's kit files: ``perft`` (player counts of the game), ``golden``, ``record``
     (the game's own record schema) and ``expected``."""
-    rules = load_rules(None, game)
-    record = load_schema("record") if is_default(game) else record_format(rules).schema_dict
+    schemas = kit_schemas(game)
+    record = schemas["record"]
     found = registry_with(record)
-    perft = load_schema("perft")
-    perft["properties"]["vectors"]["items"]["properties"]["players"].update(
-        minimum=rules.min_players, maximum=rules.max_players)
-    own = {"perft": perft, "golden": load_schema("golden"), "expected": EXPECTED_SCHEMA}
+    own = {"perft": schemas["perft"], "golden": load_schema("golden"), "expected": EXPECTED_SCHEMA}
     checkers = {name: jsonschema.Draft202012Validator(schema, registry=found) for name, schema in own.items()}
     checkers["record"] = jsonschema.validators.validator_for(record)(record, registry=found)
     return checkers

@@ -15,7 +15,7 @@ from rattus_rules.cli import main
 from rattus_rules.conformance import build, differences, kit_root, loads_golden
 from rattus_rules.kit import check, kit_dir
 from rattus_rules.records import record_format, validate, walk
-from rattus_rules.schemas import validator
+from rattus_rules.schemas import registry_with, validator
 
 GAME = "ratten_scharf"
 ROOT = kit_root(GAME, Path(__file__).resolve().parents[2] / "conformance")
@@ -90,6 +90,14 @@ def test_export_holds_this_kit_and_make_remakes_it(tmp_path: Path, capsys: pytes
     kit = tmp_path / "kit"
     assert (kit / "README.md").read_text(encoding="utf-8").startswith("# Conformance kit: check your Ratten Scharf")
     assert (kit / "clients" / "referee_client.js").is_file() and (kit / "schema" / "record.schema.json").is_file()
+    # the schemas that are the game's own: its records, and perft vectors for its player counts only
+    perft = json.loads((kit / "schema" / "perft.schema.json").read_text(encoding="utf-8"))
+    players = perft["properties"]["vectors"]["items"]["properties"]["players"]
+    assert (players["minimum"], players["maximum"]) == (2, 2)
+    record = json.loads((kit / "schema" / "record.schema.json").read_text(encoding="utf-8"))
+    assert record["properties"]["game"]["const"] == GAME
+    vectors = json.loads((kit / "perft.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(perft, registry=registry_with(record)).validate(vectors)
     assert (kit / "golden" / "2p-seed2.json").read_text(encoding="utf-8") == \
         (ROOT / "golden" / "2p-seed2.json").read_text(encoding="utf-8")
     assert main(["--game", GAME, "conformance", "make", str(tmp_path / "made")]) == 0
