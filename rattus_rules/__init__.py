@@ -24,14 +24,18 @@ from .api import Interpretation, Option, interpretations, load_rules, new_game, 
 from .games import GameHooks, register_hooks
 from .names import END_REASONS, TURN_PROCEDURE, check_names, end_reason
 from .records import TokenFaces
+from .render import state_svg
 from .textview import position_json, render_text
+from .viewer import players_json
+from .webpage import COMPONENTS_NOTE
 
 # Rattus's own words for the game-agnostic tools: setup ends at the first player turn; tokens are written as
 # faces; the spec names the package reads are checked when the rules load; why a game ends, and what the
 # score counts (for the study).
 register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, faces=TokenFaces, check=check_names,
                                       text_view=render_text, json_view=position_json, end_reason=end_reason,
-                                      end_reasons=END_REASONS, score_unit="cubes"))
+                                      end_reasons=END_REASONS, score_unit="cubes", picture=state_svg,
+                                      seat_rows=players_json, components_note=COMPONENTS_NOTE))
 
 __all__ = [
     "CHANCE_PLAYER",

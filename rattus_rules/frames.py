@@ -3,7 +3,7 @@
 :func:`record_frames` replays a record (with the validator of
 :mod:`rattus_rules.records`) and keeps, before each action entry, a copy of
 the position, the rule whose decision the entry answers (with its German
-citations) and the tokens whose faces the record has stated so far.  A last
+citations) and the pieces whose faces the record has stated so far.  A last
 frame holds the end: the final position of a legal record, or the position
 where an illegal one's first bad entry was refused.  The replay viewer
 (``rattus view``) draws these frames; any other tool stepping through a record
@@ -26,7 +26,7 @@ import attrs
 
 from interpreter import Citation, State
 
-from .records import ILLEGAL, OMNISCIENT, RecordWalk, TokenFaces, Verdict, _prepare
+from .records import ILLEGAL, OMNISCIENT, RecordWalk, Verdict, _prepare, record_format
 
 
 @attrs.frozen
@@ -37,7 +37,7 @@ class Frame:
     frame of a legal record; the bad entry's index for the end frame of an
     illegal one); ``entries`` are that entry and the reveal/look entries that
     belong to it.  ``state`` is the position before it.  ``known`` are the
-    tokens whose face the record has stated (``None``: every face, an
+    pieces whose face the record has stated (``None``: every face, an
     omniscient record).
     """
 
@@ -54,19 +54,20 @@ class Frame:
         start = self.index or 0
         return list(range(start, start + len(self.entries)))
 
-    def shown(self, token: int) -> bool:
-        """Whether the record lets one see this token's face here."""
-        return self.known is None or token in self.known or bool(self.state.face_up[token])
+    def shown(self, piece: int) -> bool:
+        """Whether the record lets one see this piece's face here."""
+        return self.known is None or piece in self.known or bool(self.state.face_up[piece])
 
 
 def record_frames(record: Any, interpretations: Mapping[str, str] | None = None,
-                  data: str | None = None) -> tuple[list[Frame], Verdict]:
-    """The frames of a record (parsed JSON) and its verdict; ValueError if it is not a record.
+                  data: str | None = None, game_name: str | None = None) -> tuple[list[Frame], Verdict]:
+    """The frames of a record (parsed JSON) of a game (None: the selected one) and its verdict;
+    ValueError if it is not a record.
 
     Stops at the first illegal entry: the last frame is where it was refused.
     """
-    game, settings = _prepare(record, interpretations, data)
-    run = RecordWalk(game, record, settings, TokenFaces(game))
+    game, settings = _prepare(record, interpretations, data, game_name)
+    run = RecordWalk(game, record, settings, record_format(game).faces)
     omniscient = record["kind"] == OMNISCIENT
     entries: list[dict[str, Any]] = list(record["entries"])
     taken: list[tuple[int, State, frozenset[int] | None]] = []

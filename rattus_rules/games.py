@@ -84,6 +84,14 @@ class GameHooks:
     end_reasons: Mapping[str, str] = attrs.field(factory=lambda: dict(FINISHED))
     #: What the game's score counts, for the study's plots and tables.
     score_unit: str = "points"
+    #: The replay viewer's picture of a position, an SVG (a state, which pieces' faces may be shown, the
+    #: record's seat names), and its table of the seats (a row per seat: ``seat``, ``label``, ``to_move``,
+    #: ``supply``, ``castle``, ``cards``); without them it shows the position as text
+    #: (:func:`position_text`) and no table.
+    picture: Callable[[State, Shown | None, Sequence[str] | None], str] | None = None
+    seat_rows: Callable[[State, Sequence[str] | None], list[dict[str, Any]]] | None = None
+    #: What the viewer says of the component data; without it, the game's provenance note.
+    components_note: str | None = None
 
     @property
     def piece_word(self) -> PieceWord:

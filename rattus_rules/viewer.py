@@ -25,9 +25,9 @@ from interpreter import State, notation
 from interpreter.session import citations_json
 
 from .frames import Frame, record_frames
-from .records import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, seat_name, seats_of
-from .render import state_svg
-from .webpage import COMPONENTS_NOTE, asset, page
+from .games import GameHooks, hooks, position_text
+from .records import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, record_format, seat_name, seats_of
+from .webpage import asset, page
 
 
 def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
@@ -74,7 +74,8 @@ def verdict_json(verdict: Verdict, record: Mapping[str, Any], end: State) -> dic
     legal = list(verdict.legal)
     hidden = ""
     if verdict.status == ILLEGAL and record.get("kind") == PLAYERS_EYE and end.is_chance_node():
-        legal, hidden = [], "The possible outcomes are not listed: in a players-eye record drawn tokens are hidden."
+        noun = record_format(end.game).faces.noun
+        legal, hidden = [], f"The possible outcomes are not listed: in a players-eye record drawn {noun}s are hidden."
     more = len(legal) - 40
     legal = legal[:40] + ([f"… ({more} more)"] if more > 0 else [])
     lines = verdict.format(seats).splitlines()
@@ -107,17 +108,28 @@ class LinePool:
         return "\n".join(self.lines[n] for n in numbers)
 
 
-def _frame_json(frame: Frame, seats: Sequence[str] | None, pool: LinePool) -> dict[str, Any]:
-    return {"index": frame.index, "entries": frame.numbers,
-            "rule": frame.rule, "citations": citations_json(frame.citations),
-            "svg": pool.add(state_svg(frame.state, frame.shown, seats)), "players": players_json(frame.state, seats),
-            "status": to_move(frame.state, seats)}
+def _frame_json(frame: Frame, seats: Sequence[str] | None, pool: LinePool, drawn: GameHooks) -> dict[str, Any]:
+    """One step of the page: its entries and rule, and the position, drawn by the game's picture (an
+    SVG) or else written as text (the lines of either kept in ``pool``), with the seats' table if any."""
+    shown: dict[str, Any] = {"index": frame.index, "entries": frame.numbers,
+                             "rule": frame.rule, "citations": citations_json(frame.citations),
+                             "status": to_move(frame.state, seats)}
+    if drawn.picture is not None:
+        shown["svg"] = pool.add(drawn.picture(frame.state, frame.shown, seats))
+    else:
+        shown["text"] = pool.add(position_text(frame.state, frame.shown, seats))
+    shown["players"] = drawn.seat_rows(frame.state, seats) if drawn.seat_rows is not None else None
+    return shown
 
 
 def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
-                data: str | None = None) -> dict[str, Any]:
-    """Everything the viewer page shows, as JSON data; ValueError if ``record`` is not a record."""
-    frames, verdict = record_frames(record, interpretations, data)
+                data: str | None = None, game_name: str | None = None) -> dict[str, Any]:
+    """Everything the viewer page shows, as JSON data, for a record of a game (None: the selected
+    one); ValueError if ``record`` is not a record."""
+    frames, verdict = record_frames(record, interpretations, data, game_name)
+    game = frames[0].state.game
+    drawn = hooks(game.name)
+    faces = record_format(game).faces
     seats = seats_of(record)
     entries = record["entries"]
     frame_of: dict[int, int] = {}
@@ -129,19 +141,22 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
                "state": "bad" if i == bad else ("unchecked" if bad is not None and i > bad else "")}
               for i, e in enumerate(entries)]
     pool = LinePool()
-    shown_frames = [_frame_json(f, seats, pool) for f in frames]
+    shown_frames = [_frame_json(f, seats, pool, drawn) for f in frames]
     end = frames[-1]
     if end.index is None:
         shown_frames[-1]["status"] = " ".join(verdict.format(seats).splitlines())
     settings = ", ".join(f"{k}={v}" for k, v in verdict.settings) or "none"
     kind = record["kind"]
-    seen = "every token face" if kind == OMNISCIENT else "only the faces the record states (hidden tokens stay ?)"
+    noun = faces.noun
+    seen = (f"every {noun} face" if kind == OMNISCIENT
+            else f"only the faces the record states (hidden {noun}s stay {faces.unknown})")
     article = "An" if kind[0] in "aeiou" else "A"
     names = ", ".join(seat_name(p, seats) for p in range(len(seats or [])))
     about = (f"{len(seats or [])} players: {names}. {article} {kind} record of {len(entries)} entries, showing "
              f"{seen}. Interpretations: {settings}. Verdict: {'legal' if verdict.status == LEGAL else verdict.status}.")
-    return {"title": f"Rattus: a recorded game ({kind})", "about": about, "components": COMPONENTS_NOTE,
-            "entries": listed, "frames": shown_frames, "svg_lines": pool.lines,
+    components = drawn.components_note if drawn.components_note is not None else game.provenance_note() or ""
+    return {"title": f"{game.title}: a recorded game ({kind})", "about": about, "components": components,
+            "entries": listed, "frames": shown_frames, "lines": pool.lines,
             "verdict": verdict_json(verdict, record, end.state)}
 
 

@@ -22,13 +22,14 @@ from .records import load_record_arg
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `rattus view`."""
     p = sub.add_parser("view", help="write a page that steps through a game record in the browser",
-                       description="One self-contained HTML file (no network): the board at every entry, cards, "
-                                   "supplies, castle, the rule of each step with its German text. Exit 0: legal "
+                       description="One self-contained HTML file (no network): the position at every entry (for "
+                                   "Rattus the board, cards, supplies and castle; a game without a picture of its "
+                                   "own as text), the rule of each step with its German text. Exit 0: legal "
                                    "record; 1: illegal (the page stops at the first bad entry); 2: not a record.")
     p.add_argument("file", help="a record (JSON; see docs/records.md); - reads standard input")
     p.add_argument("--output", "-o", metavar="FILE", help="write the page here (default: standard output)")
     add_rules_options(p)
-    p.set_defaults(run=run_view)
+    p.set_defaults(run=run_view, any_game=True)
 
 
 def run_view(args: argparse.Namespace) -> int:
@@ -39,7 +40,7 @@ def run_view(args: argparse.Namespace) -> int:
     if code is not None:
         return code
     try:
-        shown = viewer_data(record, chosen, args.data)
+        shown = viewer_data(record, chosen, args.data, args.game)
     except ValueError as err:
         raise UsageError(f"{args.file}: {err}") from None
     write_output(viewer_page(shown), args.output)

@@ -9,8 +9,18 @@
   var el = Rattus.el;
   var citations = Rattus.citations;
 
+  /* The seats' table, where the game has one (frame.players is null otherwise: the section hides). */
   function players(frame) {
-    Rattus.players(document.getElementById("players"), frame.players, null);
+    document.getElementById("players-section").hidden = frame.players === null;
+    if (frame.players !== null) { Rattus.players(document.getElementById("players"), frame.players, null); }
+  }
+
+  /* The position: the game's SVG picture, or else the position as text. */
+  function position(frame) {
+    var box = document.getElementById("picture");
+    var text = function (numbers) { return numbers.map(function (n) { return data.lines[n]; }).join("\n"); };
+    if (frame.svg) { Rattus.picture(box, text(frame.svg)); }
+    else { box.replaceChildren(el("pre", text(frame.text), "position")); }
   }
 
   function step(frame, k) {
@@ -79,8 +89,7 @@
     var frame = frames[k];
     slider.value = String(k);
     document.getElementById("where").textContent = "step " + k + " of " + (frames.length - 1);
-    Rattus.picture(document.getElementById("picture"),
-                   frame.svg.map(function (n) { return data.svg_lines[n]; }).join("\n"));
+    position(frame);
     step(frame, k);
     verdict(k);
     players(frame);

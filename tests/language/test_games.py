@@ -94,7 +94,8 @@ def _subcommands() -> list[str]:
     return sorted(action.choices)
 
 
-ANY_GAME = ("check", "conformance", "interpretations", "play", "perft", "replay", "serve", "study", "validate")
+ANY_GAME = ("check", "conformance", "interpretations", "play", "perft", "replay", "serve", "study", "validate",
+            "view")
 
 
 @pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ANY_GAME])

@@ -29,7 +29,7 @@ def page_data(html: str) -> dict[str, Any]:
 
 
 def pictures(shown: dict[str, Any]) -> list[ET.Element]:
-    return [ET.fromstring("\n".join(shown["svg_lines"][n] for n in f["svg"])) for f in shown["frames"]]
+    return [ET.fromstring("\n".join(shown["lines"][n] for n in f["svg"])) for f in shown["frames"]]
 
 
 def spoiled(record: dict[str, Any], seat: str, new: str, after: int = 30) -> tuple[dict[str, Any], int]:
