@@ -43,6 +43,7 @@ def test_the_page_shows_each_position_as_text(page_file: Path, scharf: Game) -> 
     end = "\n".join(data["lines"][n] for n in frames[-1]["text"])
     assert "\n  height: " in end and "\n  top_strip: " in end and "scores: P0 " in end
     assert not re.search(r"top_strip: \d+ at", end)  # strips by their faces, never by their numbers
+    assert re.search(r"\n  loser = (P[01]|-)\n", end), end  # a seat by its word, never by its number
     assert data["verdict"]["status"] == "legal"
 
 
