@@ -465,8 +465,15 @@ class Session:
 
 
 def _dump(reply: Reply) -> str:
+    """An answer as one JSON line that is UTF-8 text: a lone surrogate (``"\\ud800"`` in a request,
+    echoed) is written as its escape, as the request wrote it."""
     try:
-        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(reply, separators=(",", ":"), allow_nan=False)
+        return text
     except (TypeError, ValueError) as err:
         return json.dumps({"id": None, "ok": False,
                            "error": {"code": "internal", "message": f"answer not JSON: {err}"}})

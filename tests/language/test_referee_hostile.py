@@ -1,0 +1,54 @@
+"""`rattus --game NAME serve` on untrusted lines: every bad line gets one error answer and the session goes on.
+
+Game-agnostic: the referee serves a toy game (nim, through ``$RATTUS_GAMES_PATH``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.session import Session, serve
+from rattus_rules.games import GAMES_PATH_ENV, select
+from rattus_rules.referee import referee_session
+
+SPECS = Path(__file__).parent / "specs"
+
+Reply = dict[str, Any]
+
+
+@pytest.fixture
+def nim(monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
+    """A referee session serving nim, as `rattus --game nim serve` does."""
+    monkeypatch.setenv(GAMES_PATH_ENV, str(SPECS))
+    select("nim")
+    try:
+        yield referee_session()
+    finally:
+        select(None)
+
+
+def _ask(session: Session, **request: Any) -> Reply:
+    reply: Reply = json.loads(session.answer_line(json.dumps(request)))
+    return reply
+
+
+def _code(reply: Reply) -> str | None:
+    return None if reply["ok"] else str(reply["error"]["code"])
+
+
+def test_a_text_with_a_lone_surrogate_is_answered_and_the_session_goes_on(nim: Session) -> None:
+    # "\ud800" is valid JSON, but no UTF-8 text: the answer echoing it must still be written
+    lines = [b'{"cmd": "new", "players": 2, "id": 1}', b'{"cmd": "apply", "game": "g1", "action": "\\ud800", "id": 2}',
+             b'{"cmd": "hello", "id": "\\udfff"}', b'{"cmd": "games", "id": 3}']
+    out = io.BytesIO()
+    serve(nim, io.BytesIO(b"\n".join(lines) + b"\n"), out)
+    replies = [json.loads(line) for line in out.getvalue().decode("utf-8").splitlines()]
+    assert [r["id"] for r in replies] == [1, 2, "\udfff", 3]
+    assert replies[1]["error"]["code"] == "illegal-action" and replies[1]["error"]["action"] == "\ud800"
+    assert replies[3]["games"] == ["g1"]
