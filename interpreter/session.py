@@ -244,6 +244,13 @@ class Session:
             allowed = ", ".join(f"`{k}`" for k in sorted(known | {"cmd", "id"}))
             raise ProtocolError("bad-request", f"`{cmd}` has no field {names} (its fields: {allowed})")
 
+    def flag(self, request: Request, name: str) -> bool:
+        """A field that is true or false (absent or null: false)."""
+        value = request.get(name)
+        if value is not None and not isinstance(value, bool):
+            raise ProtocolError("bad-request", f"`{name}` is true or false, not {_shown(value)}")
+        return bool(value)
+
     def game(self, request: Request) -> _Game:
         """The game a request names."""
         gid = request.get("game")
@@ -383,7 +390,7 @@ class Session:
         g = self.game(request)
         g.refresh()
         reply = self.status(g)
-        if request.get("detail"):
+        if self.flag(request, "detail"):
             seen: set[str] = set()
             actions = []
             for i, t in enumerate(g.texts):
@@ -409,13 +416,17 @@ class Session:
     def chance(self, request: Request) -> Reply:
         """The chance outcomes with their probabilities; or force one (``force``), or draw one (``draw``)."""
         g = self.game(request)
+        draw = self.flag(request, "draw")
+        if "force" in request and (draw or not isinstance(request["force"], str)):
+            raise ProtocolError("bad-request", "give `force` or `draw`, not both"
+                                if draw else "`force` is a chance outcome as text")
         st = g.state
         if not st.is_chance_node():
             raise ProtocolError("not-chance", "the game does not wait for a chance event", **self.status(g))
         g.refresh()
         if "force" in request:
             return self.apply({"game": request["game"], "action": request["force"]})
-        if request.get("draw"):
+        if draw:
             index = st.random_chance_index()
             done = self._apply(g, index)
             return {**done, **self.status(g)}
@@ -462,6 +473,12 @@ class Session:
         """End the session after this answer."""
         self.closed = True
         return {}
+
+
+def _shown(value: Any) -> str:
+    """A value of a request in a message, cut short."""
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def _dump(reply: Reply) -> str:

@@ -52,3 +52,19 @@ def test_a_text_with_a_lone_surrogate_is_answered_and_the_session_goes_on(nim: S
     assert [r["id"] for r in replies] == [1, 2, "\udfff", 3]
     assert replies[1]["error"]["code"] == "illegal-action" and replies[1]["error"]["action"] == "\ud800"
     assert replies[3]["games"] == ["g1"]
+
+
+@pytest.mark.parametrize("value", ["yes", 1, 0, [True], {}])
+def test_draw_and_detail_are_true_or_false(nim: Session, value: Any) -> None:
+    assert _ask(nim, cmd="new", players=2)["ok"]
+    for request in ({"cmd": "chance", "game": "g1", "draw": value}, {"cmd": "legal", "game": "g1", "detail": value}):
+        reply = _ask(nim, **request)
+        assert _code(reply) == "bad-request" and "true or false" in reply["error"]["message"], reply
+
+
+def test_force_and_draw_together_are_a_bad_request(nim: Session) -> None:
+    assert _ask(nim, cmd="new", players=2)["ok"]
+    reply = _ask(nim, cmd="chance", game="g1", force="take 1", draw=True)
+    assert _code(reply) == "bad-request" and "`force` or `draw`" in reply["error"]["message"]
+    reply = _ask(nim, cmd="chance", game="g1", force=1)
+    assert _code(reply) == "bad-request" and "`force`" in reply["error"]["message"]
