@@ -31,7 +31,7 @@ from .compiler import (
 )
 from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
-from .files import inside, read_text
+from .files import inside, read_text, why_unread
 from .notation import Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file
 from .runtime import State, World, all_keys
@@ -501,10 +501,12 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     checked = check(parsed, texts)
     spec_dir = root if root.is_dir() else root.parent
     override = Path(data) if data is not None else None
-    if override is not None and not override.exists():
-        raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "data path does not exist", unreadable_input=True)])
     if override is not None:
-        _check_override(override, [decl.file for decl in checked.symbols.tables.values()])
+        try:
+            _check_override(override, [decl.file for decl in checked.symbols.tables.values()])
+        except OSError as err:  # a name too long, a folder that cannot be looked into, ...
+            raise SpecError([Diagnostic(A.Pos(str(override)[:200], 1, 1), f"cannot read the data path: "
+                                        f"{why_unread(err)}", unreadable_input=True)]) from None
     enums = {name: e.values for name, e in checked.symbols.enums.items()}
     tables: dict[str, Table] = {}
     for name, decl in checked.symbols.tables.items():
@@ -525,7 +527,12 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
 
 
 def _check_override(override: Path, files: list[str]) -> None:
-    """Refuse a data path that replaces no table: a file named like none of them, a folder holding none."""
+    """Refuse a data path that replaces no table: none, a file named like none of them, a folder holding none.
+
+    Raise OSError if the path cannot be looked at.
+    """
+    if not override.exists():
+        raise SpecError([Diagnostic(A.Pos(str(override), 1, 1), "data path does not exist", unreadable_input=True)])
     names = sorted({Path(f).name for f in files})
     if override.is_dir():
         if not any((override / f).exists() or (override / Path(f).name).exists() for f in files):

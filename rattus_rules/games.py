@@ -184,7 +184,10 @@ def spec_roots() -> list[Path]:
 
 
 def _is_game(folder: Path) -> bool:
-    return folder.is_dir() and any(folder.glob("*.rules"))
+    try:
+        return folder.is_dir() and any(folder.glob("*.rules"))
+    except OSError:  # a name too long, a folder that cannot be looked into: no game
+        return False
 
 
 def _found() -> Iterator[tuple[str, Path]]:

@@ -43,8 +43,14 @@ def seed_arg(text: str) -> int:
 
 
 def check_data_path(data: str | None) -> None:
-    """Raise UsageError if ``--data`` names nothing."""
-    if data is not None and not Path(data).exists():
+    """Raise UsageError if ``--data`` names nothing (or a path that cannot be looked at)."""
+    if data is None:
+        return
+    try:
+        found = Path(data).exists()
+    except OSError as err:  # a name too long, ...
+        raise UsageError(f"--data {data[:200]}: {err.strerror}") from None
+    if not found:
         raise UsageError(f"--data {data}: no such file or folder")
 
 

@@ -233,3 +233,13 @@ def test_the_kit_readme_of_a_game_without_switches_chance_or_hidden_pieces_names
         assert word not in text, word
     assert "for 2 and 3 players" in text and "one for each player count: `golden/2p-seed2.json`," in text
     assert "an entry by the wrong seat, an action legal earlier and not now, an action after the end:" in text
+
+
+@pytest.mark.parametrize("argv", [
+    ["--game", "/" + "a" * 5000, "check"], ["--game", "a/" * 3000, "interpretations"],
+    ["--game", str(NIM), "play", "-n", "2", "--data", "a" * 300],
+])
+def test_a_path_too_long_for_the_system_is_bad_usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rattus: ") and "internal error" not in err and len(err.splitlines()) == 1, err

@@ -68,3 +68,9 @@ def test_force_and_draw_together_are_a_bad_request(nim: Session) -> None:
     assert _code(reply) == "bad-request" and "`force` or `draw`" in reply["error"]["message"]
     reply = _ask(nim, cmd="chance", game="g1", force=1)
     assert _code(reply) == "bad-request" and "`force`" in reply["error"]["message"]
+
+
+def test_a_data_path_too_long_for_the_system_is_a_spec_error(nim: Session) -> None:
+    for request in ({"cmd": "new", "players": 2}, {"cmd": "load", "state": {}}):
+        reply = _ask(nim, **request, data="x" * 5000)
+        assert _code(reply) == "spec-error" and "File name too long" in reply["error"]["message"], reply
