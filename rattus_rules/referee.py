@@ -52,10 +52,11 @@ class RattusHost(Host):
                 "components": {"source": "shipped", "sha256": components_digest(game)}}
 
     def new_state(self, request: Request) -> State:
-        """``players`` (2-4), ``seed`` (0..2^64-1, default 0), ``switches`` (id → option), ``data``."""
+        """``players`` (the game's counts), ``seed`` (0..2^64-1, default 0), ``switches`` (id → option), ``data``."""
         players = request.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ProtocolError("bad-request", "`players` is the number of players (2 to 4)")
+            game = load_rules()
+            raise ProtocolError("bad-request", f"`players` is the number of players ({game.players_text})")
         seed = request.get("seed", 0)
         try:
             check_seed(seed)
@@ -102,7 +103,9 @@ def validate_command(session: Session, request: Request) -> Reply:
             record = json.loads(record)
         except (ValueError, RecursionError) as err:
             raise ProtocolError("bad-request", f"`record` is not JSON: {err}") from None
-    verdict = validate(record, _switches(request), data=_data(request))
+    data = _data(request)
+    load_rules(data)  # tables that do not load are a spec-error, not a verdict on the record
+    verdict = validate(record, _switches(request), data=data)
     out = verdict.to_json()
     state = verdict.state
     out["to_move"] = None

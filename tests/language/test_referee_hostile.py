@@ -74,3 +74,13 @@ def test_a_data_path_too_long_for_the_system_is_a_spec_error(nim: Session) -> No
     for request in ({"cmd": "new", "players": 2}, {"cmd": "load", "state": {}}):
         reply = _ask(nim, **request, data="x" * 5000)
         assert _code(reply) == "spec-error" and "File name too long" in reply["error"]["message"], reply
+
+
+def test_the_players_asked_for_are_the_games_own(nim: Session) -> None:
+    reply = _ask(nim, cmd="new", players="2")
+    assert _code(reply) == "bad-request" and "(2 to 3)" in reply["error"]["message"], reply
+
+
+def test_validate_with_data_that_does_not_load_is_a_spec_error(nim: Session) -> None:
+    reply = _ask(nim, cmd="validate", record={}, data="/no/such/folder")
+    assert _code(reply) == "spec-error" and "data path does not exist" in reply["error"]["message"], reply
