@@ -237,7 +237,7 @@ def state_from_data(game: Loader, data: Any) -> State:
 def _load(game: Loader, data: Any) -> State:
     if not isinstance(data, Mapping):
         raise _fail("top", f"expected an object, found {_describe(data)}")
-    if data.get("format") != STATE_FORMAT or data.get("game") != game.name:
+    if type(data.get("format")) is not int or data["format"] != STATE_FORMAT or data.get("game") != game.name:
         raise ValueError(f"not a stored {game.name} state (format {STATE_FORMAT})")
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
@@ -330,6 +330,7 @@ def _load(game: Loader, data: Any) -> State:
         except Exception as err:  # a local missing or of the wrong kind, no option left, ...
             raise _fail(f"frames[{len(st.frames) - 1}]", f"the decision there cannot list its options "
                         f"({type(err).__name__}: {err})") from None
+        _check_decider(st, f"frames[{len(st.frames) - 1}]")
     broken = st.broken_invariants()
     if broken:
         invariant = symbols.invariants[broken[0]]
@@ -337,6 +338,16 @@ def _load(game: Loader, data: Any) -> State:
         raise _fail("invariants", f"invariant {broken[0]} ({invariant.pos}) does not hold"
                     + (f" ({cites})" if cites else ""))
     return st
+
+
+def _check_decider(st: State, where: str) -> None:
+    """The decision waited at is chance's, or a seat's of this game (its locals name who decides)."""
+    pending = st.pending
+    if pending is None or pending.decision.player is None:
+        return
+    player = pending.player
+    if type(player) is not int or not 0 <= player < st.n:
+        raise _fail(where, f"the decision there waits for {_describe(player)}, not a seat of a {st.n}-player game")
 
 
 def _winners(raw: Any, n: int) -> list[int] | None:

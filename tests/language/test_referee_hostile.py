@@ -84,3 +84,25 @@ def test_the_players_asked_for_are_the_games_own(nim: Session) -> None:
 def test_validate_with_data_that_does_not_load_is_a_spec_error(nim: Session) -> None:
     reply = _ask(nim, cmd="validate", record={}, data="/no/such/folder")
     assert _code(reply) == "spec-error" and "data path does not exist" in reply["error"]["message"], reply
+
+
+def _saved(nim: Session) -> dict[str, Any]:
+    assert _ask(nim, cmd="new", players=2)["ok"]
+    assert _ask(nim, cmd="apply", game="g1", action="take 1")["ok"]
+    state: dict[str, Any] = _ask(nim, cmd="save", game="g1")["state"]
+    assert state["frames"][0][2]["p"] == 1
+    return state
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda s: s["frames"][0][2].update(p="x"), "waits for 'x', not a seat of a 2-player game"),
+    (lambda s: s["frames"][0][2].update(p=7), "waits for 7, not a seat of a 2-player game"),
+    (lambda s: s["frames"][0][2].update(p=None), "waits for None, not a seat of a 2-player game"),
+    (lambda s: s.update(format=True), "not a stored nim state"),
+])
+def test_a_tampered_state_is_refused_where_it_is_wrong(nim: Session, change: Any, message: str) -> None:
+    state = _saved(nim)
+    change(state)
+    reply = _ask(nim, cmd="load", state=state)
+    assert _code(reply) == "bad-request" and message in reply["error"]["message"], reply
+    assert _ask(nim, cmd="games")["games"] == ["g1"]
