@@ -47,8 +47,8 @@ def test_the_language_imports_no_game_package(path: Path) -> None:
 
 
 LANGUAGE_TESTS = Path(__file__).resolve().parent
-#: The language tests that may use the game registry and the command line (they run them on toy games).
-REGISTRY_TESTS = {"test_games.py"}
+#: The language tests that may use the game registry, the command line and the referee (on toy games).
+REGISTRY_TESTS = {"test_games.py", "test_referee_hostile.py"}
 
 
 @pytest.mark.parametrize("path", sorted(p for p in LANGUAGE_TESTS.glob("test_*.py") if p.name not in REGISTRY_TESTS),
