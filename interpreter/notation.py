@@ -248,6 +248,10 @@ class Reader:
         return len(bindings) == len(values) and all(
             self._fits(v, b.type) for v, b in zip(values, bindings))
 
+    def holds(self, value: Any, t: Type) -> bool:
+        """Whether ``value`` is of the exact kind of Python value a value of type ``t`` is (see :meth:`fits`)."""
+        return self._fits(value, t)
+
     def kinds_known(self, branch: Branch) -> bool:
         """Whether the types of a branch's bindings say the exact kind of each value (see :meth:`fits`)."""
         return all(self._known(b.type) for b in branch.bindings)

@@ -7,7 +7,8 @@ it is believed this module checks, knowing nothing of any particular game:
   values of bounded size and nesting;
 - every reference: the switches and their options, every state variable and
   zone of the spec with exactly the keys its dimensions give for this number
-  of players, every piece once and in exactly one zone, known pieces in the
+  of players (a ``var`` that declares its type holding none or values of
+  it), every piece once and in exactly one zone, known pieces in the
   face-up and seen lists, known limits used with keys of their dimensions,
   winners among the seats;
 - the program position: the main procedure at the bottom, each caller
@@ -31,8 +32,10 @@ from typing import Any, Protocol, assert_never
 from . import ast as A
 from .compiler import CALL, CHANCE, CHOOSE, Procedure
 from .errors import RulesError
+from .notation import Reader
 from .runtime import STATE_FORMAT, State, all_keys, key_in
 from .symbols import Symbols
+from .types import PieceType, PlayerType
 
 
 class Loader(Protocol):
@@ -57,6 +60,8 @@ class Loader(Protocol):
     def piece_types(self) -> list[str]: ...
     @property
     def hidden_zones(self) -> dict[str, bool]: ...
+    @property
+    def reader(self) -> Reader: ...
 
     def domain(self, dim: str, n: int) -> list[Any]:
         """The keys of a dimension in an ``n``-player game."""
@@ -259,6 +264,8 @@ def _load(game: Loader, data: Any) -> State:
         table = {k: _value(v, where) for k, v in _keyed(vals[name], keys, where)}
         if decl.kind == "counter" and not all(type(v) is int for v in table.values()):
             raise _fail(where, "a counter holds numbers only")
+        if decl.type is not None:
+            _check_declared(game, decl, table, n, where)
         st.vals[name] = table
 
     zones = _names(data["zones"], symbols.zones, "zones")
@@ -338,6 +345,24 @@ def _load(game: Loader, data: Any) -> State:
         raise _fail("invariants", f"invariant {broken[0]} ({invariant.pos}) does not hold"
                     + (f" ({cites})" if cites else ""))
     return st
+
+
+def _check_declared(game: Loader, decl: A.StateDecl, table: Mapping[Any, Any], n: int, where: str) -> None:
+    """The values of a ``var`` that says what it holds (``var top[spot]: stone = none``) are none or of
+    that type: a piece of those pieces, a seat of this game, a key of that table, ..."""
+    t = game.symbols.spec_type(decl.type or "")
+    if t is None:
+        return
+    for value in table.values():
+        if value is None:
+            continue
+        fits = game.reader.holds(value, t)
+        if fits and isinstance(t, PlayerType):
+            fits = 0 <= value < n
+        elif fits and isinstance(t, PieceType):
+            fits = game.piece_types[value] == t.pieces
+        if not fits:
+            raise _fail(where, f"{_describe(value)} is not a {decl.type} (nor none)")
 
 
 def _check_decider(st: State, where: str) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from interpreter import Game
 from interpreter.session import Session
 from rattus_rules.games import select
 from rattus_rules.referee import referee_session
@@ -50,3 +52,27 @@ def test_a_strip_written_in_another_order_is_an_illegal_outcome(referee: Session
             reply = _ask(referee, game="g1", **request)
             assert reply["error"]["code"] == "illegal-action" and first in reply["error"]["legal"], reply
     assert _ask(referee, cmd="chance", game="g1", force=f"  {verb}   {face} ")["action"] == first
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("top_strip", 99, "99 is not a strip"),
+    ("top_strip", "x", "'x' is not a strip"),
+    ("top_strip", True, "True is not a strip"),
+    ("shows", 99, "99 is not a symbols"),
+    ("shows", "nutmeg", "'nutmeg' is not a symbols"),
+    ("loser", 2, "2 is not a player"),
+    ("loser", "P1", "'P1' is not a player"),
+])
+def test_a_stored_value_of_another_type_than_its_var_declares_is_refused(scharf: Game, name: str, value: Any,
+                                                                       said: str) -> None:
+    # a var that says what it holds holds none or that: a tampered state fails where it is read,
+    # not moves later with a Python error of the rules ("KeyError: 99")
+    state = scharf.new_state(2, seed=3)
+    while state.is_chance_node() or len(state.history) < 8:
+        state.apply_index(0)
+    data = state.to_json()
+    assert scharf.state_from_json(json.loads(json.dumps(data))).to_json() == data
+    rows = data["vals"][name]
+    rows[len(rows) // 2][1] = value
+    with pytest.raises(ValueError, match=f"vals.{name}: {re.escape(said)}"):
+        scharf.state_from_json(data)
