@@ -317,8 +317,12 @@ class Session:
         g.refresh()
         if "index" in request:
             index = request["index"]
-            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(g.texts):
-                raise ProtocolError("illegal-action", f"there are {len(g.texts)} legal actions, no index {index!r}",
+            if "action" in request:
+                raise ProtocolError("bad-request", "give the `action` or its `index`, not both")
+            if type(index) is not int:
+                raise ProtocolError("bad-request", f"`index` is a whole number, not {_shown(index)}")
+            if not 0 <= index < len(g.texts):
+                raise ProtocolError("illegal-action", f"there are {len(g.texts)} legal actions, no index {index}",
                                     rule=g.state.decision_rule(),
                                     citations=citations_json(g.state.decision_citations()))
             return index

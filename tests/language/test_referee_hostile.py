@@ -106,3 +106,22 @@ def test_a_tampered_state_is_refused_where_it_is_wrong(nim: Session, change: Any
     reply = _ask(nim, cmd="load", state=state)
     assert _code(reply) == "bad-request" and message in reply["error"]["message"], reply
     assert _ask(nim, cmd="games")["games"] == ["g1"]
+
+
+@pytest.mark.parametrize(("request_fields", "code", "said"), [
+    ({"index": "0"}, "bad-request", "`index` is a whole number, not '0'"),
+    ({"index": 1.0}, "bad-request", "`index` is a whole number, not 1.0"),
+    ({"index": None}, "bad-request", "`index` is a whole number, not null"),
+    ({"index": True}, "bad-request", "`index` is a whole number, not true"),
+    ({"index": 0, "action": "take 1"}, "bad-request", "give the `action` or its `index`, not both"),
+    ({"index": 99}, "illegal-action", "no index 99"),
+])
+def test_an_index_that_is_no_index_is_refused_and_nothing_moves(nim: Session, request_fields: dict[str, Any],
+                                                                code: str, said: str) -> None:
+    _ask(nim, cmd="new", players=2, seed=1)
+    before = _ask(nim, cmd="save", game="g1")["state"]
+    reply = _ask(nim, cmd="apply", game="g1", **request_fields)
+    assert _code(reply) == code and said in reply["error"]["message"], reply
+    explained = _ask(nim, cmd="explain", game="g1", **request_fields)  # a legal index is explained, not refused
+    assert explained.get("legal") is False if code == "illegal-action" else _code(explained) == code, explained
+    assert _ask(nim, cmd="save", game="g1")["state"] == before
