@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -146,6 +147,7 @@ def load_table(
         for col in wanted:
             cell = (raw.get(col.name) or "").strip()
             try:
+                _printable(cell)
                 row[col.name] = _convert(cell, types[col.name], enums)
             except ValueError as err:
                 problems.append(Diagnostic(A.Pos(shown, line_no, header.index(col.name) + 1),
@@ -165,6 +167,18 @@ def load_table(
             row[ROW_NUMBER] = number
     return Table(decl.name, shown, key_name, tuple(c.name for c in decl.columns), tuple(rows),
                  decl.provenance)
+
+
+#: Characters no cell may hold: control characters (a cell's text becomes words of actions, faces and
+#: pages), but for the line breaks and tabs a quoted cell may hold.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _printable(cell: str) -> None:
+    """Refuse a cell holding a control character (ValueError naming it)."""
+    found = _CONTROL.search(cell)
+    if found is not None:
+        raise ValueError(f"a control character (U+{ord(found.group()):04X}) in {cell[:40]!r}")
 
 
 def _convert(cell: str, t: Type, enums: dict[str, tuple[str, ...]]) -> Any:

@@ -209,6 +209,20 @@ def test_bad_table_data_is_positioned(tmp_path: Path) -> None:
     assert "counters.csv:4:1: table counters: key 1 appears twice" in text
 
 
+@pytest.mark.parametrize("cell", ["re\x00d", "\x1b[31mred", "r\x7fed", "r\x85ed"])
+def test_a_cell_with_a_control_character_is_refused_where_it_is(tmp_path: Path, cell: str) -> None:
+    # a cell's text becomes words of actions, faces and pages: no control characters in it
+    for f in NIM.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    (tmp_path / "counters.csv").write_text(f"id,colour\n1,red\n2,{cell}\n", encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        load_spec(tmp_path)
+    code = ord(next(c for c in cell if c not in "redm[31"))
+    assert f"counters.csv:3:2: table counters, column colour: a control character (U+{code:04X})" in str(info.value)
+    (tmp_path / "counters.csv").write_text('id,colour\n1,red\n2,"dark\tred"\n', encoding="utf-8")
+    assert load_spec(tmp_path).table_rows["counters"][2]["colour"] == "dark\tred"  # a tab is text
+
+
 def test_a_decision_without_options_is_a_rule_error(tmp_path: Path) -> None:
     (tmp_path / "g.rules").write_text(HEADER + '''
 procedure play cite src "S" "x" {
