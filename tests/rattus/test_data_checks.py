@@ -103,8 +103,9 @@ CORRUPTIONS = {
     "token_symbols": [_edit("rat_tokens.csv", _unknown_symbol), _edit("rat_tokens.csv", _no_symbols)],
     "twelve_regions": [_edit("regions.csv", change) for change in
                        (_ninth_beige_region, _eleventh_region_for_three, _region_for_five, _thirteenth_region)],
+    # (a control character such as ESC is refused earlier, by any table's load: test_language.py)
     "region_names_plain": [_rename_region(name) for name in
-                           ("Great  Britain", "Ang\x1blia", "Ang\tlia", "Ang\u202elia", "Ang\u00a0lia",
+                           ("Great  Britain", "Ang\tlia", "Ang\u202elia", "Ang\u00a0lia",
                             "<b>Anglia</b>", "Anglia & Co", 'Angl"ia')],
 }
 
