@@ -14,28 +14,18 @@ from typing import Any
 import pytest
 
 from interpreter.session import Session, serve
-from rattus_rules.games import GAMES_PATH_ENV, select
-from rattus_rules.referee import referee_session
+from rattus_rules.games import GAMES_PATH_ENV
+from tests.referee_session import Reply, ask, serving
 
 SPECS = Path(__file__).parent / "specs"
-
-Reply = dict[str, Any]
 
 
 @pytest.fixture
 def nim(monkeypatch: pytest.MonkeyPatch) -> Iterator[Session]:
     """A referee session serving nim, as `rattus --game nim serve` does."""
     monkeypatch.setenv(GAMES_PATH_ENV, str(SPECS))
-    select("nim")
-    try:
-        yield referee_session()
-    finally:
-        select(None)
-
-
-def _ask(session: Session, **request: Any) -> Reply:
-    reply: Reply = json.loads(session.answer_line(json.dumps(request)))
-    return reply
+    with serving("nim") as session:
+        yield session
 
 
 def _code(reply: Reply) -> str | None:
@@ -56,40 +46,40 @@ def test_a_text_with_a_lone_surrogate_is_answered_and_the_session_goes_on(nim: S
 
 @pytest.mark.parametrize("value", ["yes", 1, 0, [True], {}])
 def test_draw_and_detail_are_true_or_false(nim: Session, value: Any) -> None:
-    assert _ask(nim, cmd="new", players=2)["ok"]
+    assert ask(nim, cmd="new", players=2)["ok"]
     for request in ({"cmd": "chance", "game": "g1", "draw": value}, {"cmd": "legal", "game": "g1", "detail": value}):
-        reply = _ask(nim, **request)
+        reply = ask(nim, **request)
         assert _code(reply) == "bad-request" and "true or false" in reply["error"]["message"], reply
 
 
 def test_force_and_draw_together_are_a_bad_request(nim: Session) -> None:
-    assert _ask(nim, cmd="new", players=2)["ok"]
-    reply = _ask(nim, cmd="chance", game="g1", force="take 1", draw=True)
+    assert ask(nim, cmd="new", players=2)["ok"]
+    reply = ask(nim, cmd="chance", game="g1", force="take 1", draw=True)
     assert _code(reply) == "bad-request" and "`force` or `draw`" in reply["error"]["message"]
-    reply = _ask(nim, cmd="chance", game="g1", force=1)
+    reply = ask(nim, cmd="chance", game="g1", force=1)
     assert _code(reply) == "bad-request" and "`force`" in reply["error"]["message"]
 
 
 def test_a_data_path_too_long_for_the_system_is_a_spec_error(nim: Session) -> None:
     for request in ({"cmd": "new", "players": 2}, {"cmd": "load", "state": {}}):
-        reply = _ask(nim, **request, data="x" * 5000)
+        reply = ask(nim, **request, data="x" * 5000)
         assert _code(reply) == "spec-error" and "File name too long" in reply["error"]["message"], reply
 
 
 def test_the_players_asked_for_are_the_games_own(nim: Session) -> None:
-    reply = _ask(nim, cmd="new", players="2")
+    reply = ask(nim, cmd="new", players="2")
     assert _code(reply) == "bad-request" and "(2 to 3)" in reply["error"]["message"], reply
 
 
 def test_validate_with_data_that_does_not_load_is_a_spec_error(nim: Session) -> None:
-    reply = _ask(nim, cmd="validate", record={}, data="/no/such/folder")
+    reply = ask(nim, cmd="validate", record={}, data="/no/such/folder")
     assert _code(reply) == "spec-error" and "data path does not exist" in reply["error"]["message"], reply
 
 
 def _saved(nim: Session) -> dict[str, Any]:
-    assert _ask(nim, cmd="new", players=2)["ok"]
-    assert _ask(nim, cmd="apply", game="g1", action="take 1")["ok"]
-    state: dict[str, Any] = _ask(nim, cmd="save", game="g1")["state"]
+    assert ask(nim, cmd="new", players=2)["ok"]
+    assert ask(nim, cmd="apply", game="g1", action="take 1")["ok"]
+    state: dict[str, Any] = ask(nim, cmd="save", game="g1")["state"]
     assert state["frames"][0][2]["p"] == 1
     return state
 
@@ -103,9 +93,9 @@ def _saved(nim: Session) -> dict[str, Any]:
 def test_a_tampered_state_is_refused_where_it_is_wrong(nim: Session, change: Any, message: str) -> None:
     state = _saved(nim)
     change(state)
-    reply = _ask(nim, cmd="load", state=state)
+    reply = ask(nim, cmd="load", state=state)
     assert _code(reply) == "bad-request" and message in reply["error"]["message"], reply
-    assert _ask(nim, cmd="games")["games"] == ["g1"]
+    assert ask(nim, cmd="games")["games"] == ["g1"]
 
 
 @pytest.mark.parametrize(("request_fields", "code", "said"), [
@@ -118,10 +108,10 @@ def test_a_tampered_state_is_refused_where_it_is_wrong(nim: Session, change: Any
 ])
 def test_an_index_that_is_no_index_is_refused_and_nothing_moves(nim: Session, request_fields: dict[str, Any],
                                                                 code: str, said: str) -> None:
-    _ask(nim, cmd="new", players=2, seed=1)
-    before = _ask(nim, cmd="save", game="g1")["state"]
-    reply = _ask(nim, cmd="apply", game="g1", **request_fields)
+    ask(nim, cmd="new", players=2, seed=1)
+    before = ask(nim, cmd="save", game="g1")["state"]
+    reply = ask(nim, cmd="apply", game="g1", **request_fields)
     assert _code(reply) == code and said in reply["error"]["message"], reply
-    explained = _ask(nim, cmd="explain", game="g1", **request_fields)  # a legal index is explained, not refused
+    explained = ask(nim, cmd="explain", game="g1", **request_fields)  # a legal index is explained, not refused
     assert explained.get("legal") is False if code == "illegal-action" else _code(explained) == code, explained
-    assert _ask(nim, cmd="save", game="g1")["state"] == before
+    assert ask(nim, cmd="save", game="g1")["state"] == before

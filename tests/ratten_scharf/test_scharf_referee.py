@@ -11,47 +11,36 @@ import pytest
 
 from interpreter import Game
 from interpreter.session import Session
-from rattus_rules.games import select
-from rattus_rules.referee import referee_session
-
-Reply = dict[str, Any]
+from tests.referee_session import ask, serving
 
 
 @pytest.fixture
 def referee() -> Iterator[Session]:
     """A referee session serving Ratten Scharf, as `rattus --game ratten_scharf serve` does."""
-    select("ratten_scharf")
-    try:
-        yield referee_session()
-    finally:
-        select(None)
-
-
-def _ask(session: Session, **request: Any) -> Reply:
-    reply: Reply = json.loads(session.answer_line(json.dumps(request)))
-    return reply
+    with serving("ratten_scharf") as session:
+        yield session
 
 
 @pytest.mark.parametrize("draw", ["yes", 1, [True]])
 def test_a_draw_that_is_not_true_or_false_draws_nothing(referee: Session, draw: Any) -> None:
-    assert _ask(referee, cmd="new", players=2, seed=1)["to_move"] == "chance"
-    before = _ask(referee, cmd="save", game="g1")["state"]
-    reply = _ask(referee, cmd="chance", game="g1", draw=draw)
+    assert ask(referee, cmd="new", players=2, seed=1)["to_move"] == "chance"
+    before = ask(referee, cmd="save", game="g1")["state"]
+    reply = ask(referee, cmd="chance", game="g1", draw=draw)
     assert not reply["ok"] and reply["error"]["code"] == "bad-request", reply
-    assert _ask(referee, cmd="save", game="g1")["state"] == before
+    assert ask(referee, cmd="save", game="g1")["state"] == before
 
 
 def test_a_strip_written_in_another_order_is_an_illegal_outcome(referee: Session) -> None:
-    assert _ask(referee, cmd="new", players=2, seed=1)["ok"]
-    first = _ask(referee, cmd="legal", game="g1")["actions"][0]
+    assert ask(referee, cmd="new", players=2, seed=1)["ok"]
+    first = ask(referee, cmd="legal", game="g1")["actions"][0]
     verb, face = first.split(" ")
     squares = face.split(":")
     turned = ":".join([squares[1], squares[0], *squares[2:]])
     for text in (f"{verb} {turned}", f"{verb} {face.upper()}", f"{verb} {face}{'x' * 10_000}", f"{verb} {face}é"):
         for request in ({"cmd": "apply", "action": text}, {"cmd": "chance", "force": text}):
-            reply = _ask(referee, game="g1", **request)
+            reply = ask(referee, game="g1", **request)
             assert reply["error"]["code"] == "illegal-action" and first in reply["error"]["legal"], reply
-    assert _ask(referee, cmd="chance", game="g1", force=f"  {verb}   {face} ")["action"] == first
+    assert ask(referee, cmd="chance", game="g1", force=f"  {verb}   {face} ")["action"] == first
 
 
 @pytest.mark.parametrize(("name", "value", "said"), [
