@@ -486,15 +486,8 @@ def _shown(value: Any) -> str:
 
 
 def _dump(reply: Reply) -> str:
-    """An answer as one JSON line that is UTF-8 text: a lone surrogate (``"\\ud800"`` in a request,
-    echoed) is written as its escape, as the request wrote it."""
     try:
-        text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = json.dumps(reply, separators=(",", ":"), allow_nan=False)
-        return text
+        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as err:
         return json.dumps({"id": None, "ok": False,
                            "error": {"code": "internal", "message": f"answer not JSON: {err}"}})
@@ -539,7 +532,9 @@ def serve(session: Session, stdin: IO[bytes], stdout: IO[bytes], max_line: int =
                 out.append(session.answer_line(line))
         pending = pending[pos:]
         if out:
-            stdout.write(("\n".join(out) + "\n").encode("utf-8"))
+            # a lone surrogate ("\\ud800" in a request, echoed) can only stand inside a JSON string:
+            # it is written as that string's escape, as the request wrote it
+            stdout.write(("\n".join(out) + "\n").encode("utf-8", "backslashreplace"))
             stdout.flush()
         if done:
             return
