@@ -847,10 +847,8 @@ class Checker:
         return ANY
 
     def state_type(self, decl: A.StateDecl) -> Type:
-        if decl.kind == "counter":
-            return INT
-        if decl.type is not None:
-            return self.symbols.spec_type(decl.type) or ANY
+        if decl.kind == "counter" or decl.type is not None:
+            return self.symbols.declared_state_type(decl) or ANY
         t = self.types.get(id(decl.init))
         if t is None:
             t = self.expr_in(decl.init, {})

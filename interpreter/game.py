@@ -65,9 +65,6 @@ class Game:
         self.name = s.game.name
         self.title = s.game.title
         self.min_players, self.max_players = s.players.low, s.players.high
-        #: The player counts in words, for messages: ``2 to 4``, or ``2`` for a game of one count.
-        self.players_text = (str(self.min_players) if self.min_players == self.max_players
-                             else f"{self.min_players} to {self.max_players}")
         self.switches = dict(s.switches)
         self.defaults = {name: next(o.value for o in d.options if o.default) for name, d in s.switches.items()}
         self.hidden_zones = {name: z.hidden for name, z in s.zones.items()}
@@ -289,6 +286,12 @@ class Game:
                                  f"(options: {', '.join(values)})")
             settings[name] = value
         return settings
+
+    @property
+    def players_text(self) -> str:
+        """The player counts in words, for messages: ``2 to 4``, or ``2`` for a game of one count."""
+        low, high = self.min_players, self.max_players
+        return str(low) if low == high else f"{low} to {high}"
 
     # ---------------------------------------------------------------- states
     def _blank_state(self, players: int, settings: dict[str, str], seed: int) -> State:

@@ -264,7 +264,7 @@ def _load(game: Loader, data: Any) -> State:
         table = {k: _value(v, where) for k, v in _keyed(vals[name], keys, where)}
         if decl.kind == "counter" and not all(type(v) is int for v in table.values()):
             raise _fail(where, "a counter holds numbers only")
-        if decl.type is not None:
+        if decl.kind == "var":
             _check_declared(game, decl, table, n, where)
         st.vals[name] = table
 
@@ -350,7 +350,7 @@ def _load(game: Loader, data: Any) -> State:
 def _check_declared(game: Loader, decl: A.StateDecl, table: Mapping[Any, Any], n: int, where: str) -> None:
     """The values of a ``var`` that says what it holds (``var top[spot]: stone = none``) are none or of
     that type: a piece of those pieces, a seat of this game, a key of that table, ..."""
-    t = game.symbols.spec_type(decl.type or "")
+    t = game.symbols.declared_state_type(decl)
     if t is None:
         return
     for value in table.values():

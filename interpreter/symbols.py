@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from . import ast as A
-from .types import ANY, PLAYER, EntityType, Type, column_type, spec_type
+from .types import ANY, INT, PLAYER, EntityType, Type, column_type, spec_type
 
 
 class Kind(enum.StrEnum):
@@ -121,5 +121,12 @@ class Symbols:
     def spec_type(self, name: str) -> Type | None:
         """The type a spec names (a parameter's ``name: type``), or None if there is none such."""
         return spec_type(name, self.pieces, {*self.tables, *self.enums})
+
+    def declared_state_type(self, decl: A.StateDecl) -> Type | None:
+        """The type a state value is declared to hold: a counter's ``int``, the type a ``var`` names
+        (``var top[spot]: stone = none``); None for a ``var`` that names none (or an unknown one)."""
+        if decl.kind == "counter":
+            return INT
+        return self.spec_type(decl.type) if decl.type is not None else None
 
 

@@ -19,7 +19,7 @@ from .. import notation
 from ..game import Game
 from ..notation import is_piece_type
 from ..runtime import State
-from ..types import ANY, INT, Type, element_type, spec_type
+from ..types import ANY, Type, element_type, spec_type
 from .records import option_words, seat_name
 
 
@@ -53,11 +53,8 @@ def _value(value: Any, t: Type, written: Callable[[int], str]) -> Any:
 
 
 def value_type(game: Game, name: str) -> Type:
-    """The type of a state value: a counter's ``int``, the type a ``var`` declares, else ``any``."""
-    decl = game.symbols.states[name]
-    if decl.kind == "counter":
-        return INT
-    return (game.symbols.spec_type(decl.type) if decl.type is not None else None) or ANY
+    """The type of a state value: the type it is declared to hold, else ``any``."""
+    return game.symbols.declared_state_type(game.symbols.states[name]) or ANY
 
 
 def position_json(state: State, written: Callable[[int], str],
