@@ -8,6 +8,8 @@ procedures.  ``Game.new_state(players, seed, settings)`` starts a game.
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -33,7 +35,7 @@ from .data import Table, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError
 from .files import inside, read_text, why_unread
 from .notation import Action, Reader, value_word, who
-from .parser import MAX_SOURCE_BYTES, parse_file
+from .parser import MAX_SOURCE_BYTES, parse_file, terminal_pattern
 from .runtime import State, World, all_keys
 from .stored import state_from_data
 from .types import ANY, EntityType
@@ -572,15 +574,15 @@ def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagno
     return problems
 
 
+@functools.cache
+def _string_or_comment() -> re.Pattern[str]:
+    """A string or a comment of spec text, by the grammar's own terminals (a string is group 1)."""
+    return re.compile(f"({terminal_pattern('STRING')})|{terminal_pattern('COMMENT')}")
+
+
 def _uncommented(line: str) -> str:
     """A line of spec text without its ``# comment`` (a ``#`` inside a string stays)."""
-    quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return line[:i]
-    return line
+    return _string_or_comment().sub(lambda m: m.group(1) or "", line)
 
 
 __all__ = ["Game", "IllegalAction", "load_spec", "spec_files"]

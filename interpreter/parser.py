@@ -153,6 +153,16 @@ def grammar_text() -> str:
     return GRAMMAR_PATH.read_text(encoding="utf-8")
 
 
+@functools.cache
+def terminal_pattern(name: str) -> str:
+    """The regular expression of a terminal the grammar writes as ``NAME: /regex/`` (``STRING``,
+    ``COMMENT``, ...); KeyError if it has none such."""
+    found = re.search(rf"^{re.escape(name)}: /(.*)/$", grammar_text(), re.M)
+    if found is None:
+        raise KeyError(f"the grammar has no terminal {name} written as a regular expression")
+    return found.group(1)
+
+
 def _describe(expected: set[str]) -> str:
     names = sorted({_TOKEN_NAMES.get(t, _keyword(t)) for t in expected})
     if len(names) > 8:

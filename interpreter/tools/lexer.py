@@ -31,7 +31,7 @@ from pygments.token import (  # type: ignore[import-untyped]
 )
 
 from interpreter.builtins import BUILTINS, SPECIAL_NAMES
-from interpreter.parser import grammar_text
+from interpreter.parser import grammar_text, terminal_pattern
 
 #: Words of the language that start a declaration (at the start of a line).
 DECLARATION_WORDS = ("game", "source", "players", "enum", "table", "graph", "pieces", "counter", "var",
@@ -66,9 +66,9 @@ class RulesLexer(RegexLexer):  # type: ignore[misc]
             (words(DECLARATION_WORDS, prefix=r"^", suffix=r"\b"), Keyword.Declaration),
             (r"\n", Whitespace),
             (r"[ \t\r]+", Whitespace),
-            (r"#[^\n]*", Comment.Single),
+            (terminal_pattern("COMMENT"), Comment.Single),
             (r"(cite)(\s+)([A-Za-z_]\w*)", bygroups(Keyword, Whitespace, Name.Namespace)),
-            (r'"([^"\\\n]|\\.)*"', String.Double),
+            (terminal_pattern("STRING"), String.Double),
             (words(CONSTANT_WORDS, suffix=r"\b"), Keyword.Constant),
             (words(("and", "or", "not", "in"), suffix=r"\b"), Operator.Word),
             (words(AGGREGATE_WORDS, suffix=r"(?=\s*\()"), Name.Builtin),
