@@ -277,7 +277,7 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     wrong["entries"][k] = {"reveal": "6:A+merchant+witch" if wrong["entries"][k]["reveal"] != "6:A+merchant+witch"
                            else "1:merchant+monk"}
     games["illegal-wrong-reveal.json"] = wrong
-    games["illegal-after-the-end.json"] = _cut(base, len(base["entries"]), {"by": "P0", "action": "end"})
+    games[AFTER_THE_END] = _cut(base, len(base["entries"]), {"by": "P0", "action": "end"})
     placed = record_game(4, 22, {"reveal-order": "placed"})
     placed["interpretations"] = {}
     placed["comment"] = "legal only with reveal-order=placed"
@@ -330,6 +330,15 @@ def _no_longer_legal(base: dict[str, Any], played: list[tuple[dict[str, Any], li
     return None
 
 
+#: The illegal games a kit of any game holds (files in ``games/``), made without knowing the game, and
+#: what each does wrong (for its README).
+GENERIC_ILLEGAL = {"illegal-wrong-seat.json": "an entry by the wrong seat",
+                   "illegal-action-no-longer-legal.json": "an action legal earlier and not now",
+                   "illegal-outcome-no-longer-possible.json": "a chance outcome possible earlier and not now",
+                   "illegal-after-the-end.json": "an action after the end"}
+WRONG_SEAT, NO_LONGER_LEGAL, NO_LONGER_POSSIBLE, AFTER_THE_END = GENERIC_ILLEGAL
+
+
 def generic_game_files(game: str | None) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """The recorded games of a game other than Rattus, made from its spec alone, and their verdicts.
 
@@ -359,15 +368,14 @@ def generic_game_files(game: str | None) -> tuple[dict[str, dict[str, Any]], dic
         mover = notation.read_seat(entry["by"])
         assert mover is not None  # a player's entry
         other = notation.seat((mover + 1) % players)
-        games["illegal-wrong-seat.json"] = _cut(base, first, {"by": other, "action": entry["action"]})
-    for chance, file in ((False, "illegal-action-no-longer-legal.json"),
-                         (True, "illegal-outcome-no-longer-possible.json")):
+        games[WRONG_SEAT] = _cut(base, first, {"by": other, "action": entry["action"]})
+    for chance, file in ((False, NO_LONGER_LEGAL), (True, NO_LONGER_POSSIBLE)):
         found = _no_longer_legal(base, played, chance)
         if found is not None:
             games[file] = _cut(base, found[0], found[1])
     last = next((e for e in reversed(base["entries"]) if "action" in e and e["by"] != notation.CHANCE), None)
     if last is not None:
-        games["illegal-after-the-end.json"] = _cut(base, len(base["entries"]), dict(last))
+        games[AFTER_THE_END] = _cut(base, len(base["entries"]), dict(last))
     needs: dict[str, dict[str, str]] = {}
     for switch in rules.switches.values():
         option = next((o for o in switch.options if not o.default), None)
@@ -405,11 +413,7 @@ def _listed(items: list[str], last: str) -> list[str]:
 
 def _illegal_kinds(games: list[str]) -> str:
     """The kinds of illegal games among ``games`` (files in ``games/``), as a README phrase."""
-    kinds = {"games/illegal-wrong-seat.json": "an entry by the wrong seat",
-             "games/illegal-action-no-longer-legal.json": "an action legal earlier and not now",
-             "games/illegal-outcome-no-longer-possible.json": "a chance outcome possible earlier and not now",
-             "games/illegal-after-the-end.json": "an action after the end"}
-    return ", ".join(words for rel, words in kinds.items() if rel in games)
+    return ", ".join(words for file, words in GENERIC_ILLEGAL.items() if f"games/{file}" in games)
 
 
 def readme(game: str | None, files: dict[str, str]) -> str:

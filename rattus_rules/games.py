@@ -151,15 +151,19 @@ _LOGGED_PIECE = re.compile(r"#[\w-]+")
 def log_lines(state: State, start: int = 0) -> list[str]:
     """The state's log (kept with ``log=True``) from line ``start``, each piece written as the game's
     records write it (:attr:`GameHooks.piece_word`: a token by its face) instead of by its key."""
-    game = state.game
-    words = {notation.piece(key): index for index, key in enumerate(game.piece_keys)}
-    word = hooks(game.name).piece_word
+    words = _logged_words(state.game)
 
     def written(match: re.Match[str]) -> str:
-        index = words.get(match.group())
-        return match.group() if index is None else word(game, index)
+        return words.get(match.group(), match.group())
 
     return [_LOGGED_PIECE.sub(written, line) for line in (state.log or [])[start:]]
+
+
+@functools.lru_cache(maxsize=16)
+def _logged_words(game: Game) -> dict[str, str]:
+    """Each piece's word in the log (``#7``) → how the game's records write it."""
+    word = hooks(game.name).piece_word
+    return {notation.piece(key): word(game, index) for index, key in enumerate(game.piece_keys)}
 
 
 _HOOKS: dict[str, GameHooks] = {}
