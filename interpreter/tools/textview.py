@@ -58,14 +58,15 @@ def value_type(game: Game, name: str) -> Type:
 
 
 def position_json(state: State, written: Callable[[int], str],
-                  names: Sequence[str] | None = None) -> dict[str, Any]:
+                  names: Sequence[str] | None = None, *, with_values: bool = True) -> dict[str, Any]:
     """The position as JSON data: to move, the rule asking, every value and zone (pieces by
-    ``written``), the legal actions (pieces by ``written``), and at the end scores and winners."""
+    ``written``), the legal actions (pieces by ``written``), and at the end scores and winners
+    (``with_values=False``: the values left out, for a caller that writes them its own way)."""
     game = state.game
     symbols = game.symbols
     over = state.is_terminal()
     values = {}
-    for name, table in state.vals.items():
+    for name, table in state.vals.items() if with_values else ():
         dims, t = symbols.states[name].dims, value_type(game, name)
         values[name] = [{"key": list(_key_words(game, dims, k)), "value": _value(v, t, written)}
                         for k, v in table.items()]
@@ -120,7 +121,7 @@ def position_text(state: State, written: Callable[[int], str], names: Sequence[s
                   max_actions: int = 40) -> str:
     """The position as text, the facts of :func:`position_json`: a line per value (its keys grouped by
     what they hold, :func:`_grouped`) and per zone."""
-    data = position_json(state, written, names)
+    data = position_json(state, written, names, with_values=False)  # the values are grouped below
     to_move = state.current_player
     if data["to_move"] is None:
         moving = "nobody, the game is over"
