@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter import Game, RuleError, SpecError
+from interpreter.files import why_unread
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: A stored state file larger than this is refused before it is read.
@@ -49,7 +50,7 @@ def check_data_path(data: str | None) -> None:
     try:
         found = Path(data).exists()
     except OSError as err:  # a name too long, ...
-        raise UsageError(f"--data {data[:200]}: {err.strerror}") from None
+        raise UsageError(f"--data {data[:200]}: {why_unread(err)}") from None
     if not found:
         raise UsageError(f"--data {data}: no such file or folder")
 
