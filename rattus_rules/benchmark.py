@@ -17,6 +17,10 @@ Two figures are measured against a yardstick in the same process:
   the same players: a ``random.Random(seed)`` picking an index among the legal
   actions, chance events included; the games alternate in small blocks so a
   change of machine load touches both sides alike;
+* where the time of a game goes, on both engines: listing the options of a
+  player's turn (the spec's decisions of its turn procedure, the model's
+  ``Rattus.options``), and everything else; with what the 2x target leaves for
+  everything else once the spec's own listing is paid;
 * ``perft`` at a given depth after setup (4 players, seed 0), in legal action
   sequences per second; the last ply is counted, not applied (see
   :mod:`interpreter.tools.perft`).
@@ -35,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -45,6 +49,7 @@ import attrs
 import interpreter
 from interpreter import Game
 from interpreter.cache import CACHE_ENV
+from interpreter.compiler import CHOOSE, Decision
 from interpreter.tools.perft import perft
 
 from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
@@ -52,6 +57,7 @@ from .api import load_rules
 from .commands.common import EXIT_USAGE, UsageError
 from .commands.records import MAX_PERFT_DEPTH
 from .conformance import start_position
+from .names import TURN_PROCEDURE
 from .paths import spec_dir
 from .progress import Progress, progress
 
@@ -77,6 +83,8 @@ print(json.dumps({"import": ms(t0, t1), "work": ms(t1, t2), "lark_built": parser
 #: Bounds of the benchmark's options (a longer run is a mistake, not a benchmark).
 MAX_SECONDS = 3600.0
 MAX_RUNS = 1000
+#: Games per engine for the split of a game's time (the same seeds each time: 0, 1, ...).
+SPLIT_GAMES = 200
 
 
 @attrs.frozen
@@ -218,6 +226,88 @@ def measure_against_model(game: Game, model: ModuleType, players: int, seconds: 
         spent[1] += time.process_time() - middle
         games += block
     return Yardstick(players, games, spent[0], spent[1])
+
+
+@attrs.frozen
+class TimeSplit:
+    """The same games on both engines: the CPU time spent listing the options of a player's turn,
+    and the whole games (seconds, one run)."""
+
+    players: int
+    games: int
+    spec_listing: float
+    spec_total: float
+    model_listing: float
+    model_total: float
+
+    def per_game(self, seconds: float) -> float:
+        """Milliseconds per game."""
+        return 1000 * seconds / self.games
+
+    @property
+    def budget(self) -> float:
+        """What the games may take, in all, at twice the model's speed (seconds)."""
+        return self.model_total / 2
+
+
+def turn_decisions(game: Game) -> list[Decision]:
+    """The decisions of a player's turn (the spec's turn procedure)."""
+    code = game.procedures[game.proc_index[TURN_PROCEDURE]].code
+    return [d for op, d, _ in code if op == CHOOSE]
+
+
+def measure_split(game: Game, model: ModuleType, players: int, games: int) -> TimeSplit:
+    """Play the same seeds on both engines, timing each listing of a player's turn on the way.
+
+    The listing functions are wrapped for the run (``time.perf_counter`` read before and
+    after each call: a CPU clock would cost a system call each time) and put back after it,
+    whatever happens.  The games are timed by both clocks, and the listing's part of the
+    wall time is taken as its part of the CPU time (the machine's other load falls on both
+    parts alike)."""
+    components = model.Components(spec_dir() / "data")
+    settings = {game.switches[name].ident: value for name, value in game.defaults.items()}
+    variant = game.variant(game.defaults)
+    spent = [0.0]
+    clock = time.perf_counter
+
+    def timed(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any) -> Any:
+            start = clock()
+            try:
+                return fn(*args)
+            finally:
+                spent[0] += clock() - start
+        return run
+
+    def play(games_of: Callable[[], None]) -> tuple[float, float]:
+        spent[0] = 0.0
+        wall, cpu = clock(), time.process_time()
+        games_of()
+        wall, cpu = clock() - wall, time.process_time() - cpu
+        return spent[0] / wall * cpu, cpu
+
+    def spec_games() -> None:
+        for seed in range(games):
+            play_spec_by_index(game, players, seed)
+
+    def model_games() -> None:
+        for seed in range(games):
+            play_model_by_index(model, components, players, settings, seed)
+
+    decisions = turn_decisions(game)
+    originals = [d.pends[variant] for d in decisions]
+    model_options = model.Rattus.options
+    try:
+        for d in decisions:
+            d.pends[variant] = timed(d.pends[variant])
+        model.Rattus.options = timed(model_options)
+        spec_listing, spec_total = play(spec_games)
+        model_listing, model_total = play(model_games)
+    finally:
+        for d, fn in zip(decisions, originals):
+            d.pends[variant] = fn
+        model.Rattus.options = model_options
+    return TimeSplit(players, games, spec_listing, spec_total, model_listing, model_total)
 
 
 @attrs.frozen
@@ -390,6 +480,17 @@ def _yardstick(game: Game, seconds: float, counts: list[int], bar: Progress) -> 
         bar.update()
         say(f"{n:>7} {y.games:>6} {y.games / y.spec_seconds:>13.1f} {y.games / y.model_seconds:>14.1f} "
             f"{y.ratio:>10.2f}x")
+    s = measure_split(game, model, max(counts), SPLIT_GAMES if seconds else 5)
+    say("")
+    say(f"where the time goes, {s.players} players: the same {s.games} seeds on both engines, ms of CPU "
+        "time per game")
+    say(f"{'':>7} {'listing a turn':>15} {'the rest':>9} {'whole game':>11}")
+    for side, listing, total in (("spec", s.spec_listing, s.spec_total), ("model", s.model_listing, s.model_total)):
+        say(f"{side:>7} {s.per_game(listing):>15.3f} {s.per_game(total - listing):>9.3f} {s.per_game(total):>11.3f}")
+    say(f"  2x the model is {s.per_game(s.budget):.3f} ms per game: once the spec's listing is paid, "
+        f"{s.per_game(s.budget - s.spec_listing):.3f} ms are left")
+    rest = s.per_game(s.model_total - s.model_listing)
+    say(f"  for the rest, which takes the model's hand-written code {rest:.3f} ms")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "games/s" in out and "cores" in out and "Python 3." in out
     assert "against the reference model (tests/rattus/reference_model.py" in out and "spec/model" in out
+    assert "where the time goes, 2 players" in out and "listing a turn" in out and "2x the model is" in out
     assert "perft after setup (4 players, seed 0), depth 2:" in out and "sequences/s" in out
     assert "getting the parser" in out and "no cache" in out and "cache warm" in out
     assert "decision bound: 10000 player decisions per game; games cut at the bound: 0" in out
@@ -92,3 +93,18 @@ def test_perft_counts_the_last_ply_in_bulk(rules: Game) -> None:
     assert perft(state, 2) == by_hand > state.num_legal_actions() > 0
     figures = measure_perft(2, players=2, seed=3)
     assert figures.sequences == by_hand and figures.per_second > 0
+
+
+def test_the_time_split_times_the_turn_listing_and_puts_it_back(rules: Game) -> None:
+    from rattus_rules.benchmark import load_reference_model, measure_split, reference_model_path, turn_decisions
+
+    path = reference_model_path()
+    assert path is not None
+    model = load_reference_model(path)
+    decisions = turn_decisions(rules)
+    assert decisions and all(d.rule for d in decisions)
+    before = [list(d.pends) for d in decisions], model.Rattus.options
+    split = measure_split(rules, model, 4, 3)
+    assert 0 < split.spec_listing < split.spec_total and 0 < split.model_listing < split.model_total
+    assert split.budget == split.model_total / 2 and split.per_game(3.0) == 1000.0
+    assert ([list(d.pends) for d in decisions], model.Rattus.options) == before  # the wrappers are gone
