@@ -3,8 +3,8 @@
 The compiler turns every expression, every run of statements between two
 stops of a procedure, and the listing of a decision's options into the text
 of a small Python function, compiled once when the spec is loaded (see
-:mod:`.compiler`).  A whole condition such as ``holder[c] == p and
-ability[c]`` then runs as one Python expression instead of a tree of closures
+:mod:`.compiler`).  A whole condition such as ``owner[x] == p and
+ready[x]`` then runs as one Python expression instead of a tree of closures
 calling each other.
 
 How values are reached from generated code:

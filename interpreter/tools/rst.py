@@ -2,13 +2,13 @@
 
 The English of :mod:`interpreter.english` is typeset here with :class:`RstMarkup`;
 :func:`steps_rst` lays a tree of steps out as nested lists, each rule and option
-beside its German citations (``rules-en`` and ``rules-de`` containers, set
+beside its citations (``rules-en`` and ``rules-de`` containers, set
 side by side by the docs' style sheet).
 
 >>> esc("total_moves * 2")
 'total\\\\_moves \\\\* 2'
->>> label("option:player_turn:take:1")
-'rules-option-player-turn-take-1'
+>>> label("option:turn:pick:1")
+'rules-option-turn-pick-1'
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def indent(lines: Iterable[str], by: int) -> list[str]:
 
 
 def citations_rst(cites: Sequence[Citation], sources: dict[str, str] | None = None) -> list[str]:
-    """The German passages a rule rests on, one paragraph each."""
+    """The cited passages a rule rests on, one paragraph each."""
     out: list[str] = []
     for c in cites:
         src = (sources or {}).get(c.source, c.source)
@@ -103,7 +103,7 @@ def citations_rst(cites: Sequence[Citation], sources: dict[str, str] | None = No
 
 def beside(english: list[str], cites: Sequence[Citation], target: str = "", kind: str = "",
            sources: dict[str, str] | None = None) -> list[str]:
-    """English on the left, its German citations on the right."""
+    """English on the left, its citations on the right."""
     out = [f".. container:: rules-rule {kind}".rstrip(), ""]
     if target:
         out += indent([f".. _{target}:", ""], 3)
