@@ -50,24 +50,32 @@ class Citation:
 
 @attrs.frozen
 class Name:
+    """A name: a local, a counter or var, a table, a zone, a switch, ..."""
+
     ident: str
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class Literal:
+    """A number, a text, `true`/`false` or `none`."""
+
     value: int | str | bool | None
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class ListLit:
+    """A list written out: `[a, b, c]`."""
+
     items: tuple[Expr, ...]
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class Unary:
+    """`-x` or `not x`."""
+
     op: str  # "-" or "not"
     operand: Expr
     pos: Pos = attrs.field(eq=False)
@@ -75,6 +83,8 @@ class Unary:
 
 @attrs.frozen
 class Binary:
+    """`left op right`: arithmetic, a comparison, `in`, `and`/`or` or a range `a .. b`."""
+
     op: str  # + - * // % == != < <= > >= in "not in" and or ..
     left: Expr
     right: Expr
@@ -83,6 +93,8 @@ class Binary:
 
 @attrs.frozen
 class Conditional:
+    """`if cond then a else b` as a value."""
+
     cond: Expr
     then: Expr
     otherwise: Expr
@@ -91,6 +103,8 @@ class Conditional:
 
 @attrs.frozen
 class Call:
+    """A call of a builtin or a function: `func(args)`."""
+
     func: str
     args: tuple[Expr, ...]
     pos: Pos = attrs.field(eq=False)
@@ -98,6 +112,8 @@ class Call:
 
 @attrs.frozen
 class Index:
+    """A declared name read at keys: `base[args]`."""
+
     base: str
     args: tuple[Expr, ...]
     pos: Pos = attrs.field(eq=False)
@@ -105,6 +121,8 @@ class Index:
 
 @attrs.frozen
 class Attr:
+    """A field of a value: `base.name` (a table column of a row, say)."""
+
     base: Expr
     name: str
     pos: Pos = attrs.field(eq=False)
@@ -124,6 +142,8 @@ class Aggregate:
 
 @attrs.frozen
 class Comprehension:
+    """`[body for var in domain where cond]`: a list made from a domain."""
+
     body: Expr
     var: str
     domain: Expr
@@ -150,6 +170,8 @@ Expr = (
 
 @attrs.frozen
 class Let:
+    """`let name = value`: a new local."""
+
     name: str
     value: Expr
     pos: Pos = attrs.field(eq=False)
@@ -157,6 +179,8 @@ class Let:
 
 @attrs.frozen
 class Assign:
+    """`name[keys] op value`: a counter, a var or a local changed (`=`, `+=`, `-=`)."""
+
     name: str
     keys: tuple[Expr, ...]
     op: str  # "=", "+=", "-="
@@ -166,6 +190,8 @@ class Assign:
 
 @attrs.frozen
 class If:
+    """`if cond { } elif cond { } else { }`."""
+
     branches: tuple[tuple[Expr, Block], ...]
     otherwise: Block | None
     pos: Pos = attrs.field(eq=False)
@@ -173,6 +199,8 @@ class If:
 
 @attrs.frozen
 class While:
+    """`while cond { body }`."""
+
     cond: Expr
     body: Block
     pos: Pos = attrs.field(eq=False)
@@ -180,12 +208,16 @@ class While:
 
 @attrs.frozen
 class Loop:
+    """`loop { body }`: repeat until `break`."""
+
     body: Block
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class For:
+    """`for var in domain where cond { body }`."""
+
     var: str
     domain: Expr
     where: Expr | None
@@ -195,11 +227,15 @@ class For:
 
 @attrs.frozen
 class Break:
+    """`break`: leave the innermost loop."""
+
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class CallProc:
+    """`call name(args)`: run a procedure."""
+
     name: str
     args: tuple[Expr, ...]
     pos: Pos = attrs.field(eq=False)
@@ -207,6 +243,8 @@ class CallProc:
 
 @attrs.frozen
 class Binding:
+    """`var in domain where cond`: a value bound by a decision or a chance event."""
+
     var: str
     domain: Expr
     where: Expr | None
@@ -227,6 +265,8 @@ class Option:
 
 @attrs.frozen
 class Choose:
+    """`choose by player { options }`: a player decision."""
+
     player: Expr
     options: tuple[Option, ...]
     pos: Pos = attrs.field(eq=False)
@@ -234,6 +274,8 @@ class Choose:
 
 @attrs.frozen
 class Chance:
+    """`chance "verb" binding { body }`: a chance event, outcomes drawn uniformly."""
+
     verb: str
     binding: Binding
     citations: tuple[Citation, ...]
@@ -243,6 +285,8 @@ class Chance:
 
 @attrs.frozen
 class Move:
+    """`move pieces to zone`."""
+
     pieces: Expr
     zone: Expr
     pos: Pos = attrs.field(eq=False)
@@ -250,12 +294,16 @@ class Move:
 
 @attrs.frozen
 class Reveal:
+    """`reveal piece`: turn a piece face up for everyone."""
+
     piece: Expr
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class Look:
+    """`look piece by player`: let one player see a piece's face."""
+
     piece: Expr
     player: Expr
     pos: Pos = attrs.field(eq=False)
@@ -263,6 +311,8 @@ class Look:
 
 @attrs.frozen
 class Swap:
+    """`swap a with b`: two pieces change places."""
+
     first: Expr
     second: Expr
     pos: Pos = attrs.field(eq=False)
@@ -270,12 +320,16 @@ class Swap:
 
 @attrs.frozen
 class Begin:
+    """`begin scope`: its usage limits are available again."""
+
     scope: str
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class Use:
+    """`use limit[keys]`: spend a usage limit."""
+
     limit: str
     keys: tuple[Expr, ...]
     pos: Pos = attrs.field(eq=False)
@@ -283,12 +337,16 @@ class Use:
 
 @attrs.frozen
 class Finish:
+    """`finish winners`: end the game with these winners."""
+
     winners: Expr
     pos: Pos = attrs.field(eq=False)
 
 
 @attrs.frozen
 class Rule:
+    """`rule name cite ... { body }`: a named rule with its citations."""
+
     name: str
     citations: tuple[Citation, ...]
     body: Block
@@ -297,6 +355,8 @@ class Rule:
 
 @attrs.frozen
 class Say:
+    """`say "text"`: a line for the game log."""
+
     template: str
     pos: Pos = attrs.field(eq=False)
 
@@ -326,6 +386,8 @@ Stmt = (
 
 @attrs.frozen
 class Block:
+    """The statements between `{` and `}`."""
+
     statements: tuple[Stmt, ...]
     pos: Pos = attrs.field(eq=False)
 
@@ -335,6 +397,8 @@ class Block:
 
 @attrs.frozen
 class GameDecl:
+    """`game name "title"`, with its citations."""
+
     name: str
     title: str
     citations: tuple[Citation, ...]
@@ -343,6 +407,8 @@ class GameDecl:
 
 @attrs.frozen
 class SourceDecl:
+    """`source name "title" file "..."`: a text that citations may name."""
+
     name: str
     title: str
     file: str | None
@@ -351,6 +417,8 @@ class SourceDecl:
 
 @attrs.frozen
 class PlayersDecl:
+    """`players low to high`: the allowed player counts."""
+
     low: int
     high: int
     citations: tuple[Citation, ...]
@@ -359,6 +427,8 @@ class PlayersDecl:
 
 @attrs.frozen
 class EnumDecl:
+    """`enum name = a, b, c`: a fixed set of named values."""
+
     name: str
     values: tuple[str, ...]
     citations: tuple[Citation, ...]
@@ -367,6 +437,8 @@ class EnumDecl:
 
 @attrs.frozen
 class Column:
+    """A column of a table: its name and type."""
+
     name: str
     type: str
     pos: Pos = attrs.field(eq=False)
@@ -374,6 +446,8 @@ class Column:
 
 @attrs.frozen
 class TableDecl:
+    """`table name from "file" { key, columns, provenance, verified when }`: component data from a CSV file."""
+
     name: str
     file: str
     key: Column | None
@@ -386,6 +460,8 @@ class TableDecl:
 
 @attrs.frozen
 class GraphDecl:
+    """`graph name on nodes edges table(source, target) where cond`: a graph over a table's rows."""
+
     name: str
     nodes: str
     edges: str
@@ -398,6 +474,8 @@ class GraphDecl:
 
 @attrs.frozen
 class PiecesDecl:
+    """`pieces name from table in zone`: one piece per row of a table."""
+
     name: str
     table: str
     zone: str
@@ -421,6 +499,8 @@ class StateDecl:
 
 @attrs.frozen
 class ZoneDecl:
+    """`zone name[dims] of type hidden|public`: ordered places for pieces."""
+
     name: str
     dims: tuple[str, ...]
     piece_type: str
@@ -431,6 +511,8 @@ class ZoneDecl:
 
 @attrs.frozen
 class ScopeDecl:
+    """`scope name`: a span of play that usage limits count in."""
+
     name: str
     citations: tuple[Citation, ...]
     pos: Pos = attrs.field(eq=False)
@@ -438,6 +520,8 @@ class ScopeDecl:
 
 @attrs.frozen
 class LimitDecl:
+    """`limit name[dims] once per scope`: a usage limit."""
+
     name: str
     dims: tuple[str, ...]
     scope: Expr
@@ -447,6 +531,8 @@ class LimitDecl:
 
 @attrs.frozen
 class SwitchOption:
+    """One option of a switch: its value, what it means, whether it is the default, its citations."""
+
     value: str
     description: str
     default: bool
@@ -456,6 +542,8 @@ class SwitchOption:
 
 @attrs.frozen
 class SwitchDecl:
+    """`switch name "question" { options }`: an interpretation switch."""
+
     name: str
     question: str
     options: tuple[SwitchOption, ...]
@@ -492,6 +580,8 @@ class Param:
 
 @attrs.frozen
 class FunctionDecl:
+    """`function name(params) = body`: a pure function."""
+
     name: str
     params: tuple[Param, ...]
     body: Expr
@@ -501,6 +591,8 @@ class FunctionDecl:
 
 @attrs.frozen
 class ProcedureDecl:
+    """`procedure name(params) { body }`: steps run by the interpreter."""
+
     name: str
     params: tuple[Param, ...]
     citations: tuple[Citation, ...]
@@ -510,6 +602,8 @@ class ProcedureDecl:
 
 @attrs.frozen
 class ScoreDecl:
+    """`score p = expr`: a player's score."""
+
     player: str
     expr: Expr
     citations: tuple[Citation, ...]
@@ -518,6 +612,8 @@ class ScoreDecl:
 
 @attrs.frozen
 class MainDecl:
+    """`main procedure`: the procedure a new game runs."""
+
     procedure: str
     pos: Pos = attrs.field(eq=False)
 
