@@ -15,6 +15,7 @@ error answer and the session goes on.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
@@ -196,7 +197,7 @@ class Session:
     def answer_line(self, line: bytes | str) -> str:
         """The answer (one JSON line, no newline) to one request line; never raises."""
         try:
-            request = json.loads(line)
+            request = parse_line(line)
         except (ValueError, RecursionError) as err:
             return _dump({"id": None, "ok": False, "error": {"code": "malformed",
                                                              "message": f"not a JSON line: {err}"}})
@@ -477,6 +478,25 @@ class Session:
         """End the session after this answer."""
         self.closed = True
         return {}
+
+
+def parse_line(line: bytes | str) -> Any:
+    """A request line as JSON, strictly: UTF-8, a byte order mark allowed (never guessed to be UTF-16 or
+    UTF-32, as ``json.loads`` guesses of bytes), and no ``NaN`` or ``Infinity`` (they are no JSON, and an
+    answer could not echo them); ValueError if not."""
+    text = line.decode("utf-8-sig") if isinstance(line, bytes) else line
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"the number {text[:40]} is too large")
+    return number
 
 
 def _shown(value: Any) -> str:

@@ -44,6 +44,26 @@ def test_a_text_with_a_lone_surrogate_is_answered_and_the_session_goes_on(nim: S
     assert replies[3]["games"] == ["g1"]
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    (b'{"cmd": "games", "id": NaN}', "NaN is not a JSON value"),
+    (b'{"cmd": "games", "id": -Infinity}', "-Infinity is not a JSON value"),
+    (b'{"cmd": "games", "id": 1e999}', "the number 1e999 is too large"),
+    (b'\x00{\x00}', "Expecting value"),  # UTF-16 to json.loads of bytes: {}
+    (b'\xff\xfe{\x00}\x00', "can't decode byte 0xff"),
+])
+def test_a_line_that_is_no_utf8_json_is_malformed(nim: Session, line: bytes, said: str) -> None:
+    # a NaN id echoed made the answer no JSON (an internal error); UTF-16 was guessed and read
+    out = io.BytesIO()
+    serve(nim, io.BytesIO(line + b'\n{"cmd": "games", "id": 1}\n'), out)
+    replies = [json.loads(text) for text in out.getvalue().decode("utf-8").splitlines()]
+    assert replies[0]["error"]["code"] == "malformed" and said in replies[0]["error"]["message"], replies
+    assert replies[1] == {"games": [], "id": 1, "ok": True}
+
+
+def test_a_line_may_start_with_a_byte_order_mark(nim: Session) -> None:
+    assert json.loads(nim.answer_line(b'\xef\xbb\xbf{"cmd": "games", "id": 2}')) == {"games": [], "id": 2, "ok": True}
+
+
 @pytest.mark.parametrize("value", ["yes", 1, 0, [True], {}])
 def test_draw_and_detail_are_true_or_false(nim: Session, value: Any) -> None:
     assert ask(nim, cmd="new", players=2)["ok"]
