@@ -13,8 +13,9 @@ it is believed this module checks, knowing nothing of any particular game:
   winners among the seats;
 - the program position: the main procedure at the bottom, each caller
   stopped just after calling the procedure above it, the top one at a
-  decision, each frame's locals ones its procedure has; the decision must
-  be able to list its options;
+  decision, each frame's locals ones its procedure has, of the type the
+  checker knows for each (or none), its loop counters indices into their
+  lists; the decision must be able to list its options;
 - what the runtime itself keeps true (pieces in open zones are face up; a
   finished game has winners and no program left) and every invariant the
   spec declares.
@@ -30,12 +31,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, assert_never
 
 from . import ast as A
+from .checker import Checked
 from .compiler import CALL, CHANCE, CHOOSE, Procedure
 from .errors import RulesError
 from .notation import Reader
 from .runtime import STATE_FORMAT, State, all_keys, key_in
-from .symbols import Symbols
-from .types import PieceType, PlayerType
+from .symbols import Kind, Symbols
+from .types import ANY, NONE, PieceType, PlayerType, Type, element_type
 
 
 class Loader(Protocol):
@@ -46,6 +48,8 @@ class Loader(Protocol):
     def name(self) -> str: ...
     @property
     def symbols(self) -> Symbols: ...
+    @property
+    def checked(self) -> Checked: ...
     @property
     def procedures(self) -> list[Procedure]: ...
     @property
@@ -225,6 +229,49 @@ def procedure_locals(proc: A.ProcedureDecl) -> tuple[frozenset[str], dict[A.Pos,
     return frozenset(every), bound
 
 
+def local_types(proc: A.ProcedureDecl, checked: Checked) -> dict[str, Type]:
+    """The type of the values of each local of a procedure, where the checker knows one type for all.
+
+    A local is set by its parameter, `let`s, assignments, `for` loops and
+    decision bindings; where each of them gives a value of one type (or
+    none), every value the local holds is of it or none.  A local set with
+    values of several types, or of one the checker does not know, has none.
+    """
+    found: dict[str, set[Type]] = {}
+    for p in proc.params:
+        found.setdefault(p.name, set()).add(checked.param_types.get(id(p), ANY))
+    stack = [proc.body]
+    while stack:
+        for st in stack.pop().statements:
+            sets: list[tuple[str, Type]] = []
+            match st:
+                case A.Let():
+                    sets = [(st.name, checked.type_of(st.value))]
+                case A.Assign():
+                    if not st.keys and checked.refs.get(id(st)) is Kind.LOCAL:
+                        sets = [(st.name, checked.type_of(st.value))]
+                case A.For():
+                    sets = [(st.var, element_type(checked.type_of(st.domain)))]
+                case A.Choose():
+                    sets = [(b.var, element_type(checked.type_of(b.domain))) for o in st.options for b in o.bindings]
+                case A.Chance():
+                    sets = [(st.binding.var, element_type(checked.type_of(st.binding.domain)))]
+                case A.If() | A.While() | A.Loop() | A.Rule() | A.Break() | A.CallProc() | A.Move() | A.Reveal() \
+                        | A.Look() | A.Swap() | A.Begin() | A.Use() | A.Finish() | A.Say():
+                    pass  # sets no local
+                case _:
+                    assert_never(st)
+            for name, t in sets:
+                found.setdefault(name, set()).add(t)
+            stack.extend(A.child_blocks(st))
+    out = {}
+    for name, types in found.items():
+        kinds = types - {NONE}
+        if len(kinds) == 1 and ANY not in kinds:
+            out[name] = kinds.pop()
+    return out
+
+
 def state_from_data(game: Loader, data: Any) -> State:
     """Rebuild and check a stored state; raise ValueError on anything a real state cannot be."""
     try:
@@ -316,7 +363,7 @@ def _load(game: Loader, data: Any) -> State:
                 raise _fail(where, f"key {_describe(raw)} unknown or twice")
             st.used[name].add(key)
 
-    st.frames = _frames(game, data["frames"])
+    st.frames = _frames(game, data["frames"], n)
     st.winners = _winners(data["winners"], n)
     if st.winners is not None and st.frames:
         raise _fail("winners", "the game has winners but its program goes on")
@@ -354,15 +401,21 @@ def _check_declared(game: Loader, decl: A.StateDecl, table: Mapping[Any, Any], n
     if t is None:
         return
     for value in table.values():
-        if value is None:
-            continue
-        fits = game.reader.holds(value, t)
-        if fits and isinstance(t, PlayerType):
-            fits = 0 <= value < n
-        elif fits and isinstance(t, PieceType):
-            fits = game.piece_types[value] == t.pieces
-        if not fits:
+        if not _fits(game, value, t, n):
             raise _fail(where, f"{_describe(value)} is not a {decl.type} (nor none)")
+
+
+def _fits(game: Loader, value: Any, t: Type, n: int) -> bool:
+    """Whether a stored value is none or a value of type ``t`` in an ``n``-player game (a seat of it, a
+    piece of those pieces, a key of that table, ...)."""
+    if value is None:
+        return True
+    fits = game.reader.holds(value, t)
+    if fits and isinstance(t, PlayerType):
+        return bool(0 <= value < n)
+    if fits and isinstance(t, PieceType):
+        return bool(game.piece_types[value] == t.pieces)
+    return fits
 
 
 def _check_decider(st: State, where: str) -> None:
@@ -385,7 +438,7 @@ def _winners(raw: Any, n: int) -> list[int] | None:
     return winners
 
 
-def _frames(game: Loader, raw: Any) -> list[list[Any]]:
+def _frames(game: Loader, raw: Any, n: int) -> list[list[Any]]:
     """The program position: checked frame by frame, and against each other."""
     _expect(raw, list, "frames")
     if len(raw) > MAX_FRAMES:
@@ -404,7 +457,7 @@ def _frames(game: Loader, raw: Any) -> list[list[Any]]:
         top = i == len(raw) - 1
         at = proc.code[pc][1].pos if top and proc.code[pc][0] in (CHOOSE, CHANCE) else \
             proc.positions[pc - 1] if pc > 0 else None
-        frames.append([index, pc, _locals(proc, env, at, where)])
+        frames.append([index, pc, _locals(game, proc, env, at, where, n)])
     if not frames:
         return frames
     if frames[0][0] != game.main_index:
@@ -422,16 +475,37 @@ def _frames(game: Loader, raw: Any) -> list[list[Any]]:
     return frames
 
 
-def _locals(proc: Procedure, env: Any, at: A.Pos | None, where: str) -> dict[str, Any]:
-    """A frame's locals: names of its procedure, and every name surely bound at its stop."""
+def _locals(game: Loader, proc: Procedure, env: Any, at: A.Pos | None, where: str, n: int) -> dict[str, Any]:
+    """A frame's locals: names of its procedure with values of their types, every name surely bound at
+    its stop, and the compiler's loop counters each an index into its loop's list."""
     _expect(env, dict, where)
     every, bound = procedure_locals(proc.decl)
+    types = local_types(proc.decl, game.checked)
     out = {}
     for name, value in env.items():
         if type(name) is not str or not (name in every or _INTERNAL_LOCAL.match(name)):
             raise _fail(where, f"{proc.name} has no local {_describe(name)}")
         out[name] = _value(value, f"{where}.{name}")
+        t = types.get(name)
+        if t is not None and not _fits(game, value, t, n):
+            raise _fail(f"{where}.{name}", f"{_describe(value)} is not of type {t} (nor none)")
+    _check_counters(out, where)
     missing = sorted(bound.get(at, frozenset()) - set(out)) if at is not None else []
     if missing:
         raise _fail(where, f"{missing[0]!r} is not set, but {proc.name} has set it by then")
     return out
+
+
+def _check_counters(env: Mapping[str, Any], where: str) -> None:
+    """The compiler's counters of a loop come in pairs: its list (``$itemsK``), and its index (``$iK``),
+    a number from 0 to the length of that list."""
+    for name, value in env.items():
+        if not name.startswith("$i") or name.startswith("$items"):
+            continue
+        items = env.get("$items" + name[2:])
+        if type(items) is not list or type(value) is not int or not 0 <= value <= len(items):
+            raise _fail(f"{where}.{name}", f"not an index into a loop's list ${'items' + name[2:]}: "
+                        f"{_describe(value)} into {_describe(items)}")
+    for name in env:
+        if name.startswith("$items") and "$i" + name[6:] not in env:
+            raise _fail(f"{where}.{name}", f"a loop's list without its index $i{name[6:]}")

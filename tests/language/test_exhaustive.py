@@ -44,6 +44,7 @@ PASSES: list[tuple[Any, Any]] = [
     (english.English.statement, A.Stmt),
     (english.English.declaration, A.Declaration),
     (stored.procedure_locals, A.Stmt),
+    (stored.local_types, A.Stmt),
 ]
 
 

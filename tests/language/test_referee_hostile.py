@@ -105,8 +105,8 @@ def _saved(nim: Session) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda s: s["frames"][0][2].update(p="x"), "waits for 'x', not a seat of a 2-player game"),
-    (lambda s: s["frames"][0][2].update(p=7), "waits for 7, not a seat of a 2-player game"),
+    (lambda s: s["frames"][0][2].update(p="x"), "frames[0].p: 'x' is not of type player (nor none)"),
+    (lambda s: s["frames"][0][2].update(p=7), "frames[0].p: 7 is not of type player (nor none)"),
     (lambda s: s["frames"][0][2].update(p=None), "waits for None, not a seat of a 2-player game"),
     (lambda s: s.update(format=True), "not a stored nim state"),
 ])

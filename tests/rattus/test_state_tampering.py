@@ -145,6 +145,19 @@ CASES: dict[str, Callable[[Stored], None]] = {
     "a local as an object": lambda s: _set(["frames", -1, 2, "r"], {"a": 1})(s),
     "a local of the wrong kind": lambda s: _set(["frames", -1, 2, "r"], 5)(s),
     "locals as a list": lambda s: _set(["frames", -1, 2], [])(s),
+    # the locals of the frames below the top are read once the procedures above them return
+    "a caller's seat as text": lambda s: _set(["frames", 1, 2, "p"], "x")(s),
+    "a caller's seat out of range": lambda s: _set(["frames", 3, 2, "p"], 5)(s),
+    "a caller's region a number": lambda s: _set(["frames", 3, 2, "to"], 5)(s),
+    "a caller's region unknown": lambda s: _set(["frames", 3, 2, "to"], "Atlantis")(s),
+    "a caller's flag a number": lambda s: _set(["frames", 2, 2, "final"], 0)(s),
+    "a caller's count as text": lambda s: _set(["frames", 4, 2, "n"], "2")(s),
+    "a loop's index as text": lambda s: _set(["frames", 4, 2, "$i1"], "1")(s),
+    "a loop's index past its list": lambda s: _set(["frames", 4, 2, "$i1"], 3)(s),
+    "a loop's index negative": lambda s: _set(["frames", 4, 2, "$i1"], -1)(s),
+    "a loop's list a number": lambda s: _set(["frames", 4, 2, "$items1"], 5)(s),
+    "a loop's list a text": lambda s: _set(["frames", 4, 2, "$items1"], "ab")(s),
+    "a loop's list without its index": lambda s: s["frames"][4][2].pop("$i1"),
     # variables and their keys
     "supply as text": lambda s: _set(["vals", "supply", 0, 1], "20")(s),
     "supply as true": lambda s: _set(["vals", "supply", 0, 1], True)(s),
@@ -237,6 +250,10 @@ def test_the_errors_say_what_is_wrong() -> None:
         "dropped caller frames": "starts in play",
         "top frame moved to another decision of its procedure": "has set it by then",
         "supply as text": "vals.supply",
+        "a caller's seat as text": "frames[1].p: 'x' is not of type player (nor none)",
+        "a caller's region unknown": "frames[3].to: 'Atlantis' is not of type entity:regions (nor none)",
+        "a loop's index past its list": "frames[4].$i1: not an index into a loop's list $items1: 3 into [1, 2]",
+        "a loop's list without its index": "frames[4].$items1: a loop's list without its index $i1",
     }
     for name, words in cases.items():
         with pytest.raises(ValueError) as caught:
