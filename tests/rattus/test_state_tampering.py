@@ -145,6 +145,9 @@ CASES: dict[str, Callable[[Stored], None]] = {
     "a local as an object": lambda s: _set(["frames", -1, 2, "r"], {"a": 1})(s),
     "a local of the wrong kind": lambda s: _set(["frames", -1, 2, "r"], 5)(s),
     "locals as a list": lambda s: _set(["frames", -1, 2], [])(s),
+    # the seats a var holds are read only at the end: ender "x" loaded and failed in the final round
+    "the ender as text": lambda s: _set(["vals", "ender", 0, 1], "x")(s),
+    "the last regular turn a seat of no game": lambda s: _set(["vals", "last_regular", 0, 1], 5)(s),
     # the locals of the frames below the top are read once the procedures above them return
     "a caller's seat as text": lambda s: _set(["frames", 1, 2, "p"], "x")(s),
     "a caller's seat out of range": lambda s: _set(["frames", 3, 2, "p"], 5)(s),
