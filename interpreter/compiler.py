@@ -57,6 +57,15 @@ Admit = Callable[[Running, dict[str, Any], tuple[int, tuple[Any, ...]]], bool]
 # (`State.variant`), made for those settings; the instructions are the same for all.
 RESUME, CALL, RETURN, CHOOSE, CHANCE, FINISH = range(6)
 
+#: The locals the compiler keeps for a `for` loop that may stop inside: the loop's list, and the
+#: index of the next value in it (each followed by the loop's number in its procedure).
+LOOP_ITEMS, LOOP_INDEX = "$items", "$i"
+
+
+def loop_counters(number: int) -> tuple[str, str]:
+    """The names of the locals holding a loop's list and its index (see :data:`LOOP_ITEMS`)."""
+    return f"{LOOP_ITEMS}{number}", f"{LOOP_INDEX}{number}"
+
 @attrs.define
 class Binding:
     """One variable of a decision branch, with its domain and filter."""
@@ -404,7 +413,7 @@ class ProcedureCompiler:
                         self.layout([*levels, Level(b.statements, st, i, here.cites)])
                 case A.While() | A.Loop() | A.For():
                     if isinstance(st, A.For):
-                        self.counters[id(st)] = (f"$items{len(self.counters) + 1}", f"$i{len(self.counters) + 1}")
+                        self.counters[id(st)] = loop_counters(len(self.counters) + 1)
                     self.layout([*levels, Level(st.body.statements, st, i, here.cites)])
                 case A.Rule():
                     self.layout([*levels, Level(st.body.statements, st, i, (*here.cites, (st.name, st.citations)))])

@@ -32,7 +32,7 @@ from typing import Any, Protocol, assert_never
 
 from . import ast as A
 from .checker import Checked
-from .compiler import CALL, CHANCE, CHOOSE, Procedure
+from .compiler import CALL, CHANCE, CHOOSE, LOOP_INDEX, LOOP_ITEMS, Procedure, loop_counters
 from .errors import RulesError
 from .notation import Reader
 from .runtime import STATE_FORMAT, State, all_keys, key_in
@@ -81,6 +81,8 @@ _FIELDS = {"format", "game", "players", "settings", "vals", "zones", "face_up", 
 _OPTIONAL = {"log"}
 #: The compiler's own locals (loop counters) besides the spec's names.
 _INTERNAL_LOCAL = re.compile(r"\$[a-z]+[0-9]+\Z")
+#: A loop's counters (its list or its index), with the loop's number.
+_COUNTER = re.compile(rf"(?:{re.escape(LOOP_ITEMS)}|{re.escape(LOOP_INDEX)})([0-9]+)\Z")
 #: Bounds on what a stored value may be: nesting, list length, text length, number size.
 MAX_VALUE_DEPTH = 4
 MAX_LIST = 10_000
@@ -497,15 +499,14 @@ def _locals(game: Loader, proc: Procedure, env: Any, at: A.Pos | None, where: st
 
 
 def _check_counters(env: Mapping[str, Any], where: str) -> None:
-    """The compiler's counters of a loop come in pairs: its list (``$itemsK``), and its index (``$iK``),
-    a number from 0 to the length of that list."""
-    for name, value in env.items():
-        if not name.startswith("$i") or name.startswith("$items"):
-            continue
-        items = env.get("$items" + name[2:])
-        if type(items) is not list or type(value) is not int or not 0 <= value <= len(items):
-            raise _fail(f"{where}.{name}", f"not an index into a loop's list ${'items' + name[2:]}: "
-                        f"{_describe(value)} into {_describe(items)}")
+    """The compiler's counters of a loop come in pairs (:func:`~interpreter.compiler.loop_counters`): its
+    list, and its index, a number from 0 to the length of that list."""
     for name in env:
-        if name.startswith("$items") and "$i" + name[6:] not in env:
-            raise _fail(f"{where}.{name}", f"a loop's list without its index $i{name[6:]}")
+        number = _COUNTER.match(name)
+        if number is None:
+            continue
+        items_name, index_name = loop_counters(int(number[1]))
+        items, index = env.get(items_name), env.get(index_name)
+        if type(items) is not list or type(index) is not int or not 0 <= index <= len(items):
+            raise _fail(f"{where}.{index_name}", f"not a loop's list {items_name} and an index {index_name} into it: "
+                        f"{_describe(items)} and {_describe(index)}")

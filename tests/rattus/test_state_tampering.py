@@ -255,8 +255,10 @@ def test_the_errors_say_what_is_wrong() -> None:
         "supply as text": "vals.supply",
         "a caller's seat as text": "frames[1].p: 'x' is not of type player (nor none)",
         "a caller's region unknown": "frames[3].to: 'Atlantis' is not of type entity:regions (nor none)",
-        "a loop's index past its list": "frames[4].$i1: not an index into a loop's list $items1: 3 into [1, 2]",
-        "a loop's list without its index": "frames[4].$items1: a loop's list without its index $i1",
+        "a loop's index past its list": "frames[4].$i1: not a loop's list $items1 and an index $i1 into it: [1, 2] "
+                                        "and 3",
+        "a loop's list without its index": "frames[4].$i1: not a loop's list $items1 and an index $i1 into it: "
+                                           "[1, 2] and None",
     }
     for name, words in cases.items():
         with pytest.raises(ValueError) as caught:
