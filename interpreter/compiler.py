@@ -232,6 +232,8 @@ class Procedure:
     positions: list[A.Pos]
     citations: list[tuple[A.Citation, ...]]
     decl: A.ProcedureDecl
+    #: The `for` loops that may stop inside, by the local holding the loop's list (see :func:`loop_counters`).
+    loops: dict[str, A.For] = attrs.field(factory=dict)
 
 
 class ExprCompiler:
@@ -341,6 +343,7 @@ class ProcedureCompiler:
         self.stops: dict[int, int] = {}  # id(statement) -> its stop instruction
         self.resumes: list[tuple[int, list[Level], int]] = []  # (instruction, where, first statement)
         self.counters: dict[int, tuple[str, str]] = {}  # id(for statement) -> its list and index locals
+        self.loops: dict[str, A.For] = {}  # the local of a loop's list -> the loop
 
     def compile(self) -> Procedure:
         base = Level(self.decl.body.statements, None, -1, tuple(self.cite_stack))
@@ -358,7 +361,7 @@ class ProcedureCompiler:
                 for branch in decision.branches:
                     branch.target = direct.get(branch.target, branch.target)
         params = tuple(p.name for p in self.decl.params)
-        return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl)
+        return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl, self.loops)
 
     def current_citations(self) -> tuple[A.Citation, ...]:
         out: list[A.Citation] = []
@@ -414,6 +417,7 @@ class ProcedureCompiler:
                 case A.While() | A.Loop() | A.For():
                     if isinstance(st, A.For):
                         self.counters[id(st)] = loop_counters(len(self.counters) + 1)
+                        self.loops[self.counters[id(st)][0]] = st
                     self.layout([*levels, Level(st.body.statements, st, i, here.cites)])
                 case A.Rule():
                     self.layout([*levels, Level(st.body.statements, st, i, (*here.cites, (st.name, st.citations)))])

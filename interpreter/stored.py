@@ -79,9 +79,8 @@ class Loader(Protocol):
 _FIELDS = {"format", "game", "players", "settings", "vals", "zones", "face_up", "seen", "used",
            "frames", "rng", "winners", "history", "log"}
 _OPTIONAL = {"log"}
-#: The compiler's own locals (loop counters) besides the spec's names.
-_INTERNAL_LOCAL = re.compile(r"\$[a-z]+[0-9]+\Z")
-#: A loop's counters (its list or its index), with the loop's number.
+#: The compiler's own locals besides the spec's names: a loop's counters (its list or its index), with
+#: the loop's number.
 _COUNTER = re.compile(rf"(?:{re.escape(LOOP_ITEMS)}|{re.escape(LOOP_INDEX)})([0-9]+)\Z")
 #: Bounds on what a stored value may be: nesting, list length, text length, number size.
 MAX_VALUE_DEPTH = 4
@@ -485,28 +484,35 @@ def _locals(game: Loader, proc: Procedure, env: Any, at: A.Pos | None, where: st
     types = local_types(proc.decl, game.checked)
     out = {}
     for name, value in env.items():
-        if type(name) is not str or not (name in every or _INTERNAL_LOCAL.match(name)):
+        if type(name) is not str or not (name in every or _COUNTER.match(name)):
             raise _fail(where, f"{proc.name} has no local {_describe(name)}")
         out[name] = _value(value, f"{where}.{name}")
         t = types.get(name)
         if t is not None and not _fits(game, value, t, n):
             raise _fail(f"{where}.{name}", f"{_describe(value)} is not of type {t} (nor none)")
-    _check_counters(out, where)
+    _check_counters(game, proc, {k: v for k, v in out.items() if k not in every}, where, n)
     missing = sorted(bound.get(at, frozenset()) - set(out)) if at is not None else []
     if missing:
         raise _fail(where, f"{missing[0]!r} is not set, but {proc.name} has set it by then")
     return out
 
 
-def _check_counters(env: Mapping[str, Any], where: str) -> None:
-    """The compiler's counters of a loop come in pairs (:func:`~interpreter.compiler.loop_counters`): its
-    list, and its index, a number from 0 to the length of that list."""
+def _check_counters(game: Loader, proc: Procedure, env: Mapping[str, Any], where: str, n: int) -> None:
+    """The compiler's counters of a loop (:func:`~interpreter.compiler.loop_counters`) are those of a
+    `for` loop of the procedure that may stop inside, and come in pairs: the loop's list, of values of
+    the type of its domain, and its index, a number from 0 to the length of that list."""
     for name in env:
         number = _COUNTER.match(name)
-        if number is None:
-            continue
+        loop = proc.loops.get(loop_counters(int(number[1]))[0]) if number is not None else None
+        if number is None or loop is None:
+            raise _fail(where, f"{proc.name} has no local {_describe(name)}")
         items_name, index_name = loop_counters(int(number[1]))
         items, index = env.get(items_name), env.get(index_name)
         if type(items) is not list or type(index) is not int or not 0 <= index <= len(items):
-            raise _fail(f"{where}.{index_name}", f"not a loop's list {items_name} and an index {index_name} into it: "
-                        f"{_describe(items)} and {_describe(index)}")
+            raise _fail(f"{where}.{index_name}", f"not a loop's list {items_name} and an index {index_name} into "
+                        f"it: {_describe(items)} and {_describe(index)}")
+        t = element_type(game.checked.type_of(loop.domain))
+        for k, value in enumerate(items):
+            if not _fits(game, value, t, n):
+                raise _fail(f"{where}.{items_name}[{k}]", f"{_describe(value)} is not of type {t} (the values "
+                            f"of the loop at {loop.pos})")

@@ -161,6 +161,11 @@ CASES: dict[str, Callable[[Stored], None]] = {
     "a loop's list a number": lambda s: _set(["frames", 4, 2, "$items1"], 5)(s),
     "a loop's list a text": lambda s: _set(["frames", 4, 2, "$items1"], "ab")(s),
     "a loop's list without its index": lambda s: s["frames"][4][2].pop("$i1"),
+    # the values a loop goes on with are of its domain's type: a text among numbers loaded, and failed later
+    "a loop's list holding a text": lambda s: _set(["frames", 4, 2, "$items1"], [1, "x"])(s),
+    "a loop's list holding a list": lambda s: _set(["frames", 4, 2, "$items1"], [1, [2]])(s),
+    "counters of a loop the procedure has not": lambda s: s["frames"][4][2].update({"$items7": [1], "$i7": 0}),
+    "counters of a loop of another procedure": lambda s: s["frames"][3][2].update({"$items1": [1], "$i1": 0}),
     # variables and their keys
     "supply as text": lambda s: _set(["vals", "supply", 0, 1], "20")(s),
     "supply as true": lambda s: _set(["vals", "supply", 0, 1], True)(s),
@@ -259,6 +264,9 @@ def test_the_errors_say_what_is_wrong() -> None:
                                         "and 3",
         "a loop's list without its index": "frames[4].$i1: not a loop's list $items1 and an index $i1 into it: "
                                            "[1, 2] and None",
+        "a loop's list holding a text": "frames[4].$items1[1]: 'x' is not of type int (the values of the loop at",
+        "counters of a loop the procedure has not": "frames[4]: spread has no local '$items7'",
+        "counters of a loop of another procedure": "frames[3]: plague_move has no local '$items1'",
     }
     for name, words in cases.items():
         with pytest.raises(ValueError) as caught:
