@@ -148,6 +148,12 @@ CASES: dict[str, Callable[[Stored], None]] = {
     # the seats a var holds are read only at the end: ender "x" loaded and failed in the final round
     "the ender as text": lambda s: _set(["vals", "ender", 0, 1], "x")(s),
     "the last regular turn a seat of no game": lambda s: _set(["vals", "last_regular", 0, 1], 5)(s),
+    # every var of the spec says what it holds: a plague in no region loaded and left no legal option
+    "the plague in no region": lambda s: _set(["vals", "plague", 0, 1], "Atlantis")(s),
+    "the plague a number": lambda s: _set(["vals", "plague", 0, 1], 3)(s),
+    "a card held by a seat of no game": lambda s: _set(["vals", "holder", 0, 1], 7)(s),
+    "the phase a number": lambda s: _set(["vals", "phase", 0, 1], 1)(s),
+    "the knight's flag a number": lambda s: _set(["vals", "final_knight_moved", 0, 1], 1)(s),
     # the locals of the frames below the top are read once the procedures above them return
     "a caller's seat as text": lambda s: _set(["frames", 1, 2, "p"], "x")(s),
     "a caller's seat out of range": lambda s: _set(["frames", 3, 2, "p"], 5)(s),
@@ -259,6 +265,7 @@ def test_the_errors_say_what_is_wrong() -> None:
         "top frame moved to another decision of its procedure": "has set it by then",
         "supply as text": "vals.supply",
         "a caller's seat as text": "frames[1].p: 'x' is not of type player (nor none)",
+        "the plague in no region": "vals.plague: 'Atlantis' is not a regions (nor none)",
         "a caller's region unknown": "frames[3].to: 'Atlantis' is not of type entity:regions (nor none)",
         "a loop's index past its list": "frames[4].$i1: not a loop's list $items1 and an index $i1 into it: [1, 2] "
                                         "and 3",
