@@ -36,7 +36,8 @@ class Checking(Protocol):
     """What a builtin's check reads of the checker."""
 
     @property
-    def symbols(self) -> Symbols: ...
+    def symbols(self) -> Symbols:
+        """Everything the spec declares, by kind and name."""
 
     def error(self, pos: A.Pos, message: str) -> None:
         """Report a problem at a place of the spec."""
@@ -66,14 +67,16 @@ class Plural(Protocol):
     """A noun's plural."""
 
     @property
-    def plural(self) -> str: ...
+    def plural(self) -> str:
+        """The noun in the plural (``stones``)."""
 
 
 class Wording(Protocol):
     """What a builtin's English reads of the English renderer."""
 
     @property
-    def symbols(self) -> Symbols: ...
+    def symbols(self) -> Symbols:
+        """Everything the spec declares, by kind and name."""
 
     def t(self, s: str) -> str:
         """Prose through the markup."""

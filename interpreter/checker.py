@@ -144,11 +144,13 @@ class Checker:
 
     # ------------------------------------------------------------------ helpers
     def error(self, pos: A.Pos, message: str) -> None:
+        """Record a problem at a place of the spec, with the text of its line."""
         lines = self.texts.get(pos.path, [])
         line = lines[pos.line - 1] if 0 < pos.line <= len(lines) else ""
         self.problems.append(Diagnostic(pos, message, line))
 
     def run(self) -> Checked:
+        """The checker's result for the spec; raise :class:`SpecError` with every problem found, in order of place."""
         self.collect()
         self.check_declarations()
         if self.problems:
@@ -157,6 +159,7 @@ class Checker:
 
     # ---------------------------------------------------------------- collecting
     def collect(self) -> None:
+        """Gather every declaration into the symbols; report duplicates and a missing `game`, `players` or `main`."""
         s = self.symbols
         for f in self.files:
             for d in f.declarations:
@@ -214,16 +217,19 @@ class Checker:
                        "the spec has no `main` declaration naming the procedure a game runs")
 
     def single(self, what: str, old: Any, new: Any) -> None:
+        """Report a second declaration of what the spec has at most once (`game`, `players`, `main`, `score`)."""
         if old is not None:
             self.error(new.pos, f"a second `{what}` declaration (the first is at {old.pos})")
 
     def add(self, table: dict[str, Any], name: str, decl: Any, what: str) -> None:
+        """Enter a declaration in one table of the symbols, or report its name as declared twice there."""
         if name in table:
             self.error(decl.pos, f"{what} {name!r} is declared twice (first at {table[name].pos})")
         else:
             table[name] = decl
 
     def add_global(self, table: dict[str, Any], name: str, decl: Any) -> None:
+        """Enter a declaration whose name is global, or report the name as taken (by a declaration or the language)."""
         kind = self.symbols.kind_of(name)
         if kind is not None or name in BUILTINS or name in SPECIAL_NAMES or name == "player":
             self.error(decl.pos, f"{name!r} is already declared" + (f" as a {kind}" if kind else " by the language"))
@@ -232,6 +238,7 @@ class Checker:
 
     # ------------------------------------------------------------ declarations
     def check_declarations(self) -> None:
+        """Check the player counts, the main procedure, the sizes of functions, then every declaration."""
         s = self.symbols
         if s.players and not (1 <= s.players.low <= s.players.high):
             self.error(s.players.pos, "player counts must satisfy 1 <= low <= high")
@@ -279,6 +286,7 @@ class Checker:
                 assert_never(d)
 
     def check_citations(self, d: A.Declaration) -> None:
+        """Report a declaration that needs a citation and has none; check the sources its citations name."""
         needs = (A.TableDecl, A.GraphDecl, A.Condition, A.ProcedureDecl, A.ScoreDecl, A.PiecesDecl)
         cites: tuple[A.Citation, ...] = getattr(d, "citations", ())
         if isinstance(d, needs) and not cites:
@@ -289,6 +297,7 @@ class Checker:
         self.cite_sources(cites)
 
     def cite_sources(self, cites: Iterable[A.Citation]) -> None:
+        """Report citations that name an unknown source or lack a section or a sentence."""
         for c in cites:
             if c.source not in self.symbols.sources:
                 self.error(c.pos, f"citation names an unknown source {c.source!r}"
@@ -297,10 +306,12 @@ class Checker:
                 self.error(c.pos, "a citation needs a section and a sentence")
 
     def decl_EnumDecl(self, d: A.EnumDecl) -> None:
+        """Check an `enum` declaration: no value twice."""
         if len(set(d.values)) != len(d.values):
             self.error(d.pos, f"enum {d.name} repeats a value")
 
     def decl_TableDecl(self, d: A.TableDecl) -> None:
+        """Check a `table` declaration: its column types and its `verified when` (which needs a provenance column)."""
         for col in ([d.key] if d.key else []) + list(d.columns):
             self.check_column_type(col)
         if d.verified is not None:
@@ -309,12 +320,14 @@ class Checker:
             self.expr_in(d.verified, {"row": EntityType(d.name)}, state_free=True)
 
     def check_column_type(self, col: A.Column) -> None:
+        """Report a column whose type is not a column type of the language, an enum or a table."""
         s = self.symbols
         if column_type(col.type, {*s.enums, *s.tables}) is None:
             self.error(col.pos, f"unknown column type {col.type!r}"
                        + suggest(col.type, [*COLUMN_TYPES, *s.enums, *s.tables]))
 
     def decl_GraphDecl(self, d: A.GraphDecl) -> None:
+        """Check a `graph` declaration: its node and edge tables, edge columns holding nodes, its `where` condition."""
         s = self.symbols
         if d.nodes not in s.tables:
             self.error(d.pos, f"graph {d.name}: unknown node table {d.nodes!r}" + suggest(d.nodes, s.tables))
@@ -329,6 +342,7 @@ class Checker:
             self.expr_in(d.where, {"row": EntityType(d.nodes)}, state_free=True)
 
     def decl_PiecesDecl(self, d: A.PiecesDecl) -> None:
+        """Check a `pieces` declaration: its table, and a start zone without keys that holds this kind of piece."""
         s = self.symbols
         if d.table not in s.tables:
             self.error(d.pos, f"pieces {d.name}: unknown table {d.table!r}" + suggest(d.table, s.tables))
@@ -341,6 +355,7 @@ class Checker:
             self.error(d.pos, f"zone {d.zone} holds {zone.piece_type}, not {d.name}")
 
     def check_dims(self, dims: tuple[str, ...], pos: A.Pos) -> None:
+        """Report a key domain that is not `player`, a table, an enum or a graph."""
         s = self.symbols
         for dim in dims:
             if dim != "player" and dim not in s.tables and dim not in s.enums and dim not in s.graphs:
@@ -348,6 +363,7 @@ class Checker:
                            + suggest(dim, ["player", *s.tables, *s.enums, *s.graphs]))
 
     def decl_StateDecl(self, d: A.StateDecl) -> None:
+        """Check a `counter` or `var` declaration: its keys, its declared type, and a start value of that type."""
         self.check_dims(d.dims, d.pos)
         t = self.expr_in(d.init, {})
         if d.kind == "counter" and t not in (INT, ANY):
@@ -361,12 +377,14 @@ class Checker:
                 self.error(d.init.pos, f"var {d.name} holds a {declared} (or none), not a {t}")
 
     def decl_ZoneDecl(self, d: A.ZoneDecl) -> None:
+        """Check a `zone` declaration: its keys and the kind of piece it holds."""
         self.check_dims(d.dims, d.pos)
         if d.piece_type not in self.symbols.pieces:
             self.error(d.pos, f"zone {d.name}: unknown piece type {d.piece_type!r}"
                        + suggest(d.piece_type, self.symbols.pieces))
 
     def decl_LimitDecl(self, d: A.LimitDecl) -> None:
+        """Check a `limit` declaration: its keys and its scope."""
         self.check_dims(d.dims, d.pos)
         self.scope_expr(d.scope)
 
@@ -383,6 +401,7 @@ class Checker:
             self.error(e.pos, "a limit's scope is a scope name or `if ... then SCOPE else SCOPE`")
 
     def decl_SwitchDecl(self, d: A.SwitchDecl) -> None:
+        """Check a `switch` declaration: one default option, no option twice, each cited and written in lower case."""
         defaults = [o for o in d.options if o.default]
         if len(defaults) != 1:
             self.error(d.pos, f"switch {d.ident} needs exactly one `default option` (it has {len(defaults)})")
@@ -397,6 +416,7 @@ class Checker:
             self.cite_sources(o.citations)
 
     def decl_Condition(self, d: A.Condition) -> None:
+        """Check a `check` (reading no game state) or `invariant` declaration: its expression is a condition."""
         t = self.expr_in(d.expr, {}, state_free=d.kind == "check")
         if t not in (BOOL, ANY):
             self.error(d.expr.pos, f"{d.kind} {d.name} must be a condition, not a {t}")
@@ -417,6 +437,7 @@ class Checker:
         return scope
 
     def decl_FunctionDecl(self, d: A.FunctionDecl) -> None:
+        """Check a `function` declaration, once (perhaps at its first call): no recursion, then its body."""
         if d.name in self.functions_done:
             return
         self.functions_done.add(d.name)
@@ -447,6 +468,7 @@ class Checker:
                     return
 
     def check_recursion(self, d: A.FunctionDecl) -> None:
+        """Report a function that calls itself, directly or through other functions."""
         seen: set[str] = set()
         stack = [d.name]
         while stack:
@@ -463,18 +485,21 @@ class Checker:
                     stack.append(callee)
 
     def decl_ProcedureDecl(self, d: A.ProcedureDecl) -> None:
+        """Check a `procedure` declaration: its body, with its parameters in scope."""
         self.scopes = [self.param_scope(d.params, d.pos)]
         self.loop_depth = 0
         self.block(d.body)
         self.scopes = []
 
     def decl_ScoreDecl(self, d: A.ScoreDecl) -> None:
+        """Check the `score` declaration: a number for its player."""
         t = self.expr_in(d.expr, {d.player: PLAYER})
         if t not in (INT, ANY):
             self.error(d.expr.pos, f"a score must be a number, not a {t}")
 
     # -------------------------------------------------------------- statements
     def lookup_local(self, name: str) -> Type | None:
+        """The type of a local name in the innermost scope that has it, or None if it is not local."""
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
@@ -492,6 +517,7 @@ class Checker:
         return False
 
     def define(self, name: str, t: Type, pos: A.Pos) -> None:
+        """Bring a `let` name into scope; report one already local, hiding another name, or holding a zone or graph."""
         if self.lookup_local(name) is not None:
             self.error(pos, f"{name!r} is already a local name here")
         else:
@@ -502,12 +528,14 @@ class Checker:
         self.scopes[-1][name] = t
 
     def block(self, b: A.Block, bound: dict[str, Type] | None = None) -> None:
+        """Check a block's statements in a new scope (holding the ``bound`` names)."""
         self.scopes.append(dict(bound or {}))
         for st in b.statements:
             self.statement(st)
         self.scopes.pop()
 
     def statement(self, st: A.Stmt) -> None:
+        """Check one statement."""
         match st:
             case A.Let():
                 self.define(st.name, self.expr(st.value), st.pos)
@@ -613,12 +641,14 @@ class Checker:
                 assert_never(st)
 
     def loop_body(self, body: A.Block, bound: dict[str, Type] | None = None) -> None:
+        """Check a loop's body, where `break` is allowed."""
         self.loop_depth += 1
         self.block(body, bound)
         self.loop_depth -= 1
 
     def option(self, verb: str, bindings: tuple[A.Binding, ...], when: A.Expr | None,
                body: A.Block, pos: A.Pos) -> None:
+        """Check a branch of a decision: its verb, `when`, bound values with their `where`, then its body."""
         if not re.fullmatch(r"[a-z][a-z0-9-]*", verb):
             self.error(pos, f"verb {verb!r}: use one lower-case word (letters, digits, '-')")
         if when is not None:
@@ -638,6 +668,7 @@ class Checker:
         self.block(body, scope)
 
     def assign(self, st: A.Assign) -> None:
+        """Check an assignment to a local or a state variable: its keys, the type of the value, the operator."""
         local = self.lookup_local(st.name)
         vt = self.expr(st.value)
         if local is not None and not st.keys:
@@ -668,10 +699,12 @@ class Checker:
             self.error(st.pos, f"{st.op} works on counters; {st.name} is a var")
 
     def all_locals(self) -> list[str]:
+        """Every local name in scope, innermost last (for suggestions)."""
         return [n for scope in self.scopes for n in scope]
 
     # ------------------------------------------------------------- expressions
     def expr_in(self, e: A.Expr, scope: dict[str, Type], state_free: bool = False) -> Type:
+        """The type of an expression checked in a scope of its own (``state_free``: reading game state is an error)."""
         saved, saved_free = self.scopes, self.in_state_free
         self.scopes = [dict(scope)]
         self.in_state_free = state_free
@@ -681,21 +714,25 @@ class Checker:
             self.scopes, self.in_state_free = saved, saved_free
 
     def condition(self, e: A.Expr) -> None:
+        """Check an expression; report it unless it is a condition."""
         t = self.expr(e)
         if t not in (BOOL, ANY):
             self.error(e.pos, f"expected a condition, found a {t}")
 
     def expect(self, e: A.Expr, want: Type) -> None:
+        """Check an expression; report it unless it has the type ``want``."""
         t = self.expr(e)
         if t != want and t != ANY:
             self.error(e.pos, f"expected a {want}, found a {t}")
 
     def expect_piece(self, e: A.Expr) -> None:
+        """Check an expression; report it unless it is a piece."""
         t = self.expr(e)
         if t != ANY and not isinstance(t, PieceType):
             self.error(e.pos, f"expected a piece, found a {t}")
 
     def iterable(self, e: A.Expr) -> Type:
+        """The type of the items of a list expression (``any``, reported, if it is not a list)."""
         t = self.expr(e)
         if t == ANY:
             return ANY
@@ -705,12 +742,14 @@ class Checker:
         return t.elem
 
     def zone(self, e: A.Expr) -> Type:
+        """The type of a zone expression (reported unless it is a zone)."""
         t = self.expr(e)
         if not isinstance(t, ZoneType) and t != ANY:
             self.error(e.pos, f"expected a zone, found a {t}")
         return t
 
     def expr(self, e: A.Expr) -> Type:
+        """The type of an expression, recorded for the later passes."""
         t = self._expr(e)
         self.types[id(e)] = t
         return t
@@ -809,6 +848,7 @@ class Checker:
                 assert_never(e)
 
     def name(self, e: A.Name) -> Type:
+        """The type of a name read as a value; records what it stands for."""
         s = self.symbols
         local = self.lookup_local(e.ident)
         if local is not None:
@@ -847,6 +887,7 @@ class Checker:
         return ANY
 
     def state_type(self, decl: A.StateDecl) -> Type:
+        """The type of a state variable's values: declared, else that of its start value (``any`` for none)."""
         if decl.kind == "counter" or decl.type is not None:
             return self.symbols.declared_state_type(decl) or ANY
         t = self.types.get(id(decl.init))
@@ -855,6 +896,7 @@ class Checker:
         return ANY if t == NONE else t
 
     def binary(self, e: A.Binary) -> Type:
+        """The type of a binary operation; reports operands of the wrong type."""
         left, right = self.expr(e.left), self.expr(e.right)
         if e.op in ("==", "!="):
             self.enum_literal(e.right, left)
@@ -894,6 +936,7 @@ class Checker:
         raise AssertionError(e.op)
 
     def switch_literal(self, switch_expr: A.Expr, t: Type, other: A.Expr) -> None:
+        """If ``t`` is a switch type, report values compared with it that are not texts naming its options."""
         if not isinstance(t, SwitchType):
             return
         decl = self.symbols.switches[t.switch]
@@ -908,6 +951,7 @@ class Checker:
                 self.error(lit.pos, f"compare switch {decl.ident} with one of its options as text")
 
     def index(self, e: A.Index) -> Type:
+        """The type of `name[keys]` (a state variable's value, a zone, or a limit's condition); checks name and keys."""
         s = self.symbols
         for k in e.args:
             self.expr(k)
@@ -948,6 +992,7 @@ class Checker:
             self.error(e.pos, f"{e.value!r} is not a value of enum {enum.name}" + suggest(e.value, enum.values))
 
     def call(self, e: A.Call) -> Type:
+        """The type of a call of a spec function or a builtin; checks the function's name and its argument count."""
         s = self.symbols
         arg_types = [self.expr(a) for a in e.args]
         if e.func in s.functions:

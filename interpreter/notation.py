@@ -54,17 +54,20 @@ class Bound(Protocol):
     """What notation reads of a decision's bound variable: its type."""
 
     @property
-    def type(self) -> Type: ...
+    def type(self) -> Type:
+        """The checker's type of the variable (it decides how its value is written)."""
 
 
 class Branch(Protocol):
     """What notation reads of a decision's branch: its verb and its bound variables, in order."""
 
     @property
-    def verb(self) -> str: ...
+    def verb(self) -> str:
+        """The first word of the branch's action texts."""
 
     @property
-    def bindings(self) -> Sequence[Bound]: ...
+    def bindings(self) -> Sequence[Bound]:
+        """The variables the branch binds, in the order their words follow the verb."""
 
 #: The player of a chance event (`State.current_player` while it waits for its outcome).
 CHANCE_PLAYER = -1

@@ -45,27 +45,48 @@ class Loader(Protocol):
     (:class:`interpreter.game.Game`, the layer above, which calls :func:`state_from_data`)."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The game's name, as its ``game`` declaration gives it (a stored state names it)."""
+
     @property
-    def symbols(self) -> Symbols: ...
+    def symbols(self) -> Symbols:
+        """Everything the spec declares, by kind and name."""
+
     @property
-    def checked(self) -> Checked: ...
+    def checked(self) -> Checked:
+        """The checker's result for the spec (the types of locals among it)."""
+
     @property
-    def procedures(self) -> list[Procedure]: ...
+    def procedures(self) -> list[Procedure]:
+        """The compiled procedures, by index (the code the stored frames point into)."""
+
     @property
-    def proc_index(self) -> dict[str, int]: ...
+    def proc_index(self) -> dict[str, int]:
+        """The index of each procedure in :attr:`procedures`, by name."""
+
     @property
-    def main_index(self) -> int: ...
+    def main_index(self) -> int:
+        """The index of the main procedure in :attr:`procedures`."""
+
     @property
-    def piece_keys(self) -> list[Any]: ...
+    def piece_keys(self) -> list[Any]:
+        """Each piece's key, by piece id."""
+
     @property
-    def piece_by_key(self) -> dict[Any, int]: ...
+    def piece_by_key(self) -> dict[Any, int]:
+        """Each piece's id, by key."""
+
     @property
-    def piece_types(self) -> list[str]: ...
+    def piece_types(self) -> list[str]:
+        """The name of each piece's ``pieces`` declaration, by piece id."""
+
     @property
-    def hidden_zones(self) -> dict[str, bool]: ...
+    def hidden_zones(self) -> dict[str, bool]:
+        """Whether each zone is hidden rather than public, by name."""
+
     @property
-    def reader(self) -> Reader: ...
+    def reader(self) -> Reader:
+        """Reads action words back into values (and tells whether a value is of a type)."""
 
     def domain(self, dim: str, n: int) -> list[Any]:
         """The keys of a dimension in an ``n``-player game."""
