@@ -474,6 +474,7 @@ class PyGen:
                 assert_never(e)
 
     def name(self, e: A.Name, sc: Scope, fr: Frame) -> str:
+        """Python text of a name read as a value (a local, special name, state or zone without keys, table, switch)."""
         ident = e.ident
         kind = self.checked.ref(e)
         match kind:
@@ -515,6 +516,7 @@ class PyGen:
         return "(" + ", ".join(self.expr(a, sc, fr) for a in args) + ")"
 
     def index(self, e: A.Index, sc: Scope, fr: Frame) -> str:
+        """Python text of `name[keys]`: a state's value, a zone as ``(name, key)``, or whether a limit is unused."""
         base = e.base
         key = self.keys(e.args, sc, fr)
         kind = self.checked.ref(e)
@@ -535,6 +537,7 @@ class PyGen:
         return f"_zone(st, {self.expr(e, sc, fr)})"
 
     def attr(self, e: A.Attr, sc: Scope, fr: Frame) -> str:
+        """Python text of a field of a piece or a table row, read from a constant column of the component data."""
         base_t = self.type_of(e.base)
         base = self.expr(e.base, sc, fr)
         col = e.name
@@ -555,6 +558,7 @@ class PyGen:
         return f"{name}[{base}]"
 
     def binary(self, e: A.Binary, sc: Scope, fr: Frame, iterating: bool) -> str:
+        """Python text of a binary operation (decided now where literals decide it; sizes bounded by helpers)."""
         a, b = self.expr(e.left, sc, fr), self.expr(e.right, sc, fr)
         if e.op == "..":
             # iterated ranges are charged by their length where they are iterated
@@ -592,12 +596,14 @@ class PyGen:
         return a if lb is False else (b if lb and cannot_fail(a) else None)
 
     def call(self, e: A.Call, sc: Scope, fr: Frame, iterating: bool) -> str:
+        """Python text of a call of a user function or a builtin."""
         f = e.func
         if self.checked.ref(e) is Kind.FUNCTION:
             return self.user_call(e, sc, fr)
         return BUILTINS[f].emit(self, e, sc, fr, iterating)
 
     def user_call(self, e: A.Call, sc: Scope, fr: Frame) -> str:
+        """Python text of a call of a user function: its body written out in place if small, else a call of it."""
         got = self.inlined(e, sc, fr)
         if got is not None:
             text, _, inner = got
@@ -652,6 +658,7 @@ class PyGen:
         return False
 
     def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:
+        """Python text of an aggregate (`all`, `count`, `first` ...) over a generator that charges for its rounds."""
         var = self.fresh(e.var)
         domain = self.expr(e.domain, sc, fr, iterating=True)
         inner = {**sc, e.var: var}
@@ -673,6 +680,7 @@ class PyGen:
         raise AssertionError(kind)
 
     def comprehension(self, e: A.Comprehension, sc: Scope, fr: Frame) -> str:
+        """Python text of a list comprehension that charges for its rounds."""
         var = self.fresh(e.var)
         domain = self.expr(e.domain, sc, fr, iterating=True)
         inner = {**sc, e.var: var}

@@ -346,6 +346,7 @@ class ProcedureCompiler:
         self.loops: dict[str, A.For] = {}  # the local of a loop's list -> the loop
 
     def compile(self) -> Procedure:
+        """The compiled :class:`Procedure`: its stops, and a generated function for each place running resumes from."""
         base = Level(self.decl.body.statements, None, -1, tuple(self.cite_stack))
         self.resumes.append((self.emit(RESUME, None, None, self.decl.pos), [base], 0))
         self.layout([base])
@@ -364,12 +365,14 @@ class ProcedureCompiler:
         return Procedure(self.decl.name, params, self.code, self.positions, self.citations, self.decl, self.loops)
 
     def current_citations(self) -> tuple[A.Citation, ...]:
+        """The citations in force here: the enclosing rules', innermost first, then the procedure's."""
         out: list[A.Citation] = []
         for _, cites in reversed(self.cite_stack):
             out.extend(cites)
         return tuple(out)
 
     def emit(self, op: int, a: Any, b: Any, pos: A.Pos) -> int:
+        """Append instruction ``(op, a, b)`` with its spec position and the citations in force; its index."""
         self.code.append((op, a, b))
         self.positions.append(pos)
         self.citations.append(self.current_citations())
@@ -399,6 +402,7 @@ class ProcedureCompiler:
         return self.x.expr(e, hot=True)
 
     def text(self, e: A.Expr, fr: Frame, iterating: bool = False) -> str:
+        """Python text of an expression in the procedure's generated code."""
         return self.gen.expr(e, {}, fr, iterating)
 
     # ------------------------------------------------------------------ stops
@@ -556,6 +560,7 @@ class ProcedureCompiler:
             out.append((ind + "pass", self.decl.pos, self.current_citations()))
 
     def py_statement(self, st: A.Stmt, fr: Frame, out: list[Line], ind: str) -> None:
+        """Python lines for one statement that cannot pause (it calls leaf procedures only)."""
         cites = self.current_citations()
 
         def add(text: str, at: A.Stmt | A.Expr = st) -> None:
@@ -622,6 +627,7 @@ class ProcedureCompiler:
                 assert_never(st)
 
     def assign(self, st: A.Assign, fr: Frame) -> list[str]:
+        """Python lines of an assignment to a local or a state variable (a missing key: KeyError), numbers bounded."""
         name, op = st.name, st.op
         value = self.text(st.value, fr)
         if self.x.ctx.checked.ref(st) is Kind.LOCAL:
@@ -652,6 +658,7 @@ class ProcedureCompiler:
         return [f"if {test}: _bounded({target})"]
 
     def move(self, st: A.Move, fr: Frame) -> list[str]:
+        """Python lines moving a piece, or each piece of a list, to a zone."""
         zone = st.zone
         if isinstance(zone, A.Index) and self.x.ctx.checked.ref(zone) is Kind.ZONE:
             where = [f"zn = {zone.base!r}", f"zk = {self.gen.keys(zone.args, {}, fr)}"]
@@ -663,6 +670,7 @@ class ProcedureCompiler:
         return [*where, f"st.move_piece({self.text(st.pieces, fr)}, zn, zk)"]
 
     def say(self, st: A.Say) -> Fn:
+        """The function appending a `say` line, its ``{name}`` parts filled in, to the state's log (if it keeps one)."""
         names = self.x.ctx.checked.say_names.get(id(st), {})
         keys = self.x.ctx.piece_keys
         template = st.template
@@ -688,6 +696,7 @@ class ProcedureCompiler:
 
     # --------------------------------------------------------------- decisions
     def decision(self, st: A.Choose | A.Chance, levels: list[Level], index: int) -> None:
+        """Lay out a decision or chance event: its instruction and branches, then each branch's body to resume at."""
         x = self.generic
         chance = isinstance(st, A.Chance)
         options: list[tuple[str, tuple[A.Binding, ...], A.Expr | None, tuple[A.Citation, ...], A.Block, Any]]
