@@ -402,10 +402,12 @@ class RecordWalk:
 
     # ------------------------------------------------------------- results
     def verdict(self, status: str, **kw: Any) -> Verdict:
+        """A :class:`Verdict` of this status with the pass's warnings and its settings (by public switch id)."""
         settings = tuple(sorted((self.game.switches[k].ident, v) for k, v in self.settings.items()))
         return Verdict(status, warnings=tuple(self.warnings), settings=settings, **kw)
 
     def run(self, before: Callable[[int, State], None] | None = None) -> Verdict:
+        """Walk the entries up to the stop (``before(index, state)`` called before each); the verdict."""
         i = 0
         try:
             while i < self.stop:
@@ -425,6 +427,7 @@ class RecordWalk:
         return self.verdict(LEGAL, entries=i, next=self.to_move(), legal=tuple(self.legal_texts()), state=st)
 
     def waiting(self) -> str:
+        """Who the game waits for, and at which decision, for messages (``nobody`` once it is over)."""
         st = self.state
         if st.is_terminal():
             return "nobody (the game is over)"
@@ -432,12 +435,14 @@ class RecordWalk:
         return f"{who} (decision `{st.decision_rule()}`)"
 
     def to_move(self) -> str:
+        """Who decides next, and at which decision, for a legal verdict's ``next`` (the game is not over)."""
         st = self.state
         if st.is_chance_node():
             return f"chance ({st.decision_rule()})"
         return f"{seat_name(st.current_player, self.seats)} ({st.decision_rule()})"
 
     def legal_texts(self) -> list[str]:
+        """The legal options at the current decision, as a record writes them, without repeats."""
         st = self.state
         if st.pending is None:
             return []
@@ -445,6 +450,7 @@ class RecordWalk:
         return list(dict.fromkeys(texts))
 
     def illegal(self, index: int, reason: str, citations: Sequence[Citation] | None = None) -> _Illegal:
+        """The error for illegal entry ``index``: why, the decision's rule and citations, the legal options."""
         st = self.state
         return _Illegal(index, reason, st.decision_rule(),
                         st.decision_citations() if citations is None else citations, self.legal_texts())
@@ -635,6 +641,7 @@ class RecordWalk:
         return candidates, unknown, near
 
     def option_pieces(self, option: Option, state: State | None = None) -> list[int]:
+        """The pieces an option binds (its piece values), at the decision of ``state`` (default: the current one)."""
         st = state or self.state
         assert st.pending is not None
         values = option[1]
@@ -659,6 +666,7 @@ class RecordWalk:
         return reveals, looks, j
 
     def apply(self, i: int, option: Option, unknown: bool) -> int:
+        """Take entry ``i``'s option, rebinding pieces so the reveal and look entries after it match; the next index."""
         nxt = i + 1
         entries = self.entries
         if nxt < self.stop and ("reveal" in entries[nxt] or "look" in entries[nxt]):
@@ -740,6 +748,7 @@ class RecordWalk:
         return nxt
 
     def is_piece_arg(self, option: Option, k: int) -> bool:
+        """Whether value ``k`` of an option at the current decision is a piece."""
         st = self.state
         assert st.pending is not None
         return isinstance(st.pending.decision.branches[option[0]].bindings[k].type, PieceType)
@@ -774,6 +783,7 @@ class RecordWalk:
         return out
 
     def unmatched_looks(self, seen: list[tuple[int, int]], looks: list[tuple[int, str, str]]) -> int | None:
+        """The index of the first look entry with no piece its player looked at, or None."""
         if not looks:
             return None
         paired = {j for j, _, _ in self.looked(seen, looks)}
@@ -874,6 +884,7 @@ class RecordWalk:
 
     @staticmethod
     def mapped(state: State, option: Option, swaps: list[tuple[int, int]]) -> Option:
+        """An option with each piece value moved by the exchanges."""
         assert state.pending is not None
         branch = state.pending.decision.branches[option[0]]
         return (option[0], tuple(_permute(v, swaps) if isinstance(bd.type, PieceType) else v
@@ -904,6 +915,7 @@ class RecordWalk:
     def commit(self, i: int, pieces: list[int], unknown: bool, after: State, revealed: list[int],
                reveals: list[tuple[int, str]], seen: list[tuple[int, int]],
                looks: list[tuple[int, str, str]]) -> None:
+        """Make ``after`` the state; note as observed the pieces entry ``i`` and its reveal and look entries state."""
         if not unknown:
             for t in pieces:
                 self.mark(t, i)
@@ -916,6 +928,7 @@ class RecordWalk:
             self.ended_at = i
 
     def mark(self, piece: int, index: int) -> None:
+        """Note a piece as observed, first stated by entry ``index`` (if not yet)."""
         if piece not in self.observed:
             self.observed.add(piece)
             self.first_seen[piece] = index
