@@ -474,7 +474,7 @@ class PyGen:
                 assert_never(e)
 
     def name(self, e: A.Name, sc: Scope, fr: Frame) -> str:
-        """Python text of a name read as a value (a local, special name, state or zone without keys, table, switch)."""
+        """Python text of a name read as a value, by what the checker found it stands for."""
         ident = e.ident
         kind = self.checked.ref(e)
         match kind:
@@ -658,7 +658,7 @@ class PyGen:
         return False
 
     def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:
-        """Python text of an aggregate (`all`, `count`, `first` ...) over a generator that charges for its rounds."""
+        """Python text of an aggregate (`all`, `count`, `first` ...) over its domain (see :meth:`charged`)."""
         var = self.fresh(e.var)
         domain = self.expr(e.domain, sc, fr, iterating=True)
         inner = {**sc, e.var: var}
@@ -680,7 +680,7 @@ class PyGen:
         raise AssertionError(kind)
 
     def comprehension(self, e: A.Comprehension, sc: Scope, fr: Frame) -> str:
-        """Python text of a list comprehension that charges for its rounds."""
+        """Python text of a list comprehension over its domain (see :meth:`charged`)."""
         var = self.fresh(e.var)
         domain = self.expr(e.domain, sc, fr, iterating=True)
         inner = {**sc, e.var: var}
