@@ -18,10 +18,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import interpreter
-import rattus_rules
 
-PACKAGES = [Path(interpreter.__file__).parent, Path(rattus_rules.__file__).parent]
-ROOT = PACKAGES[0].parent
+#: The source tree, and its packages read as text (the game package is read, never imported: the
+#: language tests play no game of the project).
+ROOT = Path(interpreter.__file__).resolve().parent.parent
+PACKAGES = [ROOT / "interpreter", ROOT / "rattus_rules"]
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
