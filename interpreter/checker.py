@@ -119,6 +119,32 @@ class Checked:
         return out
 
 
+    def always_reads(self, e: A.Expr, name: str) -> bool:
+        """Whether evaluating an expression always evaluates the local ``name``: outside the right of
+        an ``and`` or ``or``, the branches of a conditional, and what an aggregate does per value."""
+        match e:
+            case A.Name():
+                return e.ident == name and self.is_local(e)
+            case A.Literal():
+                return False
+            case A.ListLit():
+                return any(self.always_reads(i, name) for i in e.items)
+            case A.Unary():
+                return self.always_reads(e.operand, name)
+            case A.Binary():
+                return self.always_reads(e.left, name) or (
+                    e.op not in ("and", "or") and self.always_reads(e.right, name))
+            case A.Conditional():
+                return self.always_reads(e.cond, name)
+            case A.Call() | A.Index():
+                return any(self.always_reads(a, name) for a in e.args)
+            case A.Attr():
+                return self.always_reads(e.base, name)
+            case A.Aggregate() | A.Comprehension():
+                return self.always_reads(e.domain, name)
+            case _:
+                assert_never(e)
+
 def suggest(name: str, candidates: Iterable[str]) -> str:
     """A "did you mean" suffix for an unknown name."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
@@ -138,7 +164,9 @@ class Checker:
         self.scopes: list[dict[str, Type]] = []
         self.loop_depth = 0
         self.in_state_free = False  # inside a `check`: no game state may be read
+        self.state_reads = 0  # names of game state read so far (directly or through a function)
         self.functions_done: set[str] = set()
+        self.reads_state: dict[str, bool] = {}  # function name -> whether its body reads game state
         self.say_names: dict[int, dict[str, tuple[Kind, Type]]] = {}
         self.param_types: dict[int, Type] = {}
 
@@ -442,9 +470,10 @@ class Checker:
             return
         self.functions_done.add(d.name)
         self.check_recursion(d)
-        saved_loop = self.loop_depth
+        saved_loop, before = self.loop_depth, self.state_reads
         self.expr_in(d.body, self.param_scope(d.params, d.pos))
         self.loop_depth = saved_loop
+        self.reads_state[d.name] = self.state_reads > before
 
     def check_function_sizes(self) -> None:
         """Refuse functions that grow too large or deep once their calls are expanded."""
@@ -860,9 +889,11 @@ class Checker:
         kind = s.kind_of(e.ident)
         if kind is not None:
             self.refs[id(e)] = kind
-        if self.in_state_free and kind in ("state", "zone", "limit"):
-            self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
-            return ANY
+        if kind in ("state", "zone", "limit"):
+            self.state_reads += 1
+            if self.in_state_free:
+                self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
+                return ANY
         if kind == "state":
             decl = s.states[e.ident]
             if decl.dims:
@@ -961,9 +992,11 @@ class Checker:
         if self.lookup_local(e.base) is not None:
             self.error(e.pos, f"{e.base!r} is a local value and cannot be indexed")
             return ANY
-        if self.in_state_free and kind in ("state", "zone", "limit"):
-            self.error(e.pos, f"{e.base!r} is game state; data checks cannot read it")
-            return ANY
+        if kind in ("state", "zone", "limit"):
+            self.state_reads += 1
+            if self.in_state_free:
+                self.error(e.pos, f"{e.base!r} is game state; data checks cannot read it")
+                return ANY
         dims: tuple[str, ...]
         if kind == "state":
             dims, result = s.states[e.base].dims, self.state_type(s.states[e.base])
@@ -1000,6 +1033,10 @@ class Checker:
             fn = s.functions[e.func]
             if fn.name not in self.functions_done:
                 self.decl_FunctionDecl(fn)
+            if self.reads_state.get(fn.name, False):
+                self.state_reads += 1
+                if self.in_state_free:
+                    self.error(e.pos, f"function {e.func} reads game state; data checks cannot call it")
             if len(fn.params) != len(e.args):
                 self.error(e.pos, f"function {e.func} takes {len(fn.params)} argument(s), not {len(e.args)}")
             for param_type, arg in zip(self.param_scope(fn.params, fn.pos, report=False).values(), e.args):

@@ -294,3 +294,24 @@ def test_a_local_name_never_hides_a_global_one(body: str, message: str) -> None:
     # reader of the spec sees the counter: refused at its own position, naming both
     errors = spec_errors(HEADER + "counter n = 1\n" + body)
     assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_a_data_check_reads_no_game_state_even_through_functions() -> None:
+    # a function reading state passed the checker when a `check` called it, and the spec then failed
+    # at load with an AttributeError of the data context
+    errors = spec_errors(HEADER + '''
+counter c = 0
+function reads() = c == 0 cite src "S" "x"
+function reads_too() = reads() cite src "S" "x"
+function pure(n) = n + 1 > 0 cite src "S" "x"
+check direct cite src "S" "x" holds c == 0
+check through cite src "S" "x" holds reads()
+check through_two cite src "S" "x" holds reads_too()
+check fine cite src "S" "x" holds pure(1)
+procedure play cite src "S" "x" { if reads_too() { } }
+''')
+    assert [e.splitlines()[0] for e in errors] == [
+        "t.rules:11:37: 'c' is game state; data checks cannot read it",
+        "t.rules:12:38: function reads reads game state; data checks cannot call it",
+        "t.rules:13:42: function reads_too reads game state; data checks cannot call it",
+    ]
