@@ -230,7 +230,7 @@ HELPERS: dict[str, Any] = {
 _NOT_LITERAL = object()
 _LITERAL = re.compile(r"^(?:True|False|None|-?[0-9]+|'[^'\\]*')$")
 _CANNOT_FAIL = re.compile(
-    r"\s+|env\['[A-Za-z0-9_$]+'\]|'[^'\\]*'|-?[0-9]+|==|!=|\(|\)"
+    r"\s+|env\['[A-Za-z0-9_$]+'\]|\x00[A-Za-z0-9_$]+\x00|'[^'\\]*'|-?[0-9]+|==|!=|\(|\)"
     r"|\b(?:and|or|not|True|False|None)\b|\b(?:[ES]_[A-Za-z0-9_]+|a_[A-Za-z0-9_]+|_[0-9]+_[A-Za-z0-9_]+)\b")
 
 
@@ -623,9 +623,19 @@ class PyGen:
             inner = Frame(fr.hot)
             scope = dict(zip((p.name for p in decl.params), args))
             text = self.expr(decl.body, scope, inner)
+            skipped = self.unread_arguments(decl, scope)
+            if skipped:
+                text = f"({', '.join(skipped)}, {text})[-1]"
             if len(text) <= INLINE_LIMIT:
                 return text, scope, inner
         return None
+
+    def unread_arguments(self, decl: A.FunctionDecl, scope: Scope) -> list[str]:
+        """The texts of the arguments of a call written out in place (``scope``) that its body may
+        not evaluate, and that could fail: they are evaluated first, as a call evaluates every
+        argument, so an argument that cannot be evaluated fails whether or not the call is written out."""
+        return [scope[p.name] for p in decl.params
+                if not cannot_fail(scope[p.name]) and not self.checked.always_reads(decl.body, p.name)]
 
     def define_function(self, decl: A.FunctionDecl) -> str:
         """The generated Python function of a user function (defined once)."""

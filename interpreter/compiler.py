@@ -875,9 +875,9 @@ class ProcedureCompiler:
             return self.conjuncts(e.left, sc, fr, reads) + self.conjuncts(e.right, sc, fr, reads)
         if isinstance(e, A.Call) and checked.ref(e) is Kind.FUNCTION:
             got = self.gen.inlined(e, sc, fr)
-            if got is not None:
+            decl = self.gen.symbols.functions[e.func]
+            if got is not None and not self.gen.unread_arguments(decl, got[1]):  # (else tested whole)
                 _, inner_sc, inner = got
-                decl = self.gen.symbols.functions[e.func]
                 given = {p.name for p, a in zip(decl.params, e.args) if reads(a)}
                 parts = self.conjuncts(decl.body, inner_sc, inner, lambda x: bool(given & checked.free_locals(x)))
                 for alias, init in inner.aliases.items():

@@ -119,6 +119,22 @@ procedure play cite src "S" "x" {
     assert "position 0 is not 1 or more" in str(info.value)
 
 
+@pytest.mark.parametrize("body", ["1", "false and x > 0", "if false then x else 0", "count(q in players: x > 0)",
+                                  "min(x, 1)"])
+def test_an_argument_that_cannot_be_evaluated_fails_whether_or_not_the_call_is_written_out(
+        tmp_path: Path, body: str) -> None:
+    # a call written out in place left out an argument its body does not read (or reads only in
+    # part of it): f(z // 0) ran when f was small enough to be written out, and failed when not
+    game = load(tmp_path, f'''
+counter z = 0
+counter out = 0
+function f(x) = {body} cite src "S" "x"
+procedure play cite src "S" "x" {{ out = if f(z // 0) == 0 then 1 else 2 }}
+''')
+    with pytest.raises(RuleError, match="ZeroDivisionError"):
+        game.new_state(2)
+
+
 def test_an_endless_loop_in_a_procedure_that_never_pauses_is_stopped(tmp_path: Path) -> None:
     game = load(tmp_path, '''
 counter n = 0
