@@ -17,7 +17,7 @@ from typing import Any
 
 from . import ast as A
 from .checker import Checked, check, suggest
-from .codegen import STEP_LIMIT, CompileContext
+from .codegen import STEP_LIMIT, CompileContext, bounded
 from .compiler import (
     CALL,
     CHANCE,
@@ -354,7 +354,8 @@ class Game:
         st.lazy = lazy
         for name, decl, init in self.state_inits:
             domains = [self.domain(d, players) for d in decl.dims]
-            st.vals[name] = {k: _fresh(init(st, {})) for k in all_keys(domains)}
+            st.vals[name] = {k: _fresh(st.evaluate(init, {}, decl.pos, decl.citations))
+                             for k in all_keys(domains)}
         for name, z in self.symbols.zones.items():
             domains = [self.domain(d, players) for d in z.dims]
             st.zones[name] = {k: [] for k in all_keys(domains)}
@@ -380,7 +381,11 @@ class Game:
         """A player's score by the spec's `score` declaration (0 if there is none)."""
         if self._score is None:
             return 0
-        return int(self._score(st, {self._score_param: player}))
+        decl = self.symbols.score
+        assert decl is not None
+        score = self._score
+        return int(st.evaluate(lambda s, env: bounded(score(s, env)), {self._score_param: player},
+                               decl.pos, decl.citations))
 
     # ---------------------------------------------------------- explanation
     def explain(self, st: State, text: str) -> tuple[str, tuple[A.Citation, ...]]:

@@ -467,6 +467,7 @@ class State:
 
     def _holds(self, name: str, decl: A.Condition, fn: Any) -> bool:
         """Evaluate one invariant; one that cannot be evaluated is a :class:`RuleError` at it."""
+        self.budget = STEP_LIMIT
         try:
             return bool(fn(self, {}))
         except RulesError:
@@ -474,6 +475,17 @@ class State:
         except Exception as err:
             raise RuleError(f"invariant {name} cannot be evaluated: {type(err).__name__}: {err}",
                             decl.pos, decl.citations) from err
+
+    def evaluate(self, fn: Any, env: dict[str, Any], pos: A.Pos, cites: tuple[A.Citation, ...]) -> Any:
+        """The value of a compiled expression of the spec (written at ``pos``) in this state,
+        with a full step budget; one that cannot be evaluated is a :class:`RuleError` there."""
+        self.budget = STEP_LIMIT
+        try:
+            return fn(self, env)
+        except RulesError:
+            raise
+        except Exception as err:
+            raise self._located(err, pos, cites) from (None if isinstance(err, (Stuck, TooLarge)) else err)
 
     # ------------------------------------------------------- piece movements
     def move_piece(self, piece: int, zone: str, key: Any) -> None:
