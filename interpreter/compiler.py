@@ -570,7 +570,7 @@ class ProcedureCompiler:
             case A.Let():
                 text = self.text(st.value, fr)
                 add(f"{fr.write(st.name)} = {text}")
-                for line in self.bound(fr.write(st.name), st.value, text):
+                for line in self.bound(fr.write(st.name), st.value, text, "="):
                     add(line)
             case A.Assign():
                 for text in self.assign(st, fr):
@@ -632,25 +632,26 @@ class ProcedureCompiler:
         value = self.text(st.value, fr)
         if self.x.ctx.checked.ref(st) is Kind.LOCAL:
             target = fr.write(name)
-            return [f"{target} {op} {value}", *self.bound(target, st.value, value)]
+            return [f"{target} {op} {value}", *self.bound(target, st.value, value, op)]
         table = self.gen.vals(name, fr)
         key = self.gen.keys(st.keys, {}, fr)
         if op == "=":
             # the key is computed and checked before the value
             return [f"k = {key}",
                     f"if k not in {table}: raise KeyError({name!r} + ' has no key ' + repr(k))",
-                    f"{table}[k] = {value}", *self.bound(f"{table}[k]", st.value, value)]
-        check = self.bound(f"{table}[k]", st.value, value)
+                    f"{table}[k] = {value}", *self.bound(f"{table}[k]", st.value, value, op)]
+        check = self.bound(f"{table}[k]", st.value, value, op)
         if check:
             return [f"k = {key}", f"{table}[k] {op} {value}", *check]
         return [f"{table}[{key}] {op} {value}"]
 
-    def bound(self, target: str, e: A.Expr, text: str) -> list[str]:
-        """The line that keeps a number just stored in ``target`` (from ``text``, made from
-        ``e``) bounded; none where it cannot grow far: a literal, or `+=`/`-=` of a literal
-        (a step adds a bounded amount, and steps are bounded)."""
+    def bound(self, target: str, e: A.Expr, text: str, op: str) -> list[str]:
+        """The line that keeps a number just stored in ``target`` with ``op`` (from ``text``,
+        made from ``e``) bounded; none where it cannot grow: a literal stored with `=`.  A `+=` of
+        a literal is checked too: repeated over many turns, it would pass any bound, and a
+        state holding such a number could not be saved and loaded again."""
         t = self.x.type_of(e)
-        if literal(text) is not _NOT_LITERAL or t not in (INT, ANY):
+        if (op == "=" and literal(text) is not _NOT_LITERAL) or t not in (INT, ANY):
             return []
         test = f"not {-MAX_INT} <= {target} <= {MAX_INT}"
         if t == ANY:
