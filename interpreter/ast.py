@@ -417,7 +417,7 @@ class SourceDecl:
 
 @attrs.frozen
 class PlayersDecl:
-    """`players low to high`: the allowed player counts."""
+    """`players low to high`: the allowed player counts (at most ``checker.MAX_PLAYERS``)."""
 
     low: int
     high: int
@@ -485,7 +485,7 @@ class PiecesDecl:
 
 @attrs.frozen
 class StateDecl:
-    """A `counter` (integers) or a `var` (any value), indexed by `dims`."""
+    """A `counter` (integers) or a `var` (any value), indexed by `dims`; its start value reads no game state."""
 
     kind: str  # "counter" or "var"
     name: str

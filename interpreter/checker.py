@@ -51,6 +51,9 @@ MAX_EXPANDED_NODES = 5_000
 MAX_EXPANDED_DEPTH = 128
 #: The same bound for the whole spec: all declarations, functions written out.
 MAX_EXPANDED_TOTAL = 200_000
+#: The most players a spec may allow: every player-keyed table and zone, and each
+#: listing over the players, grows with the count.
+MAX_PLAYERS = 100
 
 #: Arithmetic, comparison and logic operators.
 ARITH = {"+", "-", "*", "//", "%"}
@@ -163,7 +166,8 @@ class Checker:
         self.refs: dict[int, Kind] = {}
         self.scopes: list[dict[str, Type]] = []
         self.loop_depth = 0
-        self.in_state_free = False  # inside a `check`: no game state may be read
+        #: what is being checked where no game state may be read ("data checks"), or None
+        self.in_state_free: str | None = None
         self.state_reads = 0  # names of game state read so far (directly or through a function)
         self.functions_done: set[str] = set()
         self.reads_state: dict[str, bool] = {}  # function name -> whether its body reads game state
@@ -268,8 +272,8 @@ class Checker:
     def check_declarations(self) -> None:
         """Check the player counts, the main procedure, the sizes of functions, then every declaration."""
         s = self.symbols
-        if s.players and not (1 <= s.players.low <= s.players.high):
-            self.error(s.players.pos, "player counts must satisfy 1 <= low <= high")
+        if s.players and not (1 <= s.players.low <= s.players.high <= MAX_PLAYERS):
+            self.error(s.players.pos, f"player counts must satisfy 1 <= low <= high <= {MAX_PLAYERS}")
         if s.main and s.main.procedure not in s.procedures:
             self.error(s.main.pos, f"main names an unknown procedure {s.main.procedure!r}"
                        + suggest(s.main.procedure, s.procedures))
@@ -345,7 +349,7 @@ class Checker:
         if d.verified is not None:
             if d.provenance is None:
                 self.error(d.pos, f"table {d.name}: `verified when` needs a `provenance` column")
-            self.expr_in(d.verified, {"row": EntityType(d.name)}, state_free=True)
+            self.expr_in(d.verified, {"row": EntityType(d.name)}, state_free="data checks")
 
     def check_column_type(self, col: A.Column) -> None:
         """Report a column whose type is not a column type of the language, an enum or a table."""
@@ -367,7 +371,7 @@ class Checker:
             if s.column_type(d.edges, col) != EntityType(d.nodes):
                 self.error(d.pos, f"graph {d.name}: column {col!r} of {d.edges} must be of type {d.nodes}")
         if d.where is not None:
-            self.expr_in(d.where, {"row": EntityType(d.nodes)}, state_free=True)
+            self.expr_in(d.where, {"row": EntityType(d.nodes)}, state_free="data checks")
 
     def decl_PiecesDecl(self, d: A.PiecesDecl) -> None:
         """Check a `pieces` declaration: its table, and a start zone without keys that holds this kind of piece."""
@@ -393,7 +397,8 @@ class Checker:
     def decl_StateDecl(self, d: A.StateDecl) -> None:
         """Check a `counter` or `var` declaration: its keys, its declared type, and a start value of that type."""
         self.check_dims(d.dims, d.pos)
-        t = self.expr_in(d.init, {})
+        # every start value is computed before the game has any state to read
+        t = self.expr_in(d.init, {}, state_free="start values")
         if d.kind == "counter" and t not in (INT, ANY):
             self.error(d.init.pos, f"counter {d.name} starts at a {t}, not a number")
         if d.type is not None:
@@ -445,7 +450,7 @@ class Checker:
 
     def decl_Condition(self, d: A.Condition) -> None:
         """Check a `check` (reading no game state) or `invariant` declaration: its expression is a condition."""
-        t = self.expr_in(d.expr, {}, state_free=d.kind == "check")
+        t = self.expr_in(d.expr, {}, state_free="data checks" if d.kind == "check" else None)
         if t not in (BOOL, ANY):
             self.error(d.expr.pos, f"{d.kind} {d.name} must be a condition, not a {t}")
 
@@ -732,8 +737,9 @@ class Checker:
         return [n for scope in self.scopes for n in scope]
 
     # ------------------------------------------------------------- expressions
-    def expr_in(self, e: A.Expr, scope: dict[str, Type], state_free: bool = False) -> Type:
-        """The type of an expression checked in a scope of its own (``state_free``: reading game state is an error)."""
+    def expr_in(self, e: A.Expr, scope: dict[str, Type], state_free: str | None = None) -> Type:
+        """The type of an expression checked in a scope of its own (``state_free``: what cannot
+        read game state, for the error that reading it is)."""
         saved, saved_free = self.scopes, self.in_state_free
         self.scopes = [dict(scope)]
         self.in_state_free = state_free
@@ -892,7 +898,7 @@ class Checker:
         if kind in ("state", "zone", "limit"):
             self.state_reads += 1
             if self.in_state_free:
-                self.error(e.pos, f"{e.ident!r} is game state; data checks cannot read it")
+                self.error(e.pos, f"{e.ident!r} is game state; {self.in_state_free} cannot read it")
                 return ANY
         if kind == "state":
             decl = s.states[e.ident]
@@ -995,7 +1001,7 @@ class Checker:
         if kind in ("state", "zone", "limit"):
             self.state_reads += 1
             if self.in_state_free:
-                self.error(e.pos, f"{e.base!r} is game state; data checks cannot read it")
+                self.error(e.pos, f"{e.base!r} is game state; {self.in_state_free} cannot read it")
                 return ANY
         dims: tuple[str, ...]
         if kind == "state":
@@ -1036,7 +1042,7 @@ class Checker:
             if self.reads_state.get(fn.name, False):
                 self.state_reads += 1
                 if self.in_state_free:
-                    self.error(e.pos, f"function {e.func} reads game state; data checks cannot call it")
+                    self.error(e.pos, f"function {e.func} reads game state; {self.in_state_free} cannot call it")
             if len(fn.params) != len(e.args):
                 self.error(e.pos, f"function {e.func} takes {len(fn.params)} argument(s), not {len(e.args)}")
             for param_type, arg in zip(self.param_scope(fn.params, fn.pos, report=False).values(), e.args):
