@@ -1,0 +1,96 @@
+"""Fuzzing specs that parse, for any game: play one with random choices, and mutate the values of one.
+
+:func:`play_randomly` loads a spec folder and plays it as far as its rules go,
+saving and loading every state on the way; only a :class:`SpecError` with
+positions (when it loads) or a :class:`RulesError` (when it runs) may stop it.
+:func:`mutate_values` changes what a spec computes without breaking its
+syntax: numbers become numbers near the language's bound, operators other
+operators of their kind, so the mutated spec mostly loads and plays deep.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from interpreter import RulesError, SpecError, load_spec
+from interpreter.ast import MAX_INT
+from interpreter.checker import MAX_PLAYERS
+from interpreter.runtime import State
+
+#: Numbers a mutation writes: small ones, and ones at and near the bound of the language.
+NUMBERS = [0, 1, 2, 3, 7, -1, -5, 1000, 2**31, 2**62, MAX_INT, MAX_INT - 1, 10**18]
+
+#: Operators a mutation exchanges for another of the same group.
+SWAPS = [["+", "-", "*", "//", "%"], ["==", "!=", "<", "<=", ">", ">="], ["+=", "-="],
+         ["and", "or"], ["true", "false"], ["min", "max"], ["all", "any"], ["most", "least"]]
+_GROUP = {op: group for group in SWAPS for op in group}
+# strings and comments are matched so that nothing inside them is changed
+_VALUE = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\b\d+\b|//|[=!<>+-]=|\.\.|[-+*%<>]|\b[a-z]+\b')
+
+
+def number_text(n: int) -> str:
+    """A number as spec text (a negative one as a negation in brackets)."""
+    return f"(-{-n})" if n < 0 else str(n)
+
+
+def mutate_values(text: str, data: st.DataObject, times: int = 3) -> str:
+    """``text`` with one to ``times`` numbers or operators changed, drawn from Hypothesis."""
+    for _ in range(data.draw(st.integers(1, times))):
+        spots = [m for m in _VALUE.finditer(text) if m.group()[0].isdigit() or m.group() in _GROUP]
+        if not spots:
+            return text
+        m = spots[data.draw(st.integers(0, len(spots) - 1))]
+        old = m.group()
+        if old[0].isdigit():
+            new = number_text(data.draw(st.sampled_from(NUMBERS)))
+        else:
+            new = data.draw(st.sampled_from([op for op in _GROUP[old] if op != old]))
+        text = text[:m.start()] + new + text[m.end():]
+    return text
+
+
+def round_trip(state: State) -> None:
+    """A state saved as JSON loads back to a state that saves to the same JSON."""
+    text = json.dumps(state.to_json())
+    again = state.game.state_from_json(json.loads(text))
+    assert json.dumps(again.to_json()) == text
+
+
+def play_randomly(folder: Path, seed: int, steps: int = 60, settings: list[dict[str, str]] | None = None) -> None:
+    """Load a spec folder and play it with random choices, at its two smallest player counts.
+
+    Each state on the way is saved and loaded again and the invariants are
+    checked; the scores at the end are numbers within the bound.  A spec
+    refused at load must say where; a game may stop with a :class:`RulesError`.
+    """
+    try:
+        game = load_spec(folder)
+    except SpecError as err:
+        for d in err.diagnostics:
+            assert d.pos.path and d.pos.line >= 1 and d.pos.column >= 1, d.format()
+        return
+    assert 1 <= game.min_players <= game.max_players <= MAX_PLAYERS
+    rng = random.Random(seed)
+    for players in sorted({game.min_players, min(game.min_players + 1, game.max_players)}):
+        for chosen in settings or [{}]:
+            try:
+                state = game.new_state(players, seed=seed, settings=chosen, check_invariants=True)
+                round_trip(state)
+                for _ in range(steps):
+                    if state.pending is None:
+                        break
+                    if state.pending.player < 0:
+                        state.apply_random_chance()
+                    else:
+                        state.apply_index(rng.randrange(state.num_legal_actions()))
+                    round_trip(state)
+                    state.assert_invariants("a step")
+                for seat in range(players):
+                    assert -MAX_INT <= game.score(state, seat) <= MAX_INT
+            except RulesError as err:
+                assert err.pos.line >= 0, err
