@@ -354,7 +354,7 @@ class Game:
         st.lazy = lazy
         for name, decl, init in self.state_inits:
             domains = [self.domain(d, players) for d in decl.dims]
-            st.vals[name] = {k: _fresh(st.evaluate(init, {}, decl.pos, decl.citations))
+            st.vals[name] = {k: _fresh(st.evaluate(_bounded(init), {}, decl.pos, decl.citations))
                              for k in all_keys(domains)}
         for name, z in self.symbols.zones.items():
             domains = [self.domain(d, players) for d in z.dims]
@@ -383,9 +383,7 @@ class Game:
             return 0
         decl = self.symbols.score
         assert decl is not None
-        score = self._score
-        return int(st.evaluate(lambda s, env: bounded(score(s, env)), {self._score_param: player},
-                               decl.pos, decl.citations))
+        return int(st.evaluate(_bounded(self._score), {self._score_param: player}, decl.pos, decl.citations))
 
     # ---------------------------------------------------------- explanation
     def explain(self, st: State, text: str) -> tuple[str, tuple[A.Citation, ...]]:
@@ -466,6 +464,11 @@ class Game:
         """The decision instruction at a program position, if it is one."""
         op, a, _ = self.procedures[proc].code[pc]
         return a if op in (CHOOSE, CHANCE) else None
+
+
+def _bounded(fn: Fn) -> Fn:
+    """A compiled expression whose value, if a number, must be within the language's bound."""
+    return lambda st, env: bounded(fn(st, env))
 
 
 def _fresh(value: Any) -> Any:

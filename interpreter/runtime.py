@@ -582,6 +582,8 @@ class State:
             pos, cites = place
         if isinstance(err, (Stuck, TooLarge)):
             return RuleError(str(err), pos, cites)
+        if isinstance(err, OverflowError):  # Python could not count it: len() of a range past sys.maxsize
+            return RuleError(f"a range too long to count: more than {A.MAX_INT} numbers", pos, cites)
         return RuleError(f"the rules cannot go on: {type(err).__name__}: {err}", pos, cites)
 
     def _list(self, pending: Pending) -> Sequence[tuple[int, tuple[Any, ...]]]:

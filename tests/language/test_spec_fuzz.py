@@ -326,9 +326,27 @@ def test_player_counts_are_bounded(tmp_path: Path, high: int, refused: bool) -> 
     assert err.value.diagnostics[0].pos.line == 5
 
 
+def test_a_start_value_past_the_bound_is_a_rule_error(tmp_path: Path) -> None:
+    game = load_spec(write(tmp_path, f"counter k[player] = {MAX_INT} + 1\n" + ONE_TURN.replace("STEP", "")))
+    with pytest.raises(RulesError, match="a number larger than") as err:
+        game.new_state(2)
+    assert err.value.pos.line == 8
+
+
 def test_a_score_past_the_bound_is_a_rule_error(tmp_path: Path) -> None:
     game = load_spec(write(tmp_path, f"score p = {MAX_INT} + 1\n  {CITE}\n" + ONE_TURN.replace("STEP", "")))
     state = game.new_state(2)
     state.apply("go")
     with pytest.raises(RulesError, match="a number larger than"):
         game.score(state, 1)
+
+
+@pytest.mark.parametrize("step", [f"z = size(0 .. {MAX_INT})", f"for i in (-{MAX_INT}) .. {MAX_INT} {{ z = 1 }}",
+                                  f"z = count(y in (0 .. {MAX_INT}) where y == 3)"])
+def test_a_range_too_long_for_python_to_count_is_a_rule_error_in_the_language_s_words(tmp_path: Path,
+                                                                                       step: str) -> None:
+    game = load_spec(write(tmp_path, "counter z = 0\n" + ONE_TURN.replace("STEP", step)))
+    state = game.new_state(2)
+    with pytest.raises(RulesError, match="a range too long to count") as err:
+        state.apply("go")
+    assert "ssize_t" not in str(err.value) and err.value.pos.line == 14
