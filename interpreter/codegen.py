@@ -75,6 +75,9 @@ STEP_LIMIT = 1_000_000
 MAX_RANGE = 1_000_000
 #: The most items a list joined with ``+`` may hold.
 MAX_LIST = 1_000_000
+#: The deepest lists of lists a game may keep (in a variable, a local, a loop's list or an
+#: option's values): a stored state holds no deeper ones.
+MAX_KEPT_DEPTH = 4
 
 
 class Stuck(Exception):
@@ -111,9 +114,10 @@ def each(st: Any, domain: Any, cost: int) -> Any:
 
 
 def items(st: Any, domain: Any, cost: int) -> list[Any]:
-    """A copy of a domain to loop over, after charging its length times the cost of one round."""
+    """A copy of a domain to loop over, after charging its length times the cost of one round;
+    kept in the state (the loop waits for decisions), so :func:`bounded`."""
     charge(st, len(domain) * cost + 1)
-    return list(domain)
+    return bounded(list(domain))  # type: ignore[no-any-return]
 
 
 def int_range(low: int, high: int) -> range:
@@ -132,10 +136,25 @@ def times(a: int, b: int) -> int:
 
 
 def bounded(value: Any) -> Any:
-    """A value to keep in a local, variable or counter: a number must be at most
-    :data:`~interpreter.ast.MAX_INT` in size."""
-    if type(value) is int and not -A.MAX_INT <= value <= A.MAX_INT:
-        raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(value)}")
+    """A value to keep in a local, variable or counter: a number at most
+    :data:`~interpreter.ast.MAX_INT` in size, or a list of such values nested at most
+    :data:`MAX_KEPT_DEPTH` deep (what a stored state may hold, so that a state of any game
+    can be saved and loaded again)."""
+    kind = type(value)
+    if kind is int:
+        if not -A.MAX_INT <= value <= A.MAX_INT:
+            raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(value)}")
+    elif kind is list:
+        lists = [(value, 1)]
+        while lists:
+            items, depth = lists.pop()
+            if depth > MAX_KEPT_DEPTH:
+                raise TooLarge(f"a list nested more than {MAX_KEPT_DEPTH} deep")
+            for item in items:
+                if type(item) is list:
+                    lists.append((item, depth + 1))
+                elif type(item) is int and not -A.MAX_INT <= item <= A.MAX_INT:
+                    raise TooLarge(f"a number larger than {A.MAX_INT} in a list: {_short(item)}")
     return value
 
 

@@ -651,11 +651,15 @@ class ProcedureCompiler:
         a literal is checked too: repeated over many turns, it would pass any bound, and a
         state holding such a number could not be saved and loaded again."""
         t = self.x.type_of(e)
-        if (op == "=" and literal(text) is not _NOT_LITERAL) or t not in (INT, ANY):
+        if op == "=" and literal(text) is not _NOT_LITERAL:
+            return []
+        if isinstance(t, ListType) and _may_hold_numbers(t):
+            return [f"_bounded({target})"]
+        if t not in (INT, ANY):
             return []
         test = f"not {-MAX_INT} <= {target} <= {MAX_INT}"
         if t == ANY:
-            test = f"type({target}) is int and {test}"
+            test = f"type({target}) is list or (type({target}) is int and {test})"
         return [f"if {test}: _bounded({target})"]
 
     def move(self, st: A.Move, fr: Frame) -> list[str]:
@@ -922,3 +926,10 @@ class ProcedureCompiler:
         if when is None:
             return [*out, (f"out = {values}", b.pos, cites)]
         return [*out, (f"out = {values} if {self.text(when, fr)} else []", b.pos, cites)]
+
+
+def _may_hold_numbers(t: ListType) -> bool:
+    """Whether a list of this type may hold numbers or lists (what :func:`~.codegen.bounded`
+    checks); a list of pieces, players or texts is kept as it is."""
+    inner = t.elem
+    return inner in (INT, ANY) or isinstance(inner, ListType)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import ast as A
-from .codegen import STEP_LIMIT, Stuck, TooLarge, Values
+from .ast import MAX_INT
+from .codegen import STEP_LIMIT, Stuck, TooLarge, Values, bounded
 from .compiler import (
     CALL,
     CHANCE,
@@ -373,6 +374,9 @@ class State:
     def _advance(self, p: Pending, option: tuple[int, tuple[Any, ...]], text: str | None) -> None:
         """Take a legal option of the pending decision (its text, if known) and run on."""
         decision = p.decision
+        for value in option[1]:  # kept in the frame: bounded as any kept value is
+            if type(value) is list or (type(value) is int and not -MAX_INT <= value <= MAX_INT):
+                self._kept(value, decision)
         if text is None:
             text = decision.text(option, self.game.piece_keys)
         if type(p.options) is Unlisted:  # a decision left behind is never listed
@@ -392,6 +396,14 @@ class State:
         self._run()
         if self.check_invariants:
             self.assert_invariants(text)
+
+    def _kept(self, value: Any, decision: Decision) -> None:
+        """Check a value an option binds, as :func:`~.codegen.bounded` checks a kept value: a
+        :class:`RuleError` at the decision for one no stored state could hold."""
+        try:
+            bounded(value)
+        except TooLarge as err:
+            raise RuleError(str(err), decision.pos, decision.citations) from None
 
     def apply_option(self, option: tuple[int, tuple[Any, ...]]) -> None:
         """Apply a legal option given as (branch index, values), listed or not; raise

@@ -32,10 +32,12 @@ from typing import Any, Protocol, assert_never
 
 from . import ast as A
 from .checker import Checked
+from .codegen import MAX_KEPT_DEPTH
+from .codegen import MAX_LIST as MAX_RUNTIME_LIST
 from .compiler import CALL, CHANCE, CHOOSE, LOOP_INDEX, LOOP_ITEMS, Procedure, loop_counters
 from .errors import RulesError
 from .notation import Reader
-from .runtime import STATE_FORMAT, State, all_keys, key_in
+from .runtime import MAX_CALL_DEPTH, STATE_FORMAT, State, all_keys, key_in
 from .symbols import Kind, Symbols
 from .types import ANY, NONE, PieceType, PlayerType, Type, element_type
 
@@ -103,12 +105,13 @@ _OPTIONAL = {"log"}
 #: The compiler's own locals besides the spec's names: a loop's counters (its list or its index), with
 #: the loop's number.
 _COUNTER = re.compile(rf"(?:{re.escape(LOOP_ITEMS)}|{re.escape(LOOP_INDEX)})([0-9]+)\Z")
-#: Bounds on what a stored value may be: nesting, list length, text length, number size.
-MAX_VALUE_DEPTH = 4
-MAX_LIST = 10_000
+#: Bounds on what a stored value may be: nesting, list length, text length, number size.  The
+#: nesting, lengths, numbers and frames are the runtime's own bounds, so that any state a game
+#: reaches can be saved and loaded again.
+MAX_VALUE_DEPTH = MAX_KEPT_DEPTH
+MAX_LIST = MAX_RUNTIME_LIST
 MAX_TEXT = 10_000
-MAX_INT = 2**63
-MAX_FRAMES = 1_000
+MAX_FRAMES = MAX_CALL_DEPTH
 MAX_HISTORY = 1_000_000
 
 
@@ -135,7 +138,8 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:40] + "..."
 
 
-def _number(value: Any, where: str, low: int = -MAX_INT, high: int = MAX_INT) -> int:
+def _number(value: Any, where: str, low: int = -A.MAX_INT, high: int = A.MAX_INT + 1) -> int:
+    """A stored number from ``low`` up to (not including) ``high``."""
     _expect(value, int, where)
     if not low <= value < high:
         raise _fail(where, f"{value} is out of range")

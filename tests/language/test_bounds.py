@@ -15,7 +15,7 @@ import pytest
 
 from interpreter import RuleError, SpecError, load_spec
 from interpreter.ast import MAX_INT
-from interpreter.codegen import MAX_LIST, MAX_RANGE, STEP_LIMIT
+from interpreter.codegen import MAX_KEPT_DEPTH, MAX_LIST, MAX_RANGE, STEP_LIMIT
 from interpreter.runtime import MAX_CALL_DEPTH, MAX_OPTIONS
 
 HEADER = '''game g "G" cite src "S" "x"
@@ -110,3 +110,68 @@ def test_loops_nested_beyond_what_python_compiles_are_a_positioned_spec_error(tm
     with pytest.raises(SpecError, match="nested too deeply") as caught:
         load_spec(tmp_path)
     assert caught.value.diagnostics[0].pos.line == 7
+
+
+# What a game keeps (variables, locals, a loop's list, an option's values) is bounded as a
+# stored state is, so that every state a game reaches can be saved and loaded again.
+ASK = 'choose by first_player { "ok" ' + CITE + " { } }"
+
+
+@pytest.mark.parametrize("body, message", [
+    (f"var_v = [{MAX_INT} + 1]", "a number larger than .* in a list"),
+    (f"let l = [[x + {MAX_INT}] for x in [1, 2]]", "a number larger than .* in a list"),
+    ("let l = [1]\nfor i in 1 .. 4 { l = [l] }", f"a list nested more than {MAX_KEPT_DEPTH} deep"),
+    (f"for x in [{MAX_INT} + 1, 2] {{ {ASK} }}", "a number larger than .* in a list"),
+    (f'choose by first_player {{ "take" k in {MAX_INT} .. {MAX_INT} + 1 {CITE} {{ {ASK} }} }}', "a number larger"),
+])
+def test_a_value_no_stored_state_could_hold_is_not_kept(tmp_path: Path, body: str, message: str) -> None:
+    body = body.replace("var_v", "v")
+    (tmp_path / "a.rules").write_text(HEADER + "var v = none\n" + f"procedure play {CITE} {{\n{body}\n{ASK}\n}}\n",
+                                      encoding="utf-8")
+    game = load_spec(tmp_path)
+    states = []
+    with pytest.raises(RuleError, match=message) as caught:
+        states.append(game.new_state(2))
+        while states[0].pending is not None:
+            before = states[0].to_json()
+            states[0].apply_index(states[0].num_legal_actions() - 1)
+    assert caught.value.pos.line >= 7
+    if states:  # an option's value is refused before anything changed: the state is as it was
+        assert states[0].to_json() == before
+        game.state_from_json(before)
+
+
+@pytest.mark.parametrize("body", [
+    f"v = [[[[{MAX_INT}]]]]",
+    f'choose by first_player {{ "take" k in {MAX_INT} - 1 .. {MAX_INT} {CITE} {{ {ASK} }} }}',
+    f"for x in [[[{-MAX_INT}]]] {{ {ASK} }}",
+])
+def test_values_at_the_bounds_are_kept_and_stored(tmp_path: Path, body: str) -> None:
+    (tmp_path / "a.rules").write_text(HEADER + "var v = none\n" + f"procedure play {CITE} {{\n{body}\n{ASK}\n}}\n",
+                                      encoding="utf-8")
+    game = load_spec(tmp_path)
+    state = game.new_state(2)
+    while state.pending is not None:
+        again = game.state_from_json(state.to_json())
+        assert again.to_json() == state.to_json()
+        state.apply_index(state.num_legal_actions() - 1)
+
+
+def test_a_decision_deeper_than_a_thousand_calls_is_stored(tmp_path: Path) -> None:
+    (tmp_path / "a.rules").write_text(HEADER + f'''procedure play {CITE} {{
+  call down(1)
+}}
+procedure down(d: int) {CITE} {{
+  if d < 2000 {{
+    call down(d + 1)
+  }} else {{
+    {ASK}
+  }}
+}}
+''', encoding="utf-8")
+    game = load_spec(tmp_path)
+    state = game.new_state(2)
+    assert len(state.frames) == 2001
+    again = game.state_from_json(state.to_json())
+    again.apply("ok")
+    assert again.pending is None
