@@ -691,6 +691,9 @@ class Checker:
         self.scopes.append(scope)
         for b in bindings:
             item = self.iterable(b.domain)
+            if isinstance(item, ListType) and isinstance(item.elem, ListType):
+                self.error(b.domain.pos, f"{b.var!r} would be a list of lists: an action text could not "
+                           f"say where each inner list ends")
             if self.lookup_local(b.var) is not None:
                 self.error(b.pos, f"{b.var!r} is already a local name here")
             else:

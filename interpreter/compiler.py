@@ -26,7 +26,8 @@ import attrs
 from . import ast as A
 from .ast import MAX_INT
 from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, Scope, literal, weight
-from .notation import CHANCE_PLAYER, value_word
+from .errors import RuleError
+from .notation import CHANCE_PLAYER, Unwritable, value_word
 from .notation import text as option_text
 from .symbols import Kind
 from .types import ANY, INT, ListType, Type, element_type
@@ -215,7 +216,10 @@ class Decision:
         br = self.branches[option[0]]
         if not option[1]:
             return br.verb
-        text = option_text(br, option[1], piece_keys)
+        try:
+            text = option_text(br, option[1], piece_keys)
+        except Unwritable as err:
+            raise RuleError(err.message, self.pos, self.citations) from None
         # values of one known type cannot collide as dict keys (1 == True would)
         if all(b.type != ANY and not isinstance(b.type, ListType) for b in br.bindings):
             self.texts[option] = text

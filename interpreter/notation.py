@@ -11,13 +11,17 @@ type            word                            example
 ``piece:T``     ``#`` and the piece's key       ``#7``
 ``bool``        ``yes`` / ``no``                ``yes``
 ``list:T``      the items' words joined by +    ``3+4``
+empty list      ``[]``                          ``[]``
 no value        ``-``                           ``-``
 anything else   the value as text               ``north``
 ==============  ==============================  ===========
 
 :func:`value_word` writes one value, :func:`words` and :func:`text` an option
-(a branch index and its values); :class:`Reader` reads words back into values,
-so that a text is matched to a legal option by value.  Seats are written by
+(a branch index and its values), refusing with :class:`Unwritable` a value whose
+word could not be read back from an action text: a text or key that is empty,
+holds a space or is a reserved word, a list inside a list, an item holding
+``+``; :class:`Reader` reads words back into values, so that a text is
+matched to a legal option by value.  Seats are written by
 :func:`seat` (read by :func:`read_seat`) and :func:`who` (a seat or
 ``chance``) everywhere: actions, logs, records, protocol answers.
 
@@ -32,6 +36,8 @@ from typing import Any, Protocol, assert_never
 
 import attrs
 
+from .ast import NOWHERE
+from .errors import RuleError
 from .types import (
     AnyType,
     BoolType,
@@ -79,6 +85,8 @@ PIECE_PREFIX = "#"
 NO_VALUE = "-"
 #: Joins the words of a list's items.
 LIST_JOIN = "+"
+#: The word of an empty list.
+EMPTY_LIST = "[]"
 YES, NO = "yes", "no"
 
 #: An option of a decision: (branch index, bound values).
@@ -128,14 +136,58 @@ def value_word(value: Any, t: Type, piece_keys: Sequence[Any],
     if isinstance(value, bool):
         return YES if value else NO
     if isinstance(value, list):
+        if not value:
+            return EMPTY_LIST
         return LIST_JOIN.join(value_word(v, element_type(t), piece_keys, piece_word) for v in value)
     return str(value)
 
 
+class Unwritable(RuleError):
+    """An option's value that no action text can write so that it reads back as that value.
+
+    Raised by :func:`words` and :func:`text`, with no position: the runtime raises it again
+    at the decision (:meth:`interpreter.compiler.Decision.text`).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, NOWHERE)
+
+
+def action_word(value: Any, t: Type, piece_keys: Sequence[Any],
+                piece_word: Callable[[int], str] | None = None) -> str:
+    """:func:`value_word` of a value an option binds; :class:`Unwritable` unless it is one
+    word that reads back: no space in it, not empty, not a reserved word where it would be
+    read as one, and a list of such words none of which holds ``+`` (no list in a list)."""
+    word = value_word(value, t, piece_keys, piece_word)
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, list):
+                raise Unwritable(f"an option binds a list inside a list, {_shown(value)}: its text could "
+                                 f"not say where each list ends")
+            item_word = value_word(item, element_type(t), piece_keys, piece_word)
+            if item_word in ("", EMPTY_LIST) or LIST_JOIN in item_word or _spaced(item_word):
+                raise Unwritable(f"an option binds a list holding {_shown(item)}, which its text "
+                                 f"could not write as one item")
+    if _spaced(word) or (type(value) is str and value == NO_VALUE):
+        raise Unwritable(f"an option binds {_shown(value)}, which an action text cannot write as one word")
+    return word
+
+
+def _spaced(word: str) -> bool:
+    """Whether a word would be split in two (or more) by ``str.split``."""
+    return len(word.split()) != 1
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
 def words(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
           piece_word: Callable[[int], str] | None = None) -> list[str]:
-    """An option's words: the verb, then each value's word (a piece by ``piece_word`` if given)."""
-    return [branch.verb, *(value_word(v, b.type, piece_keys, piece_word) for v, b in zip(values, branch.bindings))]
+    """An option's words: the verb, then each value's word (a piece by ``piece_word`` if given);
+    :class:`Unwritable` for a value no action text can write (see :func:`action_word`)."""
+    return [branch.verb, *(action_word(v, b.type, piece_keys, piece_word) for v, b in zip(values, branch.bindings))]
 
 
 def text(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
@@ -317,6 +369,8 @@ class Reader:
                 return _by_word({str(k): k for k in keys}, len(keys))
             case ListType(elem=item):
                 def items(word: str) -> list[Any]:
+                    if word == EMPTY_LIST:
+                        return []
                     out = [self.value(w, item) for w in word.split(LIST_JOIN)]
                     if value_word(out, t, self.piece_keys) != word:
                         raise Unreadable(word)

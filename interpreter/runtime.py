@@ -31,7 +31,7 @@ from .compiler import (
     Unlisted,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
-from .notation import CHANCE_PLAYER, Action, normal, who
+from .notation import CHANCE_PLAYER, Action, Unwritable, normal, who
 from .notation import text as option_text
 from .notation import words as option_words
 
@@ -153,10 +153,13 @@ class State:
         keys = self.game.piece_keys
         branches = p.decision.branches
         out = []
-        for i, (b, values) in enumerate(p.options):
-            branch = branches[b]
-            args = tuple(option_words(branch, values, keys)[1:]) if values else ()
-            out.append(Action(branch.verb, args, i, b, values))
+        try:
+            for i, (b, values) in enumerate(p.options):
+                branch = branches[b]
+                args = tuple(option_words(branch, values, keys)[1:]) if values else ()
+                out.append(Action(branch.verb, args, i, b, values))
+        except Unwritable as err:
+            raise RuleError(err.message, p.decision.pos, p.decision.citations) from None
         return out
 
     def legal_action_texts(self) -> list[str]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import CHANCE_PLAYER, Action, Game, IllegalAction, State, load_spec, notation
+from interpreter import CHANCE_PLAYER, Action, Game, IllegalAction, RuleError, SpecError, State, load_spec, notation
 from interpreter.types import ANY, BOOL, INT, PLAYER, TEXT, EntityType, ListType, PieceType
 
 SPECS = Path(__file__).parent / "specs"
@@ -150,3 +150,55 @@ def test_action_equality_is_by_text(nim: Game) -> None:
     assert state.history == ["take 2"]
     with pytest.raises(ValueError):
         Action.from_text("  ")
+
+
+DOMAINS = '''game g "G" cite src "S" "x"
+source src "A source"
+players 2 to 2
+  cite src "S" "x"
+main play
+procedure play cite src "S" "x" {
+  choose by first_player { "take" n in 0 .. 1, m in DOMAIN cite src "S" "x" { } }
+  finish [first_player]
+}
+'''
+
+
+def test_an_empty_list_has_a_word_and_reads_back(tmp_path: Path) -> None:
+    (tmp_path / "a.rules").write_text(DOMAINS.replace("DOMAIN", "[[], [1], [2, 3]]"), encoding="utf-8")
+    game = load_spec(tmp_path)
+    texts = game.new_state(2).legal_action_texts()
+    assert texts[:3] == ["take 0 []", "take 0 1", "take 0 2+3"]
+    assert game.reader.value(notation.EMPTY_LIST, ListType(INT)) == []
+    for i, text in enumerate(texts):  # by text and by value, each the option listed
+        for action in (text, game.new_state(2).legal_actions()[i]):
+            state = game.new_state(2)
+            state.apply(action)
+            assert state.history == [text]
+
+
+@pytest.mark.parametrize("domain, message", [
+    ('[[[1], [2]], [[]]]', "a list inside a list"),
+    ('["a b", "c"]', "cannot write as one word"),
+    ('["", "c"]', "cannot write as one word"),
+    ('["-", "c"]', "cannot write as one word"),
+    ('[["a+b"], ["c"]]', "could not write as one item"),
+    ('[["[]"], []]', "could not write as one item"),
+])
+def test_an_option_no_action_text_could_write_is_a_rule_error_at_its_decision(tmp_path: Path, domain: str,
+                                                                               message: str) -> None:
+    # two different options would have had one text, or a text that does not split into its words
+    (tmp_path / "a.rules").write_text(DOMAINS.replace("DOMAIN", domain), encoding="utf-8")
+    game = load_spec(tmp_path)
+    state = game.new_state(2)
+    for attempt in (state.legal_actions, state.legal_action_texts, lambda: state.apply_index(0)):
+        with pytest.raises(RuleError, match=message) as caught:
+            attempt()
+        assert caught.value.pos.line == 7 and caught.value.citations
+    assert state.history == []
+
+
+def test_a_binding_typed_as_a_list_of_lists_is_a_spec_error(tmp_path: Path) -> None:
+    (tmp_path / "a.rules").write_text(DOMAINS.replace("DOMAIN", "[[[1], [2]], [[3]]]"), encoding="utf-8")
+    with pytest.raises(SpecError, match="a list of lists"):
+        load_spec(tmp_path)
