@@ -87,6 +87,8 @@ NO_VALUE = "-"
 LIST_JOIN = "+"
 #: The word of an empty list.
 EMPTY_LIST = "[]"
+#: The longest action text (a stored state's history holds no longer one).
+MAX_ACTION_TEXT = 10_000
 YES, NO = "yes", "no"
 
 #: An option of a decision: (branch index, bound values).
@@ -186,8 +188,12 @@ def _shown(value: Any) -> str:
 def words(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
           piece_word: Callable[[int], str] | None = None) -> list[str]:
     """An option's words: the verb, then each value's word (a piece by ``piece_word`` if given);
-    :class:`Unwritable` for a value no action text can write (see :func:`action_word`)."""
-    return [branch.verb, *(action_word(v, b.type, piece_keys, piece_word) for v, b in zip(values, branch.bindings))]
+    :class:`Unwritable` for a value no action text can write (see :func:`action_word`), or
+    words longer in all than :data:`MAX_ACTION_TEXT`."""
+    out = [branch.verb, *(action_word(v, b.type, piece_keys, piece_word) for v, b in zip(values, branch.bindings))]
+    if sum(map(len, out)) + len(out) > MAX_ACTION_TEXT:
+        raise Unwritable(f"an option's action text would be longer than {MAX_ACTION_TEXT} characters")
+    return out
 
 
 def text(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],

@@ -36,7 +36,8 @@ from .codegen import MAX_KEPT_DEPTH
 from .codegen import MAX_LIST as MAX_RUNTIME_LIST
 from .compiler import CALL, CHANCE, CHOOSE, LOOP_INDEX, LOOP_ITEMS, Procedure, loop_counters
 from .errors import RulesError
-from .notation import Reader
+from .files import MAX_FILE_BYTES
+from .notation import MAX_ACTION_TEXT, Reader
 from .runtime import MAX_CALL_DEPTH, STATE_FORMAT, State, all_keys, key_in
 from .symbols import Kind, Symbols
 from .types import ANY, NONE, PieceType, PlayerType, Type, element_type
@@ -110,7 +111,7 @@ _COUNTER = re.compile(rf"(?:{re.escape(LOOP_ITEMS)}|{re.escape(LOOP_INDEX)})([0-
 #: reaches can be saved and loaded again.
 MAX_VALUE_DEPTH = MAX_KEPT_DEPTH
 MAX_LIST = MAX_RUNTIME_LIST
-MAX_TEXT = 10_000
+MAX_TEXT = MAX_FILE_BYTES  # a text comes from a spec file or a table
 MAX_FRAMES = MAX_CALL_DEPTH
 MAX_HISTORY = 1_000_000
 
@@ -394,7 +395,7 @@ def _load(game: Loader, data: Any) -> State:
     if st.winners is not None and st.frames:
         raise _fail("winners", "the game has winners but its program goes on")
     history = _expect(data["history"], list, "history")
-    if len(history) > MAX_HISTORY or not all(type(h) is str and len(h) <= MAX_TEXT for h in history):
+    if len(history) > MAX_HISTORY or not all(type(h) is str and len(h) <= MAX_ACTION_TEXT for h in history):
         raise _fail("history", "expected a list of action texts")
     st.history = list(history)
     log = data.get("log")

@@ -184,6 +184,7 @@ def test_an_empty_list_has_a_word_and_reads_back(tmp_path: Path) -> None:
     ('["-", "c"]', "cannot write as one word"),
     ('[["a+b"], ["c"]]', "could not write as one item"),
     ('[["[]"], []]', "could not write as one item"),
+    ("[[x for x in 1 .. 3000]]", f"longer than {notation.MAX_ACTION_TEXT} characters"),
 ])
 def test_an_option_no_action_text_could_write_is_a_rule_error_at_its_decision(tmp_path: Path, domain: str,
                                                                                message: str) -> None:
