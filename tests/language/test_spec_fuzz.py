@@ -3,7 +3,9 @@
 The mutation tests (``tests/rattus/test_spec_robustness.py``) mostly make
 text that does not parse.  These tests write whole specs that do: random
 declarations, functions, initial values, scores, invariants, switches,
-decisions, chance events and statements built from the grammar, with numbers
+decisions (binding numbers and lists), chance events, a procedure that waits
+for decisions inside a loop and calls itself, lists kept in variables, and
+statements built from the grammar, with numbers
 drawn near the language's bounds (``interpreter.ast.MAX_INT``).  Each spec is
 loaded and played with random choices.  What it may do:
 
@@ -107,6 +109,12 @@ class SpecWriter:
         inner = self.list_expr(depth - 1, local)
         return f"[{self.int_expr(depth - 1, [*local, 'y'])} for y in {inner}]"
 
+    def kept_list(self, local: list[str]) -> str:
+        """A list to keep or loop over: of numbers, or of lists of numbers."""
+        if self.draw(st.integers(0, 2)) == 0:
+            return f"[{self.list_expr(1, local)}, {self.list_expr(1, local)}]"
+        return self.list_expr(2, local)
+
     def bool_expr(self, depth: int, local: list[str]) -> str:
         """A condition."""
         d = max(depth - 1, 0)
@@ -129,8 +137,8 @@ class SpecWriter:
     def statement(self, depth: int, local: list[str], loops: int = 0) -> str:
         """One statement that does not decide (it may loop, bounded by the step budget)."""
         d = depth - 1
-        kind = self.pick(["assign", "assign", "add", "keyed", "if", "for", "let", "while"] if depth > 0
-                         else ["assign", "add", "keyed"])
+        kind = self.pick(["assign", "assign", "add", "keyed", "if", "for", "let", "while", "keep", "call"]
+                         if depth > 0 else ["assign", "add", "keyed", "keep"])
         match kind:
             case "assign":
                 return f"{self.pick(self.counters)} = {self.int_expr(2, local)}"
@@ -138,6 +146,11 @@ class SpecWriter:
                 return f"{self.pick(self.counters)} {self.pick(['+=', '-='])} {self.int_expr(1, local)}"
             case "keyed":
                 return f"k[p] {self.pick(['=', '+=', '-='])} {self.int_expr(1, local)}"
+            case "keep":
+                return f"kept = {self.kept_list(local)}"
+            case "call":
+                # a procedure that waits for decisions inside a loop: its list and values are kept
+                return f"call step(p, {self.int_expr(1, local)}, {self.kept_list(local)})"
             case "if":
                 return (f"if {self.bool_expr(1, local)} {{ {self.statement(d, local, loops)} }} "
                         f"else {{ {self.statement(d, local, loops)} }}")
@@ -168,9 +181,12 @@ class SpecWriter:
         self.state = True
         function = self.int_expr(2, ["n"])
         invariant = self.bool_expr(1, none)
+        picked = self.kept_list(["depth"])  # in `step`, where there is no `p`
         self.call = self.seat = True
         score = self.int_expr(2, none)
         lo, hi = self.int_expr(1, none), self.int_expr(1, none)
+        if self.draw(st.integers(0, 3)):  # mostly a few options, so that games go on
+            lo, hi = "0", self.pick(["0", "2", "5"])
         return f'''
 game fuzz "Fuzz"
   {CITE}
@@ -185,6 +201,7 @@ counter c0 = {initial[0]}
 counter c1 = {initial[1]}
 counter k[player] = {initial[2]}
 counter turns = 0
+var kept = none
 function f(n: int) = {function}
   {CITE}
 invariant sane
@@ -193,13 +210,36 @@ invariant sane
 score p = {score}
   {CITE}
 main play
+procedure step(q: player, depth: int, items)
+  {CITE}
+{{
+  for x in items {{
+    choose by q {{
+      "pick" y in {picked}
+        {CITE}
+      {{
+        c1 = (c1 + 1) % 100
+      }}
+      "deeper" when depth > 0 and depth < 40
+        {CITE}
+      {{
+        call step(q, depth + 1, items)
+      }}
+      "done"
+        {CITE}
+      {{
+        break
+      }}
+    }}
+  }}
+}}
 procedure play
   {CITE}
 {{
   let p = first_player
   loop {{
     choose by p {{
-      "take" n in {lo} .. {hi}
+      "take" n in {lo} .. {hi}, m in {self.kept_list(none)}
         {CITE}
       {{
         {self.block(2, ['n'])}
