@@ -61,11 +61,29 @@ def round_trip(state: State) -> None:
     assert json.dumps(again.to_json()) == text
 
 
+def by_text_too(state: State, index: int) -> dict[str, object] | None:
+    """The state after the option at ``index`` is applied by its action text to a clone (as
+    JSON), and the same text found at that index: the notation reads back what it wrote.
+    None if the option cannot be written (the rule error then comes from ``apply_index``)."""
+    try:
+        text = state.legal_action_texts()[index]
+    except RulesError:
+        return None
+    assert state.pending is not None
+    options = state.pending.options
+    found = state.find(text)  # the first of equal options (a domain may hold a value twice)
+    assert options[found] == options[index], f"the text {text!r} finds another option"
+    other = state.clone()
+    other.apply(text)
+    return other.to_json()
+
+
 def play_randomly(folder: Path, seed: int, steps: int = 60, settings: list[dict[str, str]] | None = None) -> None:
     """Load a spec folder and play it with random choices, at its two smallest player counts.
 
     Each state on the way is saved and loaded again and the invariants are
-    checked; the scores at the end are numbers within the bound.  A spec
+    checked; each option taken is also taken by its action text, on a clone, to
+    the same state; the scores at the end are numbers within the bound.  A spec
     refused at load must say where; a game may stop with a :class:`RulesError`.
     """
     try:
@@ -87,7 +105,11 @@ def play_randomly(folder: Path, seed: int, steps: int = 60, settings: list[dict[
                     if state.pending.player < 0:
                         state.apply_random_chance()
                     else:
-                        state.apply_index(rng.randrange(state.num_legal_actions()))
+                        index = rng.randrange(state.num_legal_actions())
+                        by_text = by_text_too(state, index)
+                        state.apply_index(index)
+                        if by_text is not None:
+                            assert by_text == state.to_json(), "applied by text, an option reached another state"
                     round_trip(state)
                     state.assert_invariants("a step")
                 for seat in range(players):
