@@ -54,6 +54,10 @@ MAX_EXPANDED_TOTAL = 200_000
 #: The most players a spec may allow: every player-keyed table and zone, and each
 #: listing over the players, grows with the count.
 MAX_PLAYERS = 100
+#: The most key domains of a counter, var, zone or limit (a stored state's keys have no more parts).
+MAX_DIMS = 8
+#: The longest verb of an option (its action texts start with it).
+MAX_VERB = 64
 
 #: Arithmetic, comparison and logic operators.
 ARITH = {"+", "-", "*", "//", "%"}
@@ -387,8 +391,11 @@ class Checker:
             self.error(d.pos, f"zone {d.zone} holds {zone.piece_type}, not {d.name}")
 
     def check_dims(self, dims: tuple[str, ...], pos: A.Pos) -> None:
-        """Report a key domain that is not `player`, a table, an enum or a graph."""
+        """Report a key domain that is not `player`, a table, an enum or a graph, and more than
+        :data:`MAX_DIMS` of them."""
         s = self.symbols
+        if len(dims) > MAX_DIMS:
+            self.error(pos, f"{len(dims)} key domains; at most {MAX_DIMS}")
         for dim in dims:
             if dim != "player" and dim not in s.tables and dim not in s.enums and dim not in s.graphs:
                 self.error(pos, f"unknown key domain {dim!r}; use player, a table, an enum or a graph"
@@ -683,8 +690,9 @@ class Checker:
     def option(self, verb: str, bindings: tuple[A.Binding, ...], when: A.Expr | None,
                body: A.Block, pos: A.Pos) -> None:
         """Check a branch of a decision: its verb, `when`, bound values with their `where`, then its body."""
-        if not re.fullmatch(r"[a-z][a-z0-9-]*", verb):
-            self.error(pos, f"verb {verb!r}: use one lower-case word (letters, digits, '-')")
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", verb) or len(verb) > MAX_VERB:
+            self.error(pos, f"verb {verb[:MAX_VERB]!r}: use one lower-case word (letters, digits, '-') "
+                       f"of at most {MAX_VERB} characters")
         if when is not None:
             self.condition(when)
         scope: dict[str, Type] = {}

@@ -44,6 +44,7 @@ from . import ast as A
 from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
 from .checker import Checked
 from .errors import RuleError
+from .files import MAX_FILE_BYTES
 from .symbols import Kind
 from .types import BOOL, EntityType, ListType, PieceType, Type
 
@@ -75,6 +76,8 @@ STEP_LIMIT = 1_000_000
 MAX_RANGE = 1_000_000
 #: The most items a list joined with ``+`` may hold.
 MAX_LIST = 1_000_000
+#: The longest text a game may keep: as long as the file (spec or table) a text comes from.
+MAX_TEXT = MAX_FILE_BYTES
 #: The deepest lists of lists a game may keep (in a variable, a local, a loop's list or an
 #: option's values): a stored state holds no deeper ones.
 MAX_KEPT_DEPTH = 4
@@ -114,10 +117,15 @@ def each(st: Any, domain: Any, cost: int) -> Any:
 
 
 def items(st: Any, domain: Any, cost: int) -> list[Any]:
-    """A copy of a domain to loop over, after charging its length times the cost of one round;
-    kept in the state (the loop waits for decisions), so :func:`bounded`."""
+    """A copy of a domain to loop over, after charging its length times the cost of one round."""
     charge(st, len(domain) * cost + 1)
-    return bounded(list(domain))  # type: ignore[no-any-return]
+    return list(domain)
+
+
+def kept_items(st: Any, domain: Any, cost: int) -> list[Any]:
+    """:func:`items` of a loop that waits for decisions: the list is kept in the state, so
+    :func:`bounded` as any kept value is."""
+    return bounded(items(st, domain, cost))  # type: ignore[no-any-return]
 
 
 def int_range(low: int, high: int) -> range:
@@ -144,17 +152,24 @@ def bounded(value: Any) -> Any:
     if kind is int:
         if not -A.MAX_INT <= value <= A.MAX_INT:
             raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(value)}")
+    elif kind is str:
+        if len(value) > MAX_TEXT:
+            raise TooLarge(f"a text longer than {MAX_TEXT} characters")
     elif kind is list:
         lists = [(value, 1)]
         while lists:
             items, depth = lists.pop()
             if depth > MAX_KEPT_DEPTH:
                 raise TooLarge(f"a list nested more than {MAX_KEPT_DEPTH} deep")
+            if len(items) > MAX_LIST:
+                raise TooLarge(f"a list of more than {MAX_LIST} items")
             for item in items:
                 if type(item) is list:
                     lists.append((item, depth + 1))
                 elif type(item) is int and not -A.MAX_INT <= item <= A.MAX_INT:
                     raise TooLarge(f"a number larger than {A.MAX_INT} in a list: {_short(item)}")
+                elif type(item) is str and len(item) > MAX_TEXT:
+                    raise TooLarge(f"a text longer than {MAX_TEXT} characters in a list")
     return value
 
 
@@ -236,6 +251,7 @@ HELPERS: dict[str, Any] = {
     "_charge": charge,
     "_each": each,
     "_items": items,
+    "_kept_items": kept_items,
     "_range": int_range,
     "_times": times,
     "_bounded": bounded,

@@ -433,7 +433,7 @@ class ProcedureCompiler:
                     self.decision(st, levels, i)
                 case A.CallProc():
                     fr = Frame(hot=True, pure=True)
-                    line = (f"return {self.new_env(st, fr)}", st.pos, self.current_citations())
+                    line = (f"return {self.new_env(st, fr, kept=True)}", st.pos, self.current_citations())
                     env_fn = self.gen.build_located(self.gen.fresh("call_" + st.name), "st, env", fr, [line])
                     self.stops[id(st)] = self.emit(CALL, self.x.ctx.proc_index[st.name], [env_fn], st.pos)
                     self.resumes.append((self.emit(RESUME, None, None, st.pos), levels, i + 1))
@@ -447,11 +447,16 @@ class ProcedureCompiler:
                 case _:
                     assert_never(st)
 
-    def new_env(self, st: A.CallProc, fr: Frame) -> str:
-        """The text of the locals a called procedure starts with: its parameters."""
+    def new_env(self, st: A.CallProc, fr: Frame, kept: bool = False) -> str:
+        """The text of the locals a called procedure starts with: its parameters (``kept``: the
+        procedure may wait for decisions, so its locals are kept in the state and bounded)."""
         decl = self.x.symbols.procedures[st.name]
         params = [p.name for p in decl.params]
-        return "{" + ", ".join(f"{p!r}: {self.text(a, fr)}" for p, a in zip(params, st.args)) + "}"
+        args = [self.text(a, fr) for a in st.args]
+        if kept:
+            args = [f"_bounded({text})" if literal(text) is _NOT_LITERAL and _may_grow(self.x.type_of(a)) else text
+                    for a, text in zip(st.args, args)]
+        return "{" + ", ".join(f"{p!r}: {text}" for p, text in zip(params, args)) + "}"
 
     # ---------------------------------------------------------- resume points
     def continuation(self, pc: int, levels: list[Level], first: int) -> Fn:
@@ -538,7 +543,7 @@ class ProcedureCompiler:
             if enter:  # every round is paid for when the loop takes its list
                 cost = weight("".join(text.strip() for text, _, _ in out[head + 1:]))
                 domain = self.text(st.domain, fr, iterating=True)
-                out[head:head] = [(f"{ind}env[{items!r}] = _items(st, {domain}, {cost})", st.pos, cites),
+                out[head:head] = [(f"{ind}env[{items!r}] = _kept_items(st, {domain}, {cost})", st.pos, cites),
                                   (f"{ind}env[{index!r}] = 0", st.pos, cites)]
             return
         else:
@@ -663,7 +668,7 @@ class ProcedureCompiler:
             return []
         test = f"not {-MAX_INT} <= {target} <= {MAX_INT}"
         if t == ANY:
-            test = f"type({target}) is list or (type({target}) is int and {test})"
+            test = f"type({target}) is list or type({target}) is str or (type({target}) is int and {test})"
         return [f"if {test}: _bounded({target})"]
 
     def move(self, st: A.Move, fr: Frame) -> list[str]:
@@ -930,6 +935,11 @@ class ProcedureCompiler:
         if when is None:
             return [*out, (f"out = {values}", b.pos, cites)]
         return [*out, (f"out = {values} if {self.text(when, fr)} else []", b.pos, cites)]
+
+
+def _may_grow(t: Type) -> bool:
+    """Whether a value of this type may be past the bounds of a kept value (see :func:`~.codegen.bounded`)."""
+    return t in (INT, ANY) or (isinstance(t, ListType) and _may_hold_numbers(t))
 
 
 def _may_hold_numbers(t: ListType) -> bool:

@@ -383,7 +383,10 @@ class Game:
             return 0
         decl = self.symbols.score
         assert decl is not None
-        return int(st.evaluate(_bounded(self._score), {self._score_param: player}, decl.pos, decl.citations))
+        score = st.evaluate(_bounded(self._score), {self._score_param: player}, decl.pos, decl.citations)
+        if type(score) is not int:  # a score written with values of type any
+            raise RuleError(f"the score of {who(player)} is not a number: {score!r:.60}", decl.pos, decl.citations)
+        return score
 
     # ---------------------------------------------------------- explanation
     def explain(self, st: State, text: str) -> tuple[str, tuple[A.Citation, ...]]:

@@ -31,6 +31,7 @@ passes its own ``piece_word`` (a record writes pieces by their faces).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, assert_never
 
@@ -158,26 +159,36 @@ class Unwritable(RuleError):
 def action_word(value: Any, t: Type, piece_keys: Sequence[Any],
                 piece_word: Callable[[int], str] | None = None) -> str:
     """:func:`value_word` of a value an option binds; :class:`Unwritable` unless it is one
-    word that reads back: no space in it, not empty, not a reserved word where it would be
-    read as one, and a list of such words none of which holds ``+`` (no list in a list)."""
+    word that reads back: no space in it, not empty, not a reserved word (``-``, ``[]``), and
+    a list of such words none of which holds ``+`` (no list in a list)."""
+    kind = type(value)
+    if (kind is int and not isinstance(t, PieceType)) or kind is bool or value is None:
+        return value_word(value, t, piece_keys, piece_word)  # a number, a seat, yes/no or -
     word = value_word(value, t, piece_keys, piece_word)
-    if isinstance(value, list):
+    if kind is list:
         for item in value:
-            if isinstance(item, list):
+            if type(item) is list:
                 raise Unwritable(f"an option binds a list inside a list, {_shown(value)}: its text could "
                                  f"not say where each list ends")
             item_word = value_word(item, element_type(t), piece_keys, piece_word)
-            if item_word in ("", EMPTY_LIST) or LIST_JOIN in item_word or _spaced(item_word):
+            if item_word == EMPTY_LIST or LIST_JOIN in item_word or _spaced(item_word):
                 raise Unwritable(f"an option binds a list holding {_shown(item)}, which its text "
                                  f"could not write as one item")
-    if _spaced(word) or (type(value) is str and value == NO_VALUE):
+    if _spaced(word) or (word in _RESERVED and kind is not list):
         raise Unwritable(f"an option binds {_shown(value)}, which an action text cannot write as one word")
+    if word == NO_VALUE:  # a list of one item written -: it would be read as none
+        raise Unwritable(f"an option binds {_shown(value)}, which an action text would write as none")
     return word
 
 
+#: Words that write a value of their own: a text or key written so would be read as that value.
+_RESERVED = frozenset({NO_VALUE, EMPTY_LIST})
+_SPACE = re.compile(r"\s")
+
+
 def _spaced(word: str) -> bool:
-    """Whether a word would be split in two (or more) by ``str.split``."""
-    return len(word.split()) != 1
+    """Whether a word is empty or would be split in two (or more) by ``str.split``."""
+    return not word or _SPACE.search(word) is not None
 
 
 def _shown(value: Any) -> str:

@@ -26,8 +26,10 @@ from .compiler import (
     FINISH,
     RESUME,
     RETURN,
+    Branch,
     Decision,
     Pending,
+    Procedure,
     Unlisted,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
@@ -359,9 +361,17 @@ class State:
             # the words were read exactly, but values equal across types (1 == True) could still
             # meet; the text is made afresh, not remembered: a text that is not legal must leave
             # nothing behind (each distinct illegal text would grow the decision's memory)
-            if values is not None and option_text(branch, values, self.game.piece_keys) == text:
+            if values is not None and self._written(branch, values) == text:
                 out.append((b, values))
         return tuple(out)
+
+    def _written(self, branch: Branch, values: tuple[Any, ...]) -> str | None:
+        """The action text of values read from a text, or None if no option could have them
+        (values no action text can write: the text was illegal)."""
+        try:
+            return option_text(branch, values, self.game.piece_keys)
+        except Unwritable:
+            return None
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""
@@ -577,7 +587,7 @@ class State:
                         self.pending = pending
                         return
                     elif op == FINISH:
-                        self.winners = sorted(a[v](self, env))
+                        self.winners = self._winners(a[v](self, env), procs[fr[0]], pc)
                         frames.clear()
                         return
         except RulesError:
@@ -588,6 +598,14 @@ class State:
             located = self._located(err, proc.positions[pc] if proc else A.NOWHERE, proc.citations[pc] if proc else ())
             raise located from (None if isinstance(err, (Stuck, TooLarge)) else err)
         self.pending = None
+
+    def _winners(self, seats: Any, proc: Procedure, pc: int) -> list[int]:
+        """The winners the `finish` at ``pc`` names: each a seat of this game, once (a seat
+        named twice wins once)."""
+        if type(seats) is not list or not all(type(s) is int and 0 <= s < self.n for s in seats):
+            raise RuleError(f"finish names winners that are not seats of this game: {_shown(seats)}",
+                            proc.positions[pc], proc.citations[pc])
+        return sorted(set(seats))
 
     def _located(self, err: Exception, pos: A.Pos, cites: tuple[A.Citation, ...]) -> RuleError:
         """A :class:`RuleError` for an error of generated code, at the spec text that ran (if

@@ -31,12 +31,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, assert_never
 
 from . import ast as A
-from .checker import Checked
+from .checker import MAX_DIMS, Checked
 from .codegen import MAX_KEPT_DEPTH
 from .codegen import MAX_LIST as MAX_RUNTIME_LIST
+from .codegen import MAX_TEXT as MAX_KEPT_TEXT
 from .compiler import CALL, CHANCE, CHOOSE, LOOP_INDEX, LOOP_ITEMS, Procedure, loop_counters
 from .errors import RulesError
-from .files import MAX_FILE_BYTES
 from .notation import MAX_ACTION_TEXT, Reader
 from .runtime import MAX_CALL_DEPTH, STATE_FORMAT, State, all_keys, key_in
 from .symbols import Kind, Symbols
@@ -111,7 +111,7 @@ _COUNTER = re.compile(rf"(?:{re.escape(LOOP_ITEMS)}|{re.escape(LOOP_INDEX)})([0-
 #: reaches can be saved and loaded again.
 MAX_VALUE_DEPTH = MAX_KEPT_DEPTH
 MAX_LIST = MAX_RUNTIME_LIST
-MAX_TEXT = MAX_FILE_BYTES  # a text comes from a spec file or a table
+MAX_TEXT = MAX_KEPT_TEXT
 MAX_FRAMES = MAX_CALL_DEPTH
 MAX_HISTORY = 1_000_000
 
@@ -169,7 +169,7 @@ def _value(value: Any, where: str, depth: int = 0) -> Any:
 def _key(raw: Any, where: str) -> Any:
     """A stored key (a list of its parts) as the runtime keeps it."""
     _expect(raw, list, where)
-    if len(raw) > 8 or not all(type(part) in (int, str) for part in raw):
+    if len(raw) > MAX_DIMS or not all(type(part) in (int, str) for part in raw):
         raise _fail(where, f"not a key: {_describe(raw)}")
     return key_in(raw)
 

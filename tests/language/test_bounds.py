@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import RuleError, SpecError, load_spec
+from interpreter import RuleError, SpecError, State, load_spec
 from interpreter.ast import MAX_INT
 from interpreter.codegen import MAX_KEPT_DEPTH, MAX_LIST, MAX_RANGE, STEP_LIMIT
 from interpreter.runtime import MAX_CALL_DEPTH, MAX_OPTIONS
@@ -175,3 +175,62 @@ procedure down(d: int) {CITE} {{
     again = game.state_from_json(state.to_json())
     again.apply("ok")
     assert again.pending is None
+
+
+def play_to_end(tmp_path: Path, text: str) -> State:
+    """Load a spec (the header, `var w`, then ``text``), start a game and take the last option until it ends."""
+    (tmp_path / "a.rules").write_text(HEADER + "var w = none\n" + text, encoding="utf-8")
+    state = load_spec(tmp_path).new_state(2)
+    while state.pending is not None:
+        state.apply_index(state.num_legal_actions() - 1)
+    return state
+
+
+CALLED = f"procedure f(x) {CITE} {{ {ASK} }}\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    (f"call f(n + {MAX_INT})", "a number larger than"),
+    ("call f([[[[[1]]]]])", f"a list nested more than {MAX_KEPT_DEPTH} deep"),
+    ("w = [x for x in 1 .. 600000]\ncall f(w + w)", f"a list of more than {MAX_LIST} items"),
+])
+def test_the_arguments_of_a_procedure_that_waits_are_kept_values(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        play_to_end(tmp_path, CALLED + f"procedure play {CITE} {{\n{body}\n}}\n")
+
+
+def test_a_loop_that_does_not_wait_may_pass_numbers_it_does_not_keep(tmp_path: Path) -> None:
+    state = play_to_end(tmp_path, f"procedure play {CITE} {{\nfor x in [n + {MAX_INT}, [[[[[1]]]]]] {{ n = 2 }}\n"
+                                  f"{ASK}\nfinish [first_player]\n}}\n")
+    assert state.vals["n"][None] == 2
+
+
+def test_a_seat_named_twice_in_finish_wins_once(tmp_path: Path) -> None:
+    state = play_to_end(tmp_path, f"procedure play {CITE} {{\n{ASK}\nfinish [first_player, first_player]\n}}\n")
+    assert state.winners == [0]
+    assert state.game.state_from_json(state.to_json()).winners == [0]
+
+
+@pytest.mark.parametrize("winners", ["[w]", "[first_player, w]"])
+def test_finish_with_a_winner_that_is_no_seat_is_a_rule_error(tmp_path: Path, winners: str) -> None:
+    with pytest.raises(RuleError, match="not seats of this game") as caught:
+        play_to_end(tmp_path, f"procedure play {CITE} {{\nw = 5\n{ASK}\nfinish {winners}\n}}\n")
+    assert caught.value.pos.line == 10
+
+
+@pytest.mark.parametrize("value", ["[1]", "none", '"12"'])
+def test_a_score_that_is_not_a_number_is_a_rule_error(tmp_path: Path, value: str) -> None:
+    state = play_to_end(tmp_path, f"score p = w\n  {CITE}\nprocedure play {CITE} {{\nw = {value}\n{ASK}\n"
+                                  f"finish [first_player]\n}}\n")
+    with pytest.raises(RuleError, match="is not a number"):
+        state.game.score(state, 0)
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("counter c[player, player, player, player, player, player, player, player, player] = 0", "at most 8"),
+    (f'procedure g {CITE} {{ choose by first_player {{ "{"x" * 65}" {CITE} {{ }} }} }}', "at most 64 characters"),
+])
+def test_more_keys_or_a_longer_verb_than_a_stored_state_holds_is_a_spec_error(tmp_path: Path, decl: str,
+                                                                               message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        play_to_end(tmp_path, decl + f"\nprocedure play {CITE} {{\n{ASK}\n}}\n")

@@ -203,3 +203,21 @@ def test_a_binding_typed_as_a_list_of_lists_is_a_spec_error(tmp_path: Path) -> N
     (tmp_path / "a.rules").write_text(DOMAINS.replace("DOMAIN", "[[[1], [2]], [[3]]]"), encoding="utf-8")
     with pytest.raises(SpecError, match="a list of lists"):
         load_spec(tmp_path)
+
+
+@pytest.mark.parametrize("domain, text", [('[["a"], ["b"]]', "take 0 a+[]"),
+                                          ('[["a"], ["b"]]', "take 0 " + "a+" * 6000 + "a"),
+                                          ('[["a"], ["b"]]', "take 0 -")])
+def test_a_text_no_option_could_have_is_an_illegal_action(tmp_path: Path, domain: str, text: str) -> None:
+    (tmp_path / "a.rules").write_text(DOMAINS.replace("DOMAIN", domain), encoding="utf-8")
+    state = load_spec(tmp_path).new_state(2)
+    with pytest.raises(IllegalAction):
+        state.apply(text)
+
+
+@pytest.mark.parametrize("domain", ["[[none], none]", '[["-"], none]', '["[]", []]'])
+def test_values_that_would_be_written_as_another_value_are_refused(tmp_path: Path, domain: str) -> None:
+    (tmp_path / "a.rules").write_text(DOMAINS.replace("DOMAIN", domain), encoding="utf-8")
+    state = load_spec(tmp_path).new_state(2)
+    with pytest.raises(RuleError, match=r"would write as none|cannot write as one word|as one item"):
+        state.legal_action_texts()
