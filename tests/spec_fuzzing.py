@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -116,3 +117,21 @@ def play_randomly(folder: Path, seed: int, steps: int = 60, settings: list[dict[
                     assert -MAX_INT <= game.score(state, seat) <= MAX_INT
             except RulesError as err:
                 assert err.pos.line >= 0, err
+
+
+class SpecCopy:
+    """A private copy of a game's spec folder (with its data), one file of it changed per example."""
+
+    def __init__(self, source: Path, folder: Path) -> None:
+        shutil.copytree(source, folder)
+        self.folder = folder
+        self.files = {f.name: f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.rules"))}
+
+    def play_with_values_changed(self, data: st.DataObject, seed: int, steps: int = 120) -> None:
+        """Change values of one spec file (:func:`mutate_values`), :func:`play_randomly`, put the file back."""
+        name = data.draw(st.sampled_from(sorted(self.files)))
+        (self.folder / name).write_text(mutate_values(self.files[name], data), encoding="utf-8")
+        try:
+            play_randomly(self.folder, seed, steps=steps)
+        finally:
+            (self.folder / name).write_text(self.files[name], encoding="utf-8")

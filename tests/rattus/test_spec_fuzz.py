@@ -10,36 +10,26 @@ examples (default 25).
 from __future__ import annotations
 
 import os
-import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rattus_rules.paths import spec_dir
-from tests.spec_fuzzing import mutate_values, play_randomly
+from tests.spec_fuzzing import SpecCopy
 
-SPEC_FILES = {f.name: f.read_text(encoding="utf-8") for f in sorted(spec_dir().glob("*.rules"))}
 EXAMPLES = int(os.environ.get("SPEC_FUZZ_EXAMPLES", "25"))
 
 
 @pytest.fixture(scope="module")
-def spec_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private copy of the Rattus spec folder (with its data) to mutate."""
-    folder = tmp_path_factory.mktemp("spec") / "rattus"
-    shutil.copytree(spec_dir(), folder)
-    return folder
+def spec_copy(tmp_path_factory: pytest.TempPathFactory) -> SpecCopy:
+    """A private copy of the Rattus spec folder to change."""
+    return SpecCopy(spec_dir(), tmp_path_factory.mktemp("spec") / "rattus")
 
 
 @settings(max_examples=EXAMPLES, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.data(), st.integers(0, 2**32))
-def test_rattus_with_values_changed_only_fails_with_spec_or_rule_errors(spec_copy: Path, data: st.DataObject,
+def test_rattus_with_values_changed_only_fails_with_spec_or_rule_errors(spec_copy: SpecCopy, data: st.DataObject,
                                                                         seed: int) -> None:
-    name = data.draw(st.sampled_from(sorted(SPEC_FILES)))
-    (spec_copy / name).write_text(mutate_values(SPEC_FILES[name], data), encoding="utf-8")
-    try:
-        play_randomly(spec_copy, seed, steps=120)
-    finally:
-        (spec_copy / name).write_text(SPEC_FILES[name], encoding="utf-8")
+    spec_copy.play_with_values_changed(data, seed)
