@@ -94,6 +94,11 @@ class TooLarge(Exception):
     """A range, list or number beyond the language's bounds."""
 
 
+class NotOfType(Exception):
+    """A value of type `any` kept where the spec declares a type it is not of
+    (see :meth:`interpreter.runtime.State.of_type`)."""
+
+
 def weight(text: str) -> int:
     """The steps one run of generated text costs: about one per operation."""
     return 1 + len(text) // 24

@@ -456,6 +456,11 @@ class ProcedureCompiler:
         if kept:
             args = [f"_bounded({text})" if literal(text) is _NOT_LITERAL and _may_grow(self.x.type_of(a)) else text
                     for a, text in zip(st.args, args)]
+            types = self.x.ctx.checked.param_types
+            args = [f"st.of_type({text}, {self.gen.const(types[id(p)], ('type', str(types[id(p)])))}, "
+                    f"{'the parameter ' + p.name + ' of ' + st.name!r}, {'a ' + str(p.type)!r})"
+                    if self.x.type_of(a) == ANY and types.get(id(p), ANY) != ANY else text
+                    for p, a, text in zip(decl.params, st.args, args)]
         return "{" + ", ".join(f"{p!r}: {text}" for p, text in zip(params, args)) + "}"
 
     # ---------------------------------------------------------- resume points
@@ -648,11 +653,26 @@ class ProcedureCompiler:
             # the key is computed and checked before the value
             return [f"k = {key}",
                     f"if k not in {table}: raise KeyError({name!r} + ' has no key ' + repr(k))",
-                    f"{table}[k] = {value}", *self.bound(f"{table}[k]", st.value, value, op)]
+                    f"{table}[k] = {value}", *self.bound(f"{table}[k]", st.value, value, op),
+                    *self.declared(name, f"{table}[k]", st.value)]
         check = self.bound(f"{table}[k]", st.value, value, op)
         if check:
             return [f"k = {key}", f"{table}[k] {op} {value}", *check]
         return [f"{table}[{key}] {op} {value}"]
+
+    def declared(self, name: str, target: str, e: A.Expr) -> list[str]:
+        """The line that checks a value of type `any` (``e``) just stored in ``target``, a
+        counter's or a typed var's, against the type its declaration gives (a number for a
+        counter); none for a value the checker knows the type of."""
+        if self.x.type_of(e) != ANY:
+            return []
+        decl = self.x.symbols.states[name]
+        if decl.kind == "counter":
+            return [f"st.of_type({target}, {self.gen.const(INT, ('type', 'int'))}, {name!r}, 'a number', False)"]
+        t = self.x.symbols.spec_type(decl.type) if decl.type is not None else None
+        if t is None:
+            return []
+        return [f"st.of_type({target}, {self.gen.const(t, ('type', str(t)))}, {name!r}, {'a ' + str(decl.type)!r})"]
 
     def bound(self, target: str, e: A.Expr, text: str, op: str) -> list[str]:
         """The line that keeps a number just stored in ``target`` with ``op`` (from ``text``,

@@ -18,7 +18,7 @@ import attrs
 
 from . import ast as A
 from .ast import MAX_INT
-from .codegen import STEP_LIMIT, Stuck, TooLarge, Values, bounded
+from .codegen import STEP_LIMIT, NotOfType, Stuck, TooLarge, Values, bounded
 from .compiler import (
     CALL,
     CHANCE,
@@ -36,6 +36,7 @@ from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
 from .notation import CHANCE_PLAYER, Action, Unwritable, normal, who
 from .notation import text as option_text
 from .notation import words as option_words
+from .types import PieceType, PlayerType, Type
 
 if TYPE_CHECKING:
     from .game import Game
@@ -599,6 +600,17 @@ class State:
             raise located from (None if isinstance(err, (Stuck, TooLarge)) else err)
         self.pending = None
 
+    def of_type(self, value: Any, t: Type, what: str, named: str, none: bool = True) -> Any:
+        """``value``, kept where the spec declares type ``t`` (``what`` says where, ``named``
+        how the spec names the type), if it is of that type in this game (or none, if
+        ``none``): a value of type `any` is checked here as a stored state would be
+        (:func:`fits`); :class:`NotOfType` otherwise."""
+        if (value is None and not none) or (value is not None and not fits(self.game, value, t, self.n)):
+            shown = repr(value)
+            raise NotOfType(f"{what} holds {named}{' (or none)' if none else ''}, not "
+                            f"{shown if len(shown) <= 40 else shown[:40] + '...'}")
+        return value
+
     def _winners(self, seats: Any, proc: Procedure, pc: int) -> list[int]:
         """The winners the `finish` at ``pc`` names: each a seat of this game, once (a seat
         named twice wins once)."""
@@ -613,7 +625,7 @@ class State:
         place = self.game.exprs.gen.locate(err.__traceback__)
         if place is not None:
             pos, cites = place
-        if isinstance(err, (Stuck, TooLarge)):
+        if isinstance(err, (Stuck, TooLarge, NotOfType)):
             return RuleError(str(err), pos, cites)
         if isinstance(err, OverflowError):  # Python could not count it: len() of a range past sys.maxsize
             return RuleError(f"a range too long to count: more than {A.MAX_INT} numbers", pos, cites)
@@ -771,3 +783,17 @@ def all_keys(domains: Sequence[list[Any]]) -> list[Any]:
     if len(domains) == 1:
         return list(domains[0])
     return list(itertools.product(*domains))
+
+
+def fits(game: Any, value: Any, t: Type, n: int) -> bool:
+    """Whether a value is none or a value of type ``t`` in an ``n``-player game of ``game`` (a
+    seat of it, a piece of those pieces, a key of that table, ...): the one test of a kept
+    value of a declared type, at run time (:meth:`State.of_type`) and in a stored state."""
+    if value is None:
+        return True
+    ok = bool(game.reader.holds(value, t))
+    if ok and isinstance(t, PlayerType):
+        return bool(0 <= value < n)
+    if ok and isinstance(t, PieceType):
+        return bool(game.piece_types[value] == t.pieces)
+    return ok

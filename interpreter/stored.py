@@ -38,9 +38,9 @@ from .codegen import MAX_TEXT as MAX_KEPT_TEXT
 from .compiler import CALL, CHANCE, CHOOSE, LOOP_INDEX, LOOP_ITEMS, Procedure, loop_counters
 from .errors import RulesError
 from .notation import MAX_ACTION_TEXT, Reader
-from .runtime import MAX_CALL_DEPTH, STATE_FORMAT, State, all_keys, key_in
+from .runtime import MAX_CALL_DEPTH, STATE_FORMAT, State, all_keys, fits, key_in
 from .symbols import Kind, Symbols
-from .types import ANY, NONE, PieceType, PlayerType, Type, element_type
+from .types import ANY, NONE, Type, element_type
 
 
 class Loader(Protocol):
@@ -433,16 +433,8 @@ def _check_declared(game: Loader, decl: A.StateDecl, table: Mapping[Any, Any], n
 
 
 def _fits(game: Loader, value: Any, t: Type, n: int) -> bool:
-    """Whether a stored value is none or a value of type ``t`` in an ``n``-player game (a seat of it, a
-    piece of those pieces, a key of that table, ...)."""
-    if value is None:
-        return True
-    fits = game.reader.holds(value, t)
-    if fits and isinstance(t, PlayerType):
-        return bool(0 <= value < n)
-    if fits and isinstance(t, PieceType):
-        return bool(game.piece_types[value] == t.pieces)
-    return fits
+    """Whether a stored value is none or a value of type ``t`` (:func:`~.runtime.fits`)."""
+    return fits(game, value, t, n)
 
 
 def _check_decider(st: State, where: str) -> None:
