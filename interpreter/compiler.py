@@ -30,7 +30,7 @@ from .errors import RuleError
 from .notation import CHANCE_PLAYER, Unwritable, value_word
 from .notation import text as option_text
 from .symbols import Kind
-from .types import ANY, INT, ListType, Type, element_type
+from .types import ANY, INT, PLAYER, ListType, Type, element_type
 
 
 class Running(Protocol):
@@ -621,14 +621,21 @@ class ProcedureCompiler:
             case A.Reveal():
                 add(f"st.face_up[{self.text(st.piece, fr)}] = True")
             case A.Look():
-                add(f"st.seen[{self.text(st.piece, fr)}] |= 1 << {self.text(st.player, fr)}")
+                player = self.text(st.player, fr)
+                if self.x.type_of(st.player) == ANY:  # a seat of this game, or 1 << player could be huge
+                    seat = self.gen.const(PLAYER, ("type", "player"))
+                    player = f"st.of_type({player}, {seat}, 'look by', 'a seat', False)"
+                add(f"st.seen[{self.text(st.piece, fr)}] |= 1 << {player}")
             case A.Swap():
                 add(f"st.swap_pieces({self.text(st.first, fr)}, {self.text(st.second, fr)})")
             case A.Begin():
                 add(f"st.begin_scope({st.scope!r})")
             case A.Use():
                 used = fr.ref(f"U_{st.limit}", f"st.used[{st.limit!r}]")
-                add(f"{used}.add({self.gen.keys(st.keys, {}, fr)})")
+                key = self.gen.keys(st.keys, {}, fr)
+                if any(self.x.type_of(k) == ANY for k in st.keys):  # a key of its domains, as stored
+                    key = f"st.usable_key({st.limit!r}, {key})"
+                add(f"{used}.add({key})")
             case A.Rule():
                 self.cite_stack.append((st.name, st.citations))
                 self.py_block(st.body.statements, fr, out, ind)

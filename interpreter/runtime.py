@@ -611,6 +611,15 @@ class State:
                             f"{shown if len(shown) <= 40 else shown[:40] + '...'}")
         return value
 
+    def usable_key(self, limit: str, key: Any) -> Any:
+        """``key``, if it is a key of ``limit`` (one value of each of its key domains, as a
+        stored state's `used` holds); :class:`NotOfType` otherwise (a key of type `any`)."""
+        dims = self.game.symbols.limits[limit].dims
+        if key not in all_keys([self.game.domain(d, self.n) for d in dims]):
+            shown = repr(key)
+            raise NotOfType(f"limit {limit} has no key {shown if len(shown) <= 40 else shown[:40] + '...'}")
+        return key
+
     def _winners(self, seats: Any, proc: Procedure, pc: int) -> list[int]:
         """The winners the `finish` at ``pc`` names: each a seat of this game, once (a seat
         named twice wins once)."""

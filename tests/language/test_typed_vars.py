@@ -82,6 +82,8 @@ var w = none
 counter c = 0
 var who: player = none
 var top: stone = none
+scope turn cite book "R" "x"
+limit power[player] once per turn cite book "R" "x"
 procedure f(x: player) cite book "R" "x" { choose by first_player { "ok" cite book "R" "x" { } } }
 procedure play cite book "R" "x" {
   BODY
@@ -110,16 +112,21 @@ def play_any(tmp_path: Path, body: str) -> None:
     ('w = "P1"\nwho = w', "who holds a player"),
     ("w = 99\ntop = w", "top holds a stone"),
     ("w = 7\ncall f(w)", "the parameter x of f holds a player"),
+    ("w = 5\nuse power[w]", "limit power has no key 5"),
+    ('w = "x"\nuse power[w]', "limit power has no key 'x'"),
+    ("w = 5\nlook piece(heap, 1) by w", "look by holds a seat, not 5"),
+    ("w = 1000000000000\nlook piece(heap, 1) by w", "look by holds a seat"),
 ])
 def test_a_value_of_type_any_kept_where_a_type_is_declared_must_be_of_it(tmp_path: Path, body: str,
                                                                          message: str) -> None:
     # a stored state holding it could not be loaded again (the stored check reads the same types)
     with pytest.raises(RuleError, match=message) as caught:
         play_any(tmp_path, body)
-    assert caught.value.pos.line == 17
+    assert caught.value.pos.line == 19
 
 
 @pytest.mark.parametrize("body", ["w = 1\nwho = w\nc = w", "w = none\nwho = w\ntop = w", "w = 0\ncall f(w)",
-                                  "w = piece(heap, 1)\ntop = w"])
+                                  "w = piece(heap, 1)\ntop = w", "w = 1\nuse power[w]",
+                                  "w = 1\nlook piece(heap, 1) by w"])
 def test_a_value_of_type_any_of_the_declared_type_is_kept(tmp_path: Path, body: str) -> None:
     play_any(tmp_path, body)
