@@ -606,9 +606,7 @@ class State:
         ``none``): a value of type `any` is checked here as a stored state would be
         (:func:`fits`); :class:`NotOfType` otherwise."""
         if (value is None and not none) or (value is not None and not fits(self.game, value, t, self.n)):
-            shown = repr(value)
-            raise NotOfType(f"{what} holds {named}{' (or none)' if none else ''}, not "
-                            f"{shown if len(shown) <= 40 else shown[:40] + '...'}")
+            raise NotOfType(f"{what} holds {named}{' (or none)' if none else ''}, not {_shown(value)}")
         return value
 
     def usable_key(self, limit: str, key: Any) -> Any:
@@ -616,8 +614,7 @@ class State:
         stored state's `used` holds); :class:`NotOfType` otherwise (a key of type `any`)."""
         dims = self.game.symbols.limits[limit].dims
         if key not in all_keys([self.game.domain(d, self.n) for d in dims]):
-            shown = repr(key)
-            raise NotOfType(f"limit {limit} has no key {shown if len(shown) <= 40 else shown[:40] + '...'}")
+            raise NotOfType(f"limit {limit} has no key {_shown(key)}")
         return key
 
     def _winners(self, seats: Any, proc: Procedure, pc: int) -> list[int]:
