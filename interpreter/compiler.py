@@ -28,7 +28,7 @@ from .ast import MAX_INT
 from .codegen import _NOT_LITERAL, STEP_LIMIT, CompileContext, Frame, PyGen, Scope, literal, weight
 from .errors import RuleError
 from .notation import CHANCE_PLAYER, Unwritable, value_word
-from .notation import text as option_text
+from .notation import words as option_words
 from .symbols import Kind
 from .types import ANY, INT, PLAYER, ListType, Type, element_type
 
@@ -205,6 +205,14 @@ class Decision:
         st.budget = STEP_LIMIT
         return self.pends[st.variant](st, env, self).options
 
+    def words(self, option: tuple[int, tuple[Any, ...]], piece_keys: Sequence[Any]) -> list[str]:
+        """The words of an option's action text (:func:`~.notation.words`); a :class:`RuleError`
+        at this decision for a value no action text can write."""
+        try:
+            return option_words(self.branches[option[0]], option[1], piece_keys)
+        except Unwritable as err:
+            raise RuleError(err.message, self.pos, self.citations) from None
+
     def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
         """The action text of an option: the verb and its values (remembered once made)."""
         try:
@@ -216,10 +224,7 @@ class Decision:
         br = self.branches[option[0]]
         if not option[1]:
             return br.verb
-        try:
-            text = option_text(br, option[1], piece_keys)
-        except Unwritable as err:
-            raise RuleError(err.message, self.pos, self.citations) from None
+        text = " ".join(self.words(option, piece_keys))
         # values of one known type cannot collide as dict keys (1 == True would)
         if all(b.type != ANY and not isinstance(b.type, ListType) for b in br.bindings):
             self.texts[option] = text
@@ -457,8 +462,7 @@ class ProcedureCompiler:
             args = [f"_bounded({text})" if literal(text) is _NOT_LITERAL and _may_grow(self.x.type_of(a)) else text
                     for a, text in zip(st.args, args)]
             types = self.x.ctx.checked.param_types
-            args = [f"st.of_type({text}, {self.gen.const(types[id(p)], ('type', str(types[id(p)])))}, "
-                    f"{'the parameter ' + p.name + ' of ' + st.name!r}, {'a ' + str(p.type)!r})"
+            args = [self.of_type(text, types[id(p)], f"the parameter {p.name} of {st.name}", f"a {p.type}")
                     if self.x.type_of(a) == ANY and types.get(id(p), ANY) != ANY else text
                     for p, a, text in zip(decl.params, st.args, args)]
         return "{" + ", ".join(f"{p!r}: {text}" for p, text in zip(params, args)) + "}"
@@ -623,8 +627,7 @@ class ProcedureCompiler:
             case A.Look():
                 player = self.text(st.player, fr)
                 if self.x.type_of(st.player) == ANY:  # a seat of this game, or 1 << player could be huge
-                    seat = self.gen.const(PLAYER, ("type", "player"))
-                    player = f"st.of_type({player}, {seat}, 'look by', 'a seat', False)"
+                    player = self.of_type(player, PLAYER, "look by", "a seat", none=False)
                 add(f"st.seen[{self.text(st.piece, fr)}] |= 1 << {player}")
             case A.Swap():
                 add(f"st.swap_pieces({self.text(st.first, fr)}, {self.text(st.second, fr)})")
@@ -675,11 +678,16 @@ class ProcedureCompiler:
             return []
         decl = self.x.symbols.states[name]
         if decl.kind == "counter":
-            return [f"st.of_type({target}, {self.gen.const(INT, ('type', 'int'))}, {name!r}, 'a number', False)"]
+            return [self.of_type(target, INT, name, "a number", none=False)]
         t = self.x.symbols.spec_type(decl.type) if decl.type is not None else None
         if t is None:
             return []
-        return [f"st.of_type({target}, {self.gen.const(t, ('type', str(t)))}, {name!r}, {'a ' + str(decl.type)!r})"]
+        return [self.of_type(target, t, name, f"a {decl.type}")]
+
+    def of_type(self, text: str, t: Type, what: str, named: str, none: bool = True) -> str:
+        """Python text of :meth:`~.runtime.State.of_type`: the value of ``text``, checked to be of
+        type ``t`` (named so in the spec) where ``what`` keeps it."""
+        return f"st.of_type({text}, {self.gen.const(t, ('type', str(t)))}, {what!r}, {named!r}, {none})"
 
     def bound(self, target: str, e: A.Expr, text: str, op: str) -> list[str]:
         """The line that keeps a number just stored in ``target`` with ``op`` (from ``text``,

@@ -11,6 +11,7 @@ concerned.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -44,6 +45,14 @@ class Diagnostic:
                 "..." if start + SHOWN_LINE < len(line) else "")
             column = column - start + (3 if start else 0)
         return f"{head}\n    {line}\n    {' ' * column}^"
+
+
+def shown(value: Any) -> str:
+    """A value's repr for a message, cut to 80 characters (a number too long to print is named so)."""
+    try:
+        return f"{value!r:.80}"
+    except ValueError:  # an int of more digits than Python prints
+        return "(a value too long to show)"
 
 
 class RulesError(Exception):

@@ -32,7 +32,7 @@ from .compiler import (
     leaf_procedures,
 )
 from .data import Table, load_table
-from .errors import Diagnostic, IllegalAction, RuleError, SpecError
+from .errors import Diagnostic, IllegalAction, RuleError, SpecError, shown
 from .files import inside, read_text, why_unread
 from .notation import Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file, terminal_pattern
@@ -112,9 +112,9 @@ class Game:
         self.invariants: list[tuple[str, A.Condition, Fn]] = [
             (name, decl, self.exprs.expr(decl.expr)) for name, decl in s.invariants.items()
         ]
-        self._score: Fn | None = self.exprs.expr(s.score.expr) if s.score else None
+        self._score: Fn | None = _bounded(self.exprs.expr(s.score.expr)) if s.score else None
         self._score_param = s.score.player if s.score else ""
-        self.state_inits = [(name, decl, self.exprs.expr(decl.init)) for name, decl in s.states.items()]
+        self.state_inits = [(name, decl, _bounded(self.exprs.expr(decl.init))) for name, decl in s.states.items()]
         self.limit_scopes = {name: self._scope_chooser(decl.scope) for name, decl in s.limits.items()}
         self.graph_filters = {name: self.exprs.expr(g.where) if g.where is not None else None
                               for name, g in s.graphs.items()}
@@ -354,7 +354,7 @@ class Game:
         st.lazy = lazy
         for name, decl, init in self.state_inits:
             domains = [self.domain(d, players) for d in decl.dims]
-            st.vals[name] = {k: _fresh(st.evaluate(_bounded(init), {}, decl.pos, decl.citations))
+            st.vals[name] = {k: _fresh(st.evaluate(init, {}, decl.pos, decl.citations))
                              for k in all_keys(domains)}
         for name, z in self.symbols.zones.items():
             domains = [self.domain(d, players) for d in z.dims]
@@ -383,9 +383,9 @@ class Game:
             return 0
         decl = self.symbols.score
         assert decl is not None
-        score = st.evaluate(_bounded(self._score), {self._score_param: player}, decl.pos, decl.citations)
+        score = st.evaluate(self._score, {self._score_param: player}, decl.pos, decl.citations)
         if type(score) is not int:  # a score written with values of type any
-            raise RuleError(f"the score of {who(player)} is not a number: {score!r:.60}", decl.pos, decl.citations)
+            raise RuleError(f"the score of {who(player)} is not a number: {shown(score)}", decl.pos, decl.citations)
         return score
 
     # ---------------------------------------------------------- explanation

@@ -39,6 +39,7 @@ import attrs
 
 from .ast import NOWHERE
 from .errors import RuleError
+from .errors import shown as _shown
 from .types import (
     AnyType,
     BoolType,
@@ -189,11 +190,6 @@ _SPACE = re.compile(r"\s")
 def _spaced(word: str) -> bool:
     """Whether a word is empty or would be split in two (or more) by ``str.split``."""
     return not word or _SPACE.search(word) is not None
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def words(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],

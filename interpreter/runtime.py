@@ -33,9 +33,9 @@ from .compiler import (
     Unlisted,
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
+from .errors import shown as _shown
 from .notation import CHANCE_PLAYER, Action, Unwritable, normal, who
 from .notation import text as option_text
-from .notation import words as option_words
 from .types import PieceType, PlayerType, Type
 
 if TYPE_CHECKING:
@@ -154,15 +154,11 @@ class State:
         if p is None:
             return []
         keys = self.game.piece_keys
-        branches = p.decision.branches
+        decision = p.decision
         out = []
-        try:
-            for i, (b, values) in enumerate(p.options):
-                branch = branches[b]
-                args = tuple(option_words(branch, values, keys)[1:]) if values else ()
-                out.append(Action(branch.verb, args, i, b, values))
-        except Unwritable as err:
-            raise RuleError(err.message, p.decision.pos, p.decision.citations) from None
+        for i, (b, values) in enumerate(p.options):
+            args = tuple(decision.words((b, values), keys)[1:]) if values else ()
+            out.append(Action(decision.branches[b].verb, args, i, b, values))
         return out
 
     def legal_action_texts(self) -> list[str]:
@@ -731,14 +727,6 @@ class State:
     def __repr__(self) -> str:
         to_move = "nobody (game over)" if self.is_terminal() else who(self.current_player)
         return f"<State {self.game.name} players={self.n} to move: {to_move}, {len(self.history)} actions>"
-
-
-def _shown(value: Any) -> str:
-    """A value's repr for a message, cut to 80 characters (a number too long to print is named so)."""
-    try:
-        return f"{value!r:.80}"
-    except ValueError:  # an int of more digits than Python prints
-        return "(a value too long to show)"
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -428,13 +428,8 @@ def _check_declared(game: Loader, decl: A.StateDecl, table: Mapping[Any, Any], n
     if t is None:
         return
     for value in table.values():
-        if not _fits(game, value, t, n):
+        if not fits(game, value, t, n):
             raise _fail(where, f"{_describe(value)} is not a {decl.type} (nor none)")
-
-
-def _fits(game: Loader, value: Any, t: Type, n: int) -> bool:
-    """Whether a stored value is none or a value of type ``t`` (:func:`~.runtime.fits`)."""
-    return fits(game, value, t, n)
 
 
 def _check_decider(st: State, where: str) -> None:
@@ -506,7 +501,7 @@ def _locals(game: Loader, proc: Procedure, env: Any, at: A.Pos | None, where: st
             raise _fail(where, f"{proc.name} has no local {_describe(name)}")
         out[name] = _value(value, f"{where}.{name}")
         t = types.get(name)
-        if t is not None and not _fits(game, value, t, n):
+        if t is not None and not fits(game, value, t, n):
             raise _fail(f"{where}.{name}", f"{_describe(value)} is not of type {t} (nor none)")
     _check_counters(game, proc, {k: v for k, v in out.items() if k not in every}, where, n)
     missing = sorted(bound.get(at, frozenset()) - set(out)) if at is not None else []
@@ -531,6 +526,6 @@ def _check_counters(game: Loader, proc: Procedure, env: Mapping[str, Any], where
                         f"it: {_describe(items)} and {_describe(index)}")
         t = element_type(game.checked.type_of(loop.domain))
         for k, value in enumerate(items):
-            if not _fits(game, value, t, n):
+            if not fits(game, value, t, n):
                 raise _fail(f"{where}.{items_name}[{k}]", f"{_describe(value)} is not of type {t} (the values "
                             f"of the loop at {loop.pos})")
