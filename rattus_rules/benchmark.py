@@ -157,16 +157,15 @@ MODEL_NAME = "reference_model.py"
 SOURCE_TREE = Path(interpreter.__file__).resolve().parent.parent
 
 
-def reference_model_path() -> Path | None:
-    """``tests/.../reference_model.py`` of the source tree this package runs from, if there is one."""
-    tests = SOURCE_TREE / "tests"
-    found = sorted(tests.glob(f"**/{MODEL_NAME}")) if tests.is_dir() else []
-    return found[0] if found else None
+def reference_model_path(game: str = "rattus") -> Path | None:
+    """``tests/<game>/reference_model.py`` of the source tree this package runs from, if there is one."""
+    path = SOURCE_TREE / "tests" / game / MODEL_NAME
+    return path if path.is_file() else None
 
 
 def load_reference_model(path: Path) -> ModuleType:
     """Import the reference model from its file (it is not a module of any installed package)."""
-    spec = importlib.util.spec_from_file_location("rattus_reference_model", path)
+    spec = importlib.util.spec_from_file_location(f"{path.parent.name}_reference_model", path)
     if spec is None or spec.loader is None:
         raise UsageError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
