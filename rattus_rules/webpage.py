@@ -47,14 +47,21 @@ def _digest(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
+def page_policy(script: str, connect_self: bool = False) -> str:
+    """The Content-Security-Policy of a page made by :func:`page` with this script: only its own CSS and script."""
+    css = asset("rattus.css")
+    js = asset("common.js") + asset(script)
+    connect = "'self'" if connect_self else "'none'"
+    return (f"default-src 'none'; style-src {_digest(css)}; script-src {_digest(js)}; img-src 'none'; "
+            f"connect-src {connect}; base-uri 'none'; form-action 'none'")
+
+
 def page(title: str, body: str, data: Any, script: str, connect_self: bool = False) -> str:
     """An HTML page: ``body`` (trusted markup), ``data`` as JSON, the CSS, ``common.js`` and the named script
     inline."""
     css = asset("rattus.css")
     js = asset("common.js") + asset(script)
-    connect = "'self'" if connect_self else "'none'"
-    policy = (f"default-src 'none'; style-src {_digest(css)}; script-src {_digest(js)}; img-src 'none'; "
-              f"connect-src {connect}; base-uri 'none'; form-action 'none'")
+    policy = page_policy(script, connect_self)
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',

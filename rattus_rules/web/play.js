@@ -14,6 +14,7 @@
     var options = {method: method, headers: {"Accept": "application/json"}};
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
+      options.headers["X-Rattus-Token"] = page.token;  /* the server takes a change only from its own page */
       options.body = JSON.stringify(body);
     }
     return fetch(path, options).then(function (response) {

@@ -4,6 +4,7 @@ plays the other seats, and hands out the record (tests/rattus/test_browser.py pl
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -14,7 +15,7 @@ import pytest
 
 from rattus_rules import interpretations
 from rattus_rules.cli import main
-from rattus_rules.playweb import MAX_BODY, PlayServer
+from rattus_rules.playweb import MAX_BODY, TOKEN_HEADER, PlayServer
 from rattus_rules.records import validate
 
 from .browser import serving
@@ -23,16 +24,22 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 class Client:
-    """Talks to a play server on 127.0.0.1."""
+    """Talks to a play server on 127.0.0.1 as its page does (with the token the page carries)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
+        with urllib.request.urlopen(base + "/", timeout=30) as answer:
+            html = answer.read().decode()
+        found = re.search(r'"token":"([^"]+)"', html)
+        assert found, "the play page carries its token"
+        self.token = found.group(1)
 
     def call(self, method: str, path: str, body: Any = None, raw: bytes | None = None,
              headers: dict[str, str] | None = None) -> tuple[int, Any]:
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json", **(headers or {})})
+                                         headers={"Content-Type": "application/json", TOKEN_HEADER: self.token,
+                                                  **(headers or {})})
         try:
             with urllib.request.urlopen(request, timeout=30) as answer:
                 status, text = answer.status, answer.read().decode()
