@@ -322,10 +322,11 @@ class Session:
                 raise ProtocolError("bad-request", "give the `action` or its `index`, not both")
             if type(index) is not int:
                 raise ProtocolError("bad-request", f"`index` is a whole number, not {_shown(index)}")
-            if not 0 <= index < len(g.texts):
-                raise ProtocolError("illegal-action", f"there are {len(g.texts)} legal actions, no index {index}",
-                                    rule=g.state.decision_rule(),
-                                    citations=citations_json(g.state.decision_citations()))
+            if not 0 <= index < len(g.texts):  # both bounds: a negative index would name an option from the end
+                reason = f"there are {len(g.texts)} legal actions, no index {index}"
+                raise ProtocolError("illegal-action", reason, reason=reason, rule=g.state.decision_rule(),
+                                    citations=citations_json(g.state.decision_citations()),
+                                    legal=list(dict.fromkeys(g.texts)))
             return index
         text = request.get("action")
         if not isinstance(text, str):

@@ -125,6 +125,10 @@ def test_a_tampered_state_is_refused_where_it_is_wrong(nim: Session, change: Any
     ({"index": True}, "bad-request", "`index` is a whole number, not true"),
     ({"index": 0, "action": "take 1"}, "bad-request", "give the `action` or its `index`, not both"),
     ({"index": 99}, "illegal-action", "no index 99"),
+    ({"index": -1}, "illegal-action", "no index -1"),          # without the lower bound: the last option, then
+    ({"index": -1000}, "illegal-action", "no index -1000"),    # a rules-error; -1000 an internal IndexError
+    ({"index": 2**63}, "illegal-action", f"no index {2**63}"),
+    ({"index": 10**30}, "illegal-action", f"no index {10**30}"),
 ])
 def test_an_index_that_is_no_index_is_refused_and_nothing_moves(nim: Session, request_fields: dict[str, Any],
                                                                 code: str, said: str) -> None:
@@ -135,3 +139,17 @@ def test_an_index_that_is_no_index_is_refused_and_nothing_moves(nim: Session, re
     explained = ask(nim, cmd="explain", game="g1", **request_fields)  # a legal index is explained, not refused
     assert explained.get("legal") is False if code == "illegal-action" else _code(explained) == code, explained
     assert ask(nim, cmd="save", game="g1")["state"] == before
+
+
+def test_an_index_equal_to_the_number_of_options_is_refused(nim: Session) -> None:
+    ask(nim, cmd="new", players=2, seed=1)
+    n = len(ask(nim, cmd="legal", game="g1")["actions"])
+    before = ask(nim, cmd="save", game="g1")["state"]
+    for index in (n, n + 1, -n, -n - 1):
+        reply = ask(nim, cmd="apply", game="g1", index=index)
+        assert _code(reply) == "illegal-action" and f"there are {n} legal actions, no index {index}" in \
+            reply["error"]["message"], reply
+        explained = ask(nim, cmd="explain", game="g1", index=index)
+        assert explained["ok"] and explained["legal"] is False and f"no index {index}" in explained["reason"]
+    assert ask(nim, cmd="save", game="g1")["state"] == before
+    assert ask(nim, cmd="apply", game="g1", index=n - 1)["ok"]

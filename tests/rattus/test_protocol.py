@@ -177,6 +177,11 @@ def test_a_line_over_the_limit_is_refused_and_the_session_goes_on() -> None:
     assert replies[1]["error"]["code"] == "too-long"
 
 
+# indices at and beyond both ends of a decision's options (Rattus offers at most a few hundred): a session that
+# let -1 through applied the last option (a rules-error from the runtime's own bound), -1000 was an IndexError
+_INDICES = st.one_of(st.integers(-3, 3), st.integers(max_value=-1), st.integers(min_value=2**62),
+                     st.sampled_from([-1, -1000, -(2**63), 2**63, 10**30]))
+
 _MALFORMED = st.one_of(
     st.binary(max_size=200),
     st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
@@ -190,7 +195,7 @@ _MALFORMED = st.one_of(
                                     "players": st.one_of(st.integers(-3, 6), st.text(max_size=3), st.none()),
                                     "seed": st.one_of(st.integers(), st.floats(), st.booleans()),
                                     "action": st.one_of(st.text(max_size=30), st.integers()),
-                                    "index": st.one_of(st.integers(), st.text(max_size=3)),
+                                    "index": st.one_of(_INDICES, st.integers(), st.text(max_size=3)),
                                     "force": st.text(max_size=30), "player": st.integers(-2, 5),
                                     "state": st.dictionaries(st.text(max_size=8), st.integers(), max_size=3),
                                     "record": st.one_of(st.text(max_size=30), st.dictionaries(st.text(max_size=8),
@@ -217,7 +222,39 @@ def test_fuzz_malformed_lines_never_kill_the_server(lines: list[bytes]) -> None:
         assert isinstance(reply["ok"], bool)
         if not reply["ok"]:
             error.validate(reply)
-            assert reply["error"]["code"] != "internal", reply
+            assert reply["error"]["code"] not in ("internal", "rules-error"), reply
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.lists(st.tuples(st.sampled_from(["apply", "explain"]),
+                                                 st.one_of(_INDICES, st.sampled_from(["n", "n+1", "last"]))),
+                                       min_size=1, max_size=12))
+def test_fuzz_an_index_out_of_range_is_an_illegal_action_at_any_step(seed: int,
+                                                                     asks: list[tuple[str, int | str]]) -> None:
+    # negative, equal to the number of options, past it, huge: `illegal-action` (explain: not legal), and the
+    # game does not move; an index in range applies that option, as the API would
+    client = Client()
+    game = client("new", players=2 + seed % 3, seed=seed, chance="seed")["game"]
+    for cmd, asked in asks:
+        legal = client("legal", game=game)["actions"]
+        n = len(legal)
+        index = {"n": n, "n+1": n + 1, "last": n - 1}.get(asked, asked) if isinstance(asked, str) else asked
+        before = client("save", game=game)["state"]
+        reply = client(cmd, game=game, index=index, schema_valid=index >= 0)  # the schema says no index is < 0
+        if not 0 <= index < n:
+            if cmd == "apply":
+                assert not reply["ok"] and reply["error"]["code"] in ("illegal-action", "bad-request"), reply
+                assert f"no index {index}" in reply["error"]["message"]
+            else:
+                assert reply["ok"] and reply["legal"] is False, reply
+            assert client("save", game=game)["state"] == before
+        elif cmd == "apply":
+            assert reply["ok"] and reply["action"] == legal[index], reply
+        else:
+            assert reply["ok"] and reply["legal"] is True and reply["action"] == legal[index], reply
+            assert client("save", game=game)["state"] == before
+        if client("state", game=game)["to_move"] is None:
+            break
 
 
 def test_rattus_serve_over_a_pipe() -> None:
