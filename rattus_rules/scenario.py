@@ -648,8 +648,10 @@ class _Runner:
         seat = self.builder.seat(args[0] if args else "")
         text = " ".join(args[1:])
         st = self.state
-        if st.current_player != seat:
-            return  # another player's decision: the action is not legal for this player
+        if st.current_player != seat:  # it would be refused, but for the turn, not for what the line means
+            self.fail(f"{self.who(st.current_player)} is to move, not {self.who(seat)}: "
+                      f"the action cannot be tried at another player's decision")
+            return
         try:
             st.find(text)
         except IllegalAction as err:

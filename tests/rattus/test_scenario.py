@@ -94,6 +94,17 @@ def test_failures_name_the_line_and_what_was_found() -> None:
     assert messages(text + "expect frobnicate\n")[0].startswith("3: unknown expectation 'frobnicate'")
 
 
+def test_expect_illegal_at_another_players_decision_fails_naming_whose_turn_it_is() -> None:
+    # it passed silently: any action of P1's was "illegal" while P0 was to move, whatever the rules said
+    text = "players 2\ntokens Gallia: ?, ?\n"
+    assert messages(text + "expect illegal P1 place Gallia\n") == [
+        "3: P0 is to move, not P1: the action cannot be tried at another player's decision"]
+    found = messages("players 3\nseats red yellow green\ntokens Gallia: ?\nplague Italia\nturn yellow\n"
+                     "expect illegal green place Italia because \"ohne Rattenplättchen\"\n")
+    assert found == ["6: yellow is to move, not green: the action cannot be tried at another player's decision"]
+    assert run(text + "expect illegal P0 place Italia because \"ohne Rattenplättchen\"\n").ok  # at P0's decision
+
+
 @pytest.mark.parametrize(("text", "where"), [
     ("tokens Gallia: ?\n", "t.scn:1: say how many players"),
     ("players 5\n", "t.scn:1: Rattus is for 2 to 4 players"),
