@@ -277,6 +277,9 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     wrong["entries"][k] = {"reveal": "6:A+merchant+witch" if wrong["entries"][k]["reveal"] != "6:A+merchant+witch"
                            else "1:merchant+monk"}
     games["illegal-wrong-reveal.json"] = wrong
+    k, state = _first(4, 21, lambda e, st: e["action"].startswith("place "))
+    games[WRONG_SEAT] = _cut(base, k, {"by": notation.seat((state.current_player + 1) % 4),
+                                       "action": base["entries"][k]["action"]})
     games[AFTER_THE_END] = _cut(base, len(base["entries"]), {"by": "P0", "action": "end"})
     placed = record_game(4, 22, {"reveal-order": "placed"})
     placed["interpretations"] = {}
