@@ -6,22 +6,36 @@ positions (when it loads) or a :class:`RulesError` (when it runs) may stop it.
 :func:`mutate_values` changes what a spec computes without breaking its
 syntax: numbers become numbers near the language's bound, operators other
 operators of their kind, so the mutated spec mostly loads and plays deep.
+
+Every spec is played on the Python back end in this process, and on each other
+back end that runs here (the C back end of issue 26) in a child process
+(:class:`BackendChild`): both must give the same :func:`trace` (the same spec
+errors, decisions, states, rule errors and scores), and a child killed by a
+signal (a segfault is the worst failure there is) fails the test.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import random
 import re
+import select
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
-from interpreter import RulesError, SpecError, load_spec
+from interpreter import RulesError, SpecError
 from interpreter.ast import MAX_INT
 from interpreter.checker import MAX_PLAYERS
 from interpreter.runtime import State
+from tests.backends.harness import BACKEND_ENV, BACKENDS, ROOT, load, running, unavailable
 
 #: Numbers a mutation writes: small ones, and ones at and near the bound of the language.
 NUMBERS = [0, 1, 2, 3, 7, -1, -5, 1000, 2**31, 2**62, MAX_INT, MAX_INT - 1, 10**18]
@@ -88,7 +102,7 @@ def play_randomly(folder: Path, seed: int, steps: int = 60, settings: list[dict[
     refused at load must say where; a game may stop with a :class:`RulesError`.
     """
     try:
-        game = load_spec(folder)
+        game = load(folder, "python")
     except SpecError as err:
         for d in err.diagnostics:
             assert d.pos.path and d.pos.line >= 1 and d.pos.column >= 1, d.format()
@@ -117,6 +131,117 @@ def play_randomly(folder: Path, seed: int, steps: int = 60, settings: list[dict[
                     assert -MAX_INT <= game.score(state, seat) <= MAX_INT
             except RulesError as err:
                 assert err.pos.line >= 0, err
+    same_on_every_backend(folder, seed, steps, settings)
+
+
+def _digest(state: State) -> str:
+    return hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def trace(folder: Path, seed: int, steps: int, settings: list[dict[str, str]] | None, backend: str) -> list[Any]:
+    """What a spec does under a back end, played as :func:`play_randomly` plays it: its spec errors, or
+    for each game who decides, the legal texts and a digest of the state's JSON at each step, then the
+    scores or the rule error that stopped it (JSON data: it crosses a process boundary)."""
+    try:
+        game = load(folder, backend)
+    except SpecError as err:
+        return [["spec error", [d.format() for d in err.diagnostics]]]
+    if running(game) != backend:
+        raise RuntimeError(f"asked for the {backend} back end, the game runs on {running(game)}")
+    out: list[Any] = []
+    rng = random.Random(seed)
+    for players in sorted({game.min_players, min(game.min_players + 1, game.max_players)}):
+        for chosen in settings or [{}]:
+            out.append(["game", players, chosen])
+            try:
+                state = game.new_state(players, seed=seed, settings=chosen)
+                for _ in range(steps):
+                    if state.pending is None:
+                        break
+                    out.append([state.pending.player, state.legal_action_texts(), _digest(state)])
+                    if state.pending.player < 0:
+                        state.apply_random_chance()
+                    else:
+                        state.apply_index(rng.randrange(state.num_legal_actions()))
+                out.append(["end", _digest(state), [game.score(state, seat) for seat in range(players)]])
+            except RulesError as err:
+                out.append(["rule error", type(err).__name__, str(err)])
+    return out
+
+
+class BackendChild:
+    """A child process that answers :func:`trace` requests under one back end (``tests.backends.fuzz_child``).
+
+    A child killed by a signal, or silent for :attr:`TIMEOUT` seconds, fails the
+    request with an AssertionError naming the spec; a new child is started for
+    the next one."""
+
+    TIMEOUT = 120.0
+    _running: ClassVar[dict[str, BackendChild]] = {}
+
+    def __init__(self, backend: str, command: list[str] | None = None) -> None:
+        self.backend = backend
+        self.command = command or [sys.executable, "-m", "tests.backends.fuzz_child"]
+        self.process: subprocess.Popen[str] | None = None
+
+    @classmethod
+    def of(cls, backend: str) -> BackendChild:
+        """The child of a back end, started on first use and kept for the test run."""
+        if backend not in cls._running:
+            cls._running[backend] = cls(backend)
+        return cls._running[backend]
+
+    def _start(self) -> subprocess.Popen[str]:
+        if self.process is None or self.process.poll() is not None:
+            env = {**os.environ, BACKEND_ENV: self.backend, "PYTHONPATH": str(ROOT)}
+            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            text=True, env=env, cwd=ROOT)
+        return self.process
+
+    def trace(self, folder: Path, seed: int, steps: int, settings: list[dict[str, str]] | None) -> list[Any]:
+        """The child's trace of a spec; AssertionError if the child crashes, dies or hangs."""
+        process = self._start()
+        assert process.stdin is not None and process.stdout is not None
+        spec = "\n".join(f.read_text(encoding="utf-8") for f in sorted(folder.glob("*.rules")))
+        request = {"folder": str(folder), "seed": seed, "steps": steps, "settings": settings,
+                   "backend": self.backend}
+        try:
+            process.stdin.write(json.dumps(request) + "\n")
+            process.stdin.flush()
+        except BrokenPipeError:
+            pass
+        ready, _, _ = select.select([process.stdout], [], [], self.TIMEOUT)
+        line = process.stdout.readline() if ready else ""
+        if not line:
+            if not ready:
+                process.kill()
+            code = process.wait()
+            self.process = None
+            died = f"killed by {signal.Signals(-code).name}" if code < 0 else f"gone with exit code {code}"
+            raise AssertionError(f"the {self.backend} back end's process was {died} "
+                                 f"(seed {seed}, settings {settings}) on this spec:\n{spec}")
+        answer = json.loads(line)
+        assert "crash" not in answer, f"the {self.backend} back end crashed: {answer['crash']}\non this spec:\n{spec}"
+        return list(answer["trace"])
+
+    def close(self) -> None:
+        """End the child (its input closed: it exits when it has read it all)."""
+        if self.process is not None and self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+            self.process.wait(timeout=self.TIMEOUT)
+        self.process = None
+
+
+def same_on_every_backend(folder: Path, seed: int, steps: int, settings: list[dict[str, str]] | None) -> None:
+    """The spec does the same on each back end that runs here, each in a child process, as on Python."""
+    others = [b for b in BACKENDS if b != "python" and unavailable(b) is None]
+    if not others:
+        return
+    ours = json.loads(json.dumps(trace(folder, seed, steps, settings, "python")))
+    for backend in others:
+        theirs = BackendChild.of(backend).trace(folder, seed, steps, settings)
+        assert theirs == ours, f"the {backend} back end does otherwise than Python on {folder} (seed {seed})"
 
 
 class SpecCopy:

@@ -1,0 +1,62 @@
+"""The spec fuzzer's hook for the other back ends: a child process plays the spec, and dies alone.
+
+:func:`tests.spec_fuzzing.play_randomly` (used by every spec fuzzer) compares
+its Python play with a child process running each other back end that runs
+here.  These tests check the plumbing on the Python back end (always there),
+and that a child killed by a signal fails the test with the signal named.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.spec_fuzzing import BackendChild, trace
+
+from .harness import GAMES
+
+BROKEN = """game broken "Broken"
+  cite book "Rules" "A sentence."
+source book "Rules" file "000"
+players 2 to 2
+  cite book "Rules" "A sentence."
+main play
+procedure play
+  cite book "Rules" "A sentence."
+{
+  let x = 1 // 0
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def child() -> Iterator[BackendChild]:
+    child = BackendChild("python")
+    yield child
+    child.close()
+
+
+@pytest.mark.parametrize("name", ["nim", "gifts"])
+def test_a_child_traces_what_this_process_traces(child: BackendChild, name: str) -> None:
+    ours = trace(GAMES[name], 3, 40, [{}], "python")
+    assert len(ours) > 10 and ours[-1][0] == "end"
+    assert child.trace(GAMES[name], 3, 40, [{}]) == ours
+
+
+def test_spec_and_rule_errors_cross_the_process_boundary(child: BackendChild, tmp_path: Path) -> None:
+    (tmp_path / "broken.rules").write_text(BROKEN, encoding="utf-8")
+    ours = trace(tmp_path, 1, 10, None, "python")
+    assert ours[0][0] in ("spec error", "game")
+    assert child.trace(tmp_path, 1, 10, None) == ours
+    (tmp_path / "broken.rules").write_text("game", encoding="utf-8")
+    assert child.trace(tmp_path, 1, 10, None)[0][0] == "spec error"
+
+
+def test_a_child_killed_by_a_signal_fails_with_the_signal_named() -> None:
+    dying = BackendChild("python", [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"])
+    with pytest.raises(AssertionError, match="killed by SIGSEGV") as err:
+        dying.trace(GAMES["nim"], 1, 10, None)
+    assert "game nim" in str(err.value)  # the spec that did it is shown
