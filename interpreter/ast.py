@@ -618,6 +618,50 @@ class MainDecl:
     pos: Pos = attrs.field(eq=False)
 
 
+@attrs.frozen
+class TextSection:
+    """A heading of a source text and its sentences, in order."""
+
+    title: str
+    sentences: tuple[str, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class TextDecl:
+    """`text source { section "Title" "sentence" ... }`: the text of a source, sentence by sentence."""
+
+    source: str
+    sections: tuple[TextSection, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
+#: Why a sentence may be carried out by no rule (:class:`Waiver`); all but `flavour` name where it is
+#: accounted for instead.
+WAIVER_REASONS = {
+    "flavour": "flavour or story",
+    "example": "an example (a scenario test reproduces it)",
+    "component": "a component description (a data table or check holds it)",
+    "summary": "a summary of rules stated elsewhere",
+}
+
+
+@attrs.frozen
+class Waiver:
+    """`waive source "Section" "sentence" ... because reason "where"`: sentences no rule carries out, and why."""
+
+    source: str
+    section: str
+    quotes: tuple[str, ...]
+    reason: str
+    where: str | None
+    pos: Pos = attrs.field(eq=False)
+
+    def citations(self) -> tuple[Citation, ...]:
+        """Each waived sentence as a citation (matched against the text as a `cite` is)."""
+        return tuple(Citation(self.source, self.section, q, self.pos) for q in self.quotes)
+
+
 Declaration = (
     GameDecl
     | SourceDecl
@@ -636,6 +680,8 @@ Declaration = (
     | ProcedureDecl
     | ScoreDecl
     | MainDecl
+    | TextDecl
+    | Waiver
 )
 
 

@@ -23,6 +23,7 @@ import attrs
 from . import ast as A
 from .builtins import BUILTINS, SPECIAL_NAMES
 from .errors import Diagnostic, SpecError
+from .sourcetext import SourceText, normalise
 from .symbols import Kind, Symbols
 from .types import (
     ANY,
@@ -165,6 +166,8 @@ class Checker:
         self.files = tuple(files)
         self.texts = texts
         self.symbols = Symbols()
+        #: the texts of sources the spec keeps, ready to find quotations in (made when collected)
+        self.source_texts: dict[str, SourceText] = {}
         self.problems: list[Diagnostic] = []
         self.types: dict[int, Type] = {}
         self.refs: dict[int, Kind] = {}
@@ -240,8 +243,13 @@ class Checker:
                         self.add_global(s.functions, d.name, d)
                     case A.ProcedureDecl():
                         self.add_global(s.procedures, d.name, d)
+                    case A.TextDecl():
+                        self.add(s.texts, d.source, d, "text of source")
+                    case A.Waiver():
+                        s.waivers.append(d)
                     case _:
                         assert_never(d)
+        self.source_texts = {name: SourceText(d) for name, d in s.texts.items()}
         if s.game is None:
             self.error(A.Pos(self.files[0].path if self.files else "<spec>", 1, 1),
                        "the spec has no `game` declaration")
@@ -316,6 +324,10 @@ class Checker:
                 self.decl_ProcedureDecl(d)
             case A.ScoreDecl():
                 self.decl_ScoreDecl(d)
+            case A.TextDecl():
+                self.decl_TextDecl(d)
+            case A.Waiver():
+                self.decl_Waiver(d)
             case A.GameDecl() | A.SourceDecl() | A.PlayersDecl() | A.ScopeDecl() | A.MainDecl():
                 pass  # nothing to check beyond collecting them (see collect and check_declarations)
             case _:
@@ -332,14 +344,59 @@ class Checker:
             self.error(d.pos, f"{kind} {label!r} has no citation; add `cite SOURCE \"section\" \"sentence\"`")
         self.cite_sources(cites)
 
-    def cite_sources(self, cites: Iterable[A.Citation]) -> None:
-        """Report citations that name an unknown source or lack a section or a sentence."""
+    def cite_sources(self, cites: Iterable[A.Citation], what: str = "citation") -> None:
+        """Report citations that name an unknown source, lack a section or a sentence, or quote a sentence
+        that is not in the source's text (where the spec keeps it: `text`)."""
         for c in cites:
             if c.source not in self.symbols.sources:
-                self.error(c.pos, f"citation names an unknown source {c.source!r}"
+                self.error(c.pos, f"{what} names an unknown source {c.source!r}"
                            + suggest(c.source, self.symbols.sources))
             if not c.quote.strip() or not c.section.strip():
-                self.error(c.pos, "a citation needs a section and a sentence")
+                self.error(c.pos, f"a {what} needs a section and a sentence")
+                continue
+            text = self.source_texts.get(c.source)
+            problem = text.problem(c) if text is not None else None
+            if problem is not None:
+                self.error(c.pos, f"{what}: {problem}")
+
+    def decl_TextDecl(self, d: A.TextDecl) -> None:
+        """Check a `text` declaration: its source is declared, no section twice, no sentence empty."""
+        if d.source not in self.symbols.sources:
+            self.error(d.pos, f"text of an unknown source {d.source!r}" + suggest(d.source, self.symbols.sources))
+        seen: dict[str, A.Pos] = {}
+        for section in d.sections:
+            if not section.title.strip():
+                self.error(section.pos, "a section needs a title")
+            if section.title in seen:
+                self.error(section.pos, f"section {section.title!r} twice (first at {seen[section.title]})")
+            seen.setdefault(section.title, section.pos)
+            if any(not normalise(s) for s in section.sentences):
+                self.error(section.pos, f"section {section.title!r} has an empty sentence")
+
+    def decl_Waiver(self, d: A.Waiver) -> None:
+        """Check a `waive` declaration: its reason is one of :data:`ast.WAIVER_REASONS` and names what it must
+        (a table or check for `component`, a section of a kept text for `summary`, a scenario for `example`),
+        and each sentence is in the source's text, which the spec must keep."""
+        s = self.symbols
+        if d.reason not in A.WAIVER_REASONS:
+            self.error(d.pos, f"unknown reason {d.reason!r}; a waiver is because "
+                       + ", ".join(A.WAIVER_REASONS) + suggest(d.reason, A.WAIVER_REASONS))
+        elif d.reason == "flavour" and d.where is not None:
+            self.error(d.pos, "a waiver because flavour names nothing else")
+        elif d.reason != "flavour" and not (d.where or "").strip():
+            wants = {"example": "the scenario test that reproduces it", "component": "the data table or check",
+                     "summary": "the section that states the rules"}[d.reason]
+            self.error(d.pos, f"a waiver because {d.reason} names {wants}: `because {d.reason} \"...\"`")
+        elif d.reason == "component" and d.where not in s.tables and d.where not in s.checks:
+            self.error(d.pos, f"waiver: {d.where!r} is no data table or check"
+                       + suggest(d.where or "", [*s.tables, *s.checks]))
+        elif d.reason == "summary" and d.where is not None and not any(
+                t.sections_named(d.where) for t in self.source_texts.values()):
+            self.error(d.pos, f"waiver: {d.where!r} is no section of a source text the spec keeps")
+        if d.source in s.sources and d.source not in s.texts:
+            self.error(d.pos, f"a waiver needs the text of source {d.source!r}: "
+                       f"declare it with `text {d.source} {{ ... }}`")
+        self.cite_sources(d.citations(), "waiver")
 
     def decl_EnumDecl(self, d: A.EnumDecl) -> None:
         """Check an `enum` declaration: no value twice."""

@@ -1021,6 +1021,17 @@ class English:
                 return self.function(d)
             case A.ProcedureDecl():
                 return render_plain(self.procedure(d))
+            case A.TextDecl():
+                count = sum(len(s.sentences) for s in d.sections)
+                return t("The text of source ") + self.m.value(d.source) + t(
+                    f": {count} sentences under {len(d.sections)} headings.")
+            case A.Waiver():
+                n = len(d.quotes)
+                return t(("This sentence" if n == 1 else f"These {n} sentences") + " of source ") \
+                    + self.m.value(d.source) + t(f" ({d.section}) " + ("is" if n == 1 else "are")
+                                                 + " carried out by no rule: " + A.WAIVER_REASONS[d.reason]
+                                                 if d.reason in A.WAIVER_REASONS else d.reason) \
+                    + (t(" (") + self.m.value(d.where) + t(")") if d.where else "") + t(".")
             case _:
                 assert_never(d)
 

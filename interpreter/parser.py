@@ -371,6 +371,20 @@ class _Builder:
         file = _unquote(strings[1]) if len(strings) > 1 else None
         return A.SourceDecl(str(t.children[0]), _unquote(strings[0]), file, self.pos(t))
 
+    def d_text_decl(self, t: TreeT) -> A.TextDecl:
+        sections = tuple(A.TextSection(_unquote(s.children[0]), tuple(_unquote(x) for x in s.children[1:]),
+                                       self.pos(s)) for s in self.trees(t, "text_section"))
+        return A.TextDecl(str(t.children[0]), sections, self.pos(t))
+
+    def d_waive_decl(self, t: TreeT) -> A.Waiver:
+        source, reason = (str(n) for n in self.tokens(t, "NAME"))
+        strings = [c for c in t.children if isinstance(c, Token) and c.type == "STRING"]
+        # the strings after the reason name (at most one) say where the sentence is accounted for
+        names = [i for i, c in enumerate(t.children) if isinstance(c, Token) and c.type == "NAME"]
+        tail = [_unquote(c) for c in t.children[names[1] + 1:]]
+        texts = [_unquote(s) for s in strings[:len(strings) - len(tail)]]
+        return A.Waiver(source, texts[0], tuple(texts[1:]), reason, tail[0] if tail else None, self.pos(t))
+
     def d_players_decl(self, t: TreeT) -> A.PlayersDecl:
         low, high = self.tokens(t, "INT")
         return A.PlayersDecl(self.integer(low), self.integer(high), self.citations(t.children), self.pos(t))

@@ -65,6 +65,10 @@ class Symbols:
     functions: dict[str, A.FunctionDecl] = attrs.Factory(dict)
     procedures: dict[str, A.ProcedureDecl] = attrs.Factory(dict)
     rules: dict[str, A.Rule] = attrs.Factory(dict)
+    #: The text a spec keeps of a source, by source name (`text` declarations).
+    texts: dict[str, A.TextDecl] = attrs.Factory(dict)
+    #: The sentences no rule carries out, each with its reason (`waive` declarations), in spec order.
+    waivers: list[A.Waiver] = attrs.Factory(list)
 
     def kind_of(self, name: str) -> Kind | None:
         """What a global name is: a state, a zone, a table, ... or None."""

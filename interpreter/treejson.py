@@ -32,6 +32,8 @@ _FREE_TEXT = {
     (A.GameDecl, "title"), (A.SourceDecl, "title"), (A.SourceDecl, "file"), (A.TableDecl, "file"),
     (A.SwitchOption, "value"), (A.SwitchOption, "description"), (A.SwitchDecl, "question"),
     (A.Say, "template"), (A.Option, "verb"), (A.Chance, "verb"), (A.SpecFile, "path"),
+    (A.TextSection, "title"), (A.TextSection, "sentences"), (A.Waiver, "section"), (A.Waiver, "quotes"),
+    (A.Waiver, "where"),
 }
 #: Fields holding one of a few words.
 _CHOICES: dict[tuple[type, str], frozenset[str]] = {

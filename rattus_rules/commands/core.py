@@ -12,6 +12,8 @@ from ..agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
 from ..games import log_lines
 from ..paths import spec_dir
+from ..tools.coverage import coverage
+from ..tools.coverage import report as coverage_report
 from .common import (
     EXIT_OK,
     EXIT_RULES,
@@ -36,7 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("check", help="parse and check a spec (default: the game's, see --game)")
     p.add_argument("path", nargs="?", help="a spec folder or .rules file")
     p.add_argument("--data", metavar="PATH", help="a folder of corrected component tables")
-    add_json_option(p, "the outcome (counts, or every problem with its position)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 unless every sentence of the spec's source texts is cited or waived")
+    add_json_option(p, "the outcome (counts and coverage, or every problem with its position)")
     p.set_defaults(run=run_check, any_game=True)
 
     p = sub.add_parser("play", help="play a game with random players and print its log")
@@ -78,14 +82,20 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"{len(err.diagnostics)} problem(s) found", file=sys.stderr)
         return code
     s = game.symbols
+    cov = coverage(game)
+    code = EXIT_RULES if args.strict and not cov.complete else EXIT_OK
     if args.json:
         print_json({"ok": True, "title": game.title, "procedures": len(s.procedures), "rules": len(s.rules),
-                    "switches": len(s.switches), "invariants": len(s.invariants), "checks": len(s.checks)})
-        return EXIT_OK
+                    "switches": len(s.switches), "invariants": len(s.invariants), "checks": len(s.checks),
+                    "coverage": cov.to_json(), "complete": cov.complete})
+        return code
     counts = ((s.procedures, "procedure"), (s.rules, "rule"), (s.switches, "switch"), (s.invariants, "invariant"),
               (s.checks, "data check"))
     print(f"ok: {game.title} — " + ", ".join(_count(len(items), noun) for items, noun in counts))
-    return EXIT_OK
+    print("\n".join(coverage_report(cov)))
+    if code != EXIT_OK:
+        print("--strict: not every sentence is accounted for (cite it, or waive it with a reason)", file=sys.stderr)
+    return code
 
 
 def _count(n: int, noun: str) -> str:

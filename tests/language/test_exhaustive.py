@@ -25,7 +25,8 @@ from interpreter.tools import refgen
 from interpreter.tools.refgen import GRAMMAR_NODES, grammar_rules
 
 #: Nodes that are parts of other nodes, not kinds a pass dispatches on.
-PARTS = {A.Pos, A.Citation, A.Block, A.Binding, A.Option, A.Column, A.SwitchOption, A.SpecFile, A.Param}
+PARTS = {A.Pos, A.Citation, A.Block, A.Binding, A.Option, A.Column, A.SwitchOption, A.SpecFile, A.Param,
+         A.TextSection}
 
 UNIONS = {"Expr": A.Expr, "Stmt": A.Stmt, "Declaration": A.Declaration}
 
