@@ -92,7 +92,8 @@ def run_check(args: argparse.Namespace) -> int:
     counts = ((s.procedures, "procedure"), (s.rules, "rule"), (s.switches, "switch"), (s.invariants, "invariant"),
               (s.checks, "data check"))
     print(f"ok: {game.title} — " + ", ".join(_count(len(items), noun) for items, noun in counts))
-    print("\n".join(coverage_report(cov)))
+    for line in coverage_report(cov):
+        print(line)
     if code != EXIT_OK:
         print("--strict: not every sentence is accounted for (cite it, or waive it with a reason)", file=sys.stderr)
     return code
