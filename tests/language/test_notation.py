@@ -9,6 +9,7 @@ checks Rattus the same way.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,40 @@ def check_round_trip(state: State, readable: bool = True) -> None:
         typed = all(b.type != ANY for b in state.pending.decision.branches[action.branch].bindings)
         if readable and typed:
             assert state._read(action.text) == found, action.text
+
+
+def spec_verbs(game: Game) -> set[str]:
+    """Every verb the spec can offer: those of every branch of every decision (under any switch setting)."""
+    return {b.verb for d in game.decisions for b in d.branches}
+
+
+def verbs_read_back(game: Game, times: int = 3, max_steps: int = 5000) -> Counter[str]:
+    """Play one random game to its end under the defaults and one under each switch option that is not a
+    default (player counts in turn), and check the round trip (:func:`check_round_trip`) of every legal
+    action at each state offering a verb checked fewer than ``times`` times: how often each verb was."""
+    checked: Counter[str] = Counter()
+    settings_list = [{}] + [{s.ident: o.value} for s in game.switches.values() for o in s.options if not o.default]
+    counts = range(game.min_players, game.max_players + 1)
+    for n, chosen in enumerate(settings_list):
+        rng = random.Random(n)
+        state = game.new_state(counts[n % len(counts)], seed=n, settings=chosen)
+        for _ in range(max_steps):
+            if state.is_terminal():
+                break
+            verbs = {text.split(" ")[0] for text in state.legal_action_texts()}
+            if any(checked[v] < times for v in verbs):
+                check_round_trip(state)
+                checked.update(verbs)
+            if state.is_chance_node():
+                state.apply_random_chance()
+            else:
+                state.apply_index(rng.randrange(state.num_legal_actions()))
+    return checked
+
+
+def test_every_verb_of_the_toy_games_is_written_and_read_back(gifts: Game, nim: Game) -> None:
+    for game in (gifts, nim):
+        assert set(verbs_read_back(game)) == spec_verbs(game) != set(), game.name
 
 
 @ROUND_TRIP

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from interpreter import Game
 from interpreter.notation import NO_VALUE
 from interpreter.tools.perft import perft
 from rattus_rules.cli import main
 from rattus_rules.conformance import start_position
 from rattus_rules.games import known_games
+
+from ..language.test_notation import spec_verbs, verbs_read_back
 
 
 def test_the_registry_knows_the_game() -> None:
@@ -71,3 +74,9 @@ def test_perft_counts_the_first_lays() -> None:
     first = perft(state, 1)
     assert first == len(state.legal_action_texts()) > 20
     assert perft(state, 2) > first
+
+
+def test_every_verb_ratten_scharf_can_offer_is_written_and_read_back(scharf: Game) -> None:
+    reached = verbs_read_back(scharf)
+    assert {"draw", "lay"} <= spec_verbs(scharf)
+    assert set(reached) == spec_verbs(scharf), spec_verbs(scharf) - set(reached)

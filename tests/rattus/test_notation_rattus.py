@@ -12,7 +12,7 @@ from interpreter import Game, notation
 from rattus_rules import player_label
 from rattus_rules.records import seat_label
 
-from ..language.test_notation import ROUND_TRIP, check_round_trip, random_states
+from ..language.test_notation import ROUND_TRIP, check_round_trip, random_states, spec_verbs, verbs_read_back
 
 
 @ROUND_TRIP
@@ -21,6 +21,13 @@ def test_rattus_actions_read_back(rules: Game, players: int, seed: int, steps: i
     for state in random_states(rules, players, seed, steps)[-20:]:
         if not state.is_terminal():
             check_round_trip(state)
+
+
+def test_every_verb_rattus_can_offer_is_written_and_read_back(rules: Game) -> None:
+    # the Hypothesis test above never reaches the final round (12 examples of at most 80 steps)
+    reached = verbs_read_back(rules)
+    assert {"end", "final-reveal", "peasant", "neutral", "no-neutral", "remove", "witch-swap"} <= spec_verbs(rules)
+    assert set(reached) == spec_verbs(rules), spec_verbs(rules) - set(reached)
 
 
 def test_the_package_writes_seats_by_the_notation() -> None:
