@@ -9,9 +9,10 @@ STAMP  := $(VENV)/.installed
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@echo "setup: making $(VENV) and installing the dependencies (about a minute; pip names each package)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --progress-bar on -e ".[dev]"
 	rm -rf .mypy_cache  # installed packages changed: mypy must not trust its old cache
 	touch $(STAMP)
 

@@ -105,8 +105,11 @@ def find_pieces(state: State, match: Callable[[int], bool], zones: tuple[str, ..
 def refresh(state: State) -> None:
     """Recompute the pending decision after the state was edited by hand.
 
-    Raises :class:`RuleError` if the decision has no legal option any more.
+    Raises :class:`RuleError` if the decision has no legal option any more.  :meth:`State.undo` cannot
+    go back past a hand edit (call :meth:`State.mark_start` to undo back to the edited position).
     """
+    state.start = None
+    state.trail = None
     if not state.frames:
         state.pending = None
         return
@@ -145,6 +148,8 @@ def exchange_identities(state: State, a: int, b: int) -> None:
     """
     if a == b:
         return
+    state.start = None  # no undo past a hand edit
+    state.trail = None
     state.swap_pieces(a, b)
     state.face_up[a], state.face_up[b] = state.face_up[b], state.face_up[a]
     state.seen[a], state.seen[b] = state.seen[b], state.seen[a]

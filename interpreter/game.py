@@ -322,6 +322,8 @@ class Game:
         st.log = None
         st.check_invariants = False
         st.lazy = False
+        st.start = None
+        st.trail = None
         return st
 
     def _scope_chooser(self, node: A.Expr) -> Any:
@@ -343,9 +345,15 @@ class Game:
         return out
 
     def new_state(self, players: int, seed: int = 0, settings: Mapping[str, str] | None = None,
-                  log: bool = False, check_invariants: bool = False, lazy: bool = False) -> State:
-        """A new game: state initialised, main procedure run to its first decision.
+                  log: bool = False, check_invariants: bool = False, lazy: bool = False,
+                  resolve_setup_chance: bool = False) -> State:
+        """A new game: state initialised, main procedure run to its first decision **or chance event**.
 
+        Unlike ``rattus_rules.new_game``, whose ``resolve_setup_chance`` is True, the state returned
+        may wait at a chance node (the draws of a game's setup), as records, the
+        referee in chance mode ``client`` and the conformance kits start.  With
+        ``new_state(..., resolve_setup_chance=True)`` those draws are taken from the state's generator, as
+        ``new_game`` does: both then give the same state for the same seed.
         ``lazy``: list each decision's options only when they are read (:attr:`State.lazy`).
         """
         st = self._blank_state(players, self.settings_for(settings), seed)
@@ -367,6 +375,9 @@ class Game:
         st._run()
         if check_invariants:
             st.assert_invariants("setup")
+        st.mark_start()
+        if resolve_setup_chance:
+            st.advance_chance()
         return st
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:

@@ -89,6 +89,8 @@ class State:
         "seats",
         "seen",
         "settings",
+        "start",
+        "trail",
         "used",
         "vals",
         "variant",
@@ -122,6 +124,12 @@ class State:
     #: replaying actions known in advance (:meth:`apply` then tests the one option named, and lists
     #: nothing).  Errors of a listing (no legal option, too many) then come when it is read.
     lazy: bool
+    #: Where :meth:`undo` replays from: the position when the state was started, loaded or last
+    #: marked (:meth:`mark_start`); None after a hand edit (:func:`interpreter.edit.refresh`).
+    start: State | None
+    #: The options taken since :attr:`start`, newest first, as linked cells
+    #: ``(older cells, option, rng after it)``: shared by clones, never changed in place.
+    trail: tuple[Any, tuple[int, tuple[Any, ...]], int] | None
 
     # ---------------------------------------------------------------- queries
     @property
@@ -394,6 +402,7 @@ class State:
         self.history.append(text)
         if self.log is not None:
             self.log.append(f"{who(p.player)}: {text}")
+        self.trail = (self.trail, option, self.rng)
         branch = decision.branches[option[0]]
         frame = self.frames[-1]
         values = option[1]
@@ -475,6 +484,50 @@ class State:
         """Resolve chance events until a player decides or the game ends."""
         while self.pending is not None and self.pending.decision.chance:
             self.apply_index(self.random_chance_index())
+
+    # ------------------------------------------------------------------ undo
+    def mark_start(self) -> None:
+        """Make this position the one :meth:`undo` goes back to at most (a state is marked when it is
+        started or loaded; a scenario marks the position it set up by hand)."""
+        self.start = None
+        self.trail = None
+        self.start = self.clone()
+
+    def undoable(self) -> int:
+        """How many actions :meth:`undo` can take back (those since the state was started, loaded or marked)."""
+        count, cell = 0, self.trail
+        while cell is not None:
+            count, cell = count + 1, cell[0]
+        return count if self.start is not None else 0
+
+    def undo(self) -> None:
+        """Take back the last action or chance outcome: the state becomes what it was before it, the
+        random generator's state included (as python-chess's ``Board.pop()``).
+
+        The position is rebuilt by replaying, from the position the state was started or loaded in
+        (:meth:`mark_start`), the exact options taken since (the very token drawn, not only its face).
+        ValueError if there is nothing to take back: no action since then, or the state was edited by
+        hand after it (a scenario's or a record's edit; see :func:`interpreter.edit.refresh`).
+        """
+        start, last = self.start, self.trail
+        if start is None or last is None:
+            why = "no action since the state was started or loaded" if start is not None else \
+                "the position was edited by hand since its last action"
+            raise ValueError(f"nothing to undo: {why}")
+        kept = last[0]
+        options = []
+        cell = kept
+        while cell is not None:
+            options.append(cell[1])
+            cell = cell[0]
+        replay = start.clone()
+        for option in reversed(options):
+            replay.apply_option(option)
+        for slot in State.__slots__:
+            setattr(self, slot, getattr(replay, slot))
+        self.start = start
+        self.trail = kept
+        self.rng = kept[2] if kept is not None else start.rng
 
     # ------------------------------------------------------------ invariants
     def broken_invariants(self) -> list[str]:
@@ -687,6 +740,8 @@ class State:
         c.log = None if self.log is None else self.log.copy()
         c.check_invariants = self.check_invariants
         c.lazy = self.lazy
+        c.start = self.start
+        c.trail = self.trail
         c.pending = None
         if self.pending is not None:
             p = self.pending

@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from . import notation
 from .ast import Citation
+from .checker import suggest
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
 from .notation import CHANCE, CHANCE_PLAYER, value_word
@@ -44,6 +45,7 @@ REQUEST_FIELDS: dict[str, frozenset[str]] = {
     "legal": frozenset({"game", "detail"}), "apply": frozenset({"game", "action", "index"}),
     "chance": frozenset({"game", "force", "draw"}), "state": frozenset({"game", "player"}),
     "save": frozenset({"game"}), "explain": frozenset({"game", "action", "index"}), "quit": frozenset(),
+    "undo": frozenset({"game"}),
 }
 
 Request = Mapping[str, Any]
@@ -184,7 +186,7 @@ class Session:
         self.handlers: dict[str, Callable[[Request], Reply]] = {
             "hello": self.hello, "new": self.new, "load": self.load, "drop": self.drop, "games": self.list_games,
             "legal": self.legal, "apply": self.apply, "chance": self.chance, "state": self.state,
-            "save": self.save, "explain": self.explain, "quit": self.quit,
+            "save": self.save, "explain": self.explain, "quit": self.quit, "undo": self.undo,
         }
         for name, fn in host.commands().items():
             self.handlers[name] = lambda req, fn=fn: fn(self, req)  # type: ignore[misc]
@@ -214,7 +216,9 @@ class Session:
             cmd = request.get("cmd")
             handler = self.handlers.get(cmd) if isinstance(cmd, str) else None
             if handler is None:
-                raise ProtocolError("unknown-command", f"unknown command {cmd!r}", commands=sorted(self.handlers))
+                hint = suggest(cmd, self.handlers) if isinstance(cmd, str) else ""
+                raise ProtocolError("unknown-command", f"unknown command {_shown(cmd)}{hint}",
+                                    commands=sorted(self.handlers))
             self.check_fields(str(cmd), request)
             reply = handler(request)
         except ProtocolError as err:
@@ -474,6 +478,29 @@ class Session:
             return {"legal": False, **{k: v for k, v in err.extra.items() if k != "legal"}}
         return {"legal": True, "action": g.texts[index], "reason": "it is among the legal actions",
                 **self.action_detail(g, index)}
+
+    def undo(self, request: Request) -> Reply:
+        """Take back the game's last action or chance outcome (:meth:`State.undo`): the game is as it was
+        before it, its generator included.  In chance mode ``seed`` the outcomes drawn after a player's
+        action go with it, back to that player's decision.  ``nothing-to-undo`` (the game unchanged) at the
+        position the game was started or loaded in."""
+        g = self.game(request)
+        before = g.state.clone()
+        st = g.state
+        taken: list[str] = []
+        try:
+            while True:
+                option = st.trail[1] if st.trail is not None else None
+                st.undo()
+                assert option is not None  # undo() refuses when nothing was taken
+                taken.append(option_text(st, option, g.word))
+                if not (g.chance == "seed" and st.is_chance_node()):
+                    break
+        except ValueError as err:
+            g.state = before
+            raise ProtocolError("nothing-to-undo", str(err), **self.status(g)) from None
+        g.refresh()
+        return {"undone": taken[::-1], **self.status(g)}
 
     def quit(self, request: Request) -> Reply:
         """End the session after this answer."""

@@ -418,6 +418,7 @@ def _load(game: Loader, data: Any) -> State:
         cites = "; ".join(str(c) for c in invariant.citations)
         raise _fail("invariants", f"invariant {broken[0]} ({invariant.pos}) does not hold"
                     + (f" ({cites})" if cites else ""))
+    st.mark_start()  # undo goes back to the loaded position at most
     return st
 
 

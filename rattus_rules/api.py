@@ -79,21 +79,22 @@ def new_game(
     ``seed`` (0 to 2^64-1) seeds the generator kept in the state (random if None);
     ``interpretations`` maps switch ids to options (see :func:`interpretations`);
     ``data`` loads a user's board or token table instead of the shipped one.
-    With ``resolve_setup_chance`` the chance events before the first player
+    With ``resolve_setup_chance`` (the default here) the chance events before the first player
     decision are drawn from the state's generator, so the state returned waits
-    for a player; otherwise it may wait at a chance node.
+    for a player; otherwise it may wait at a chance node, as
+    ``load_rules().new_state(...)`` does by default (its ``resolve_setup_chance`` is False:
+    the same keyword names the one difference: ``new_game`` and ``new_state`` give the same state
+    when it agrees).
     """
     rules = load_rules(data, game)
-    state = rules.new_state(
+    return rules.new_state(
         players,
         seed=secrets.randbits(64) if seed is None else check_seed(seed),
         settings=interpretations,
         log=log,
         check_invariants=check_invariants,
+        resolve_setup_chance=resolve_setup_chance,
     )
-    if resolve_setup_chance:
-        state.advance_chance()
-    return state
 
 
 def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None, game: str | None = None) -> State:

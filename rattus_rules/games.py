@@ -249,6 +249,26 @@ def game_dir(game: str | None = None) -> Path:
     raise UnknownGame(f"no game {name!r}{suggest(name, list(known))} (known games: {', '.join(known) or 'none'})")
 
 
+def selected() -> str | None:
+    """The game chosen with :func:`select` (the command line's ``--game``), or None if none was."""
+    return _selected
+
+
+def follow_record(record: object) -> str | None:
+    """Select the game a record names (its ``"game"``) when no game was chosen; the name selected, or None.
+
+    Only a game of the registry by its name is followed (never a path from the record): a record of a
+    game not known here, or with no ``"game"``, leaves the choice as it was (the record's check says why).
+    """
+    if _selected is not None or not isinstance(record, dict):
+        return None
+    name = record.get("game")
+    if not isinstance(name, str) or name == DEFAULT_GAME or _is_path(name) or name not in known_games():
+        return None
+    select(name)
+    return name
+
+
 def select(game: str | None) -> None:
     """Make ``game`` the one loaded when none is named (the command line's ``--game``); None: the default."""
     global _selected

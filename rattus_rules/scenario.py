@@ -401,6 +401,7 @@ def build_position(scn: Scenario) -> State:
         why = "; ".join(f"{name} ({'; '.join(str(c) for c in game.symbols.invariants[name].citations)})"
                         for name in broken)
         raise ScenarioError(scn.path, 1, f"the position breaks the rules: {why}")
+    state.mark_start()  # undo goes back to the position set up, not past it
     return state
 
 

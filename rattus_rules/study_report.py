@@ -12,6 +12,7 @@ import base64
 import csv
 import html
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -84,11 +85,23 @@ def data_note(result: Result) -> str:
             else "Every figure here is for the component data as shipped.")
 
 
+#: What `rattus study` says at its start when the plots cannot be drawn.
+NO_PLOTS = ("matplotlib is not installed: the study writes its numbers, tables and report without the plots "
+            "(pip install 'rattus-rules[study]' draws them)")
+
+
+def can_plot() -> bool:
+    """Whether the plotting library (matplotlib, the ``study`` extra) is installed; without it no plots are drawn."""
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
+
+
 def _plt() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise ValueError("the study report needs matplotlib (pip install 'rattus-rules[study]')") from None
+        raise ValueError(NO_PLOTS) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -219,7 +232,9 @@ def plot_defaults(result: Result, path: Path) -> None:
 
 
 def _plots(result: Result, folder: Path) -> list[tuple[str, str]]:
-    """Draw every plot of one agent's study; (file name, caption) each."""
+    """Draw every plot of one agent's study; (file name, caption) each (none without matplotlib)."""
+    if not can_plot():
+        return []
     agent = result["params"]["agent"]
     box = "box: quartiles, whiskers: 5 % and 95 %, triangle: mean"
     made = [
@@ -277,8 +292,26 @@ def _summary(result: Result) -> str:
             line += ("Play was the same in every pair (the reading can still name another winner) under "
                      + ", ".join(f"`{q}`" for q in quiet) + ".")
         lines.append(line)
-    return ("**In short** (winner-change rate, 95 % interval; for comparison, how often two unrelated games "
-            "name different winners, from the seat win rates).  " + " ".join(lines))
+    return (f"**Agent {result['params']['agent']}** (winner-change rate, 95 % interval; for comparison, how "
+            "often two unrelated games name different winners, from the seat win rates).  " + " ".join(lines))
+
+
+_INLINE = re.compile(r"\*\*(?P<strong>.+?)\*\*|`(?P<code>[^`]+)`|(?<![\w*])\*(?P<em>[^*\s][^*]*?)\*(?![\w*])")
+
+
+def inline_html(text: str) -> str:
+    """The report's Markdown of one paragraph as HTML: ``**strong**``, ``*emphasis*`` and ```code```, the
+    rest escaped (the report writes no other Markdown)."""
+    out, end = [], 0
+    for m in _INLINE.finditer(text):
+        out.append(html.escape(text[end:m.start()]))
+        kind = m.lastgroup
+        tag = {"strong": "strong", "code": "code", "em": "em"}[kind or "em"]
+        inner = m.group(kind or "em")
+        out.append(f"<{tag}>{html.escape(inner) if tag == 'code' else inline_html(inner)}</{tag}>")
+        end = m.end()
+    out.append(html.escape(text[end:]))
+    return "".join(out)
 
 
 def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -307,11 +340,15 @@ def _run_line(results: Sequence[Result]) -> str:
 def _sections(results: Sequence[Result], image: Callable[[str, str], str], table: Callable[..., str],
               para: Callable[[str], str], heading: Callable[[int, str], str], plots: Path) -> list[str]:
     first = results[0]
-    out = [para(DESIGN), para(measures(first)), para(agents_text(first)), para(data_note(first)),
+    out = [heading(2, "The answer"),
+           para("Which readings change the winner, and how often: per agent and player count, the three "
+                "switch options under which the winner changes most often."),
+           *[para(_summary(r)) for r in results],
+           heading(2, "How it was measured"),
+           para(DESIGN), para(measures(first)), para(agents_text(first)), para(data_note(first)),
            para("Sample: " + _run_line(results))]
     for r in results:
         out.append(heading(2, f"Agent: {r['params']['agent']}"))
-        out.append(para(_summary(r)))
         for name, caption in _plots(r, plots):
             out.append(image(name, caption))
         for caption, head, rows in _tables(r):
@@ -339,10 +376,12 @@ def write_report(results: Sequence[Result], folder: Path, title: str = "Which re
         results,
         image=lambda name, cap: (f'<figure><img src="data:image/png;base64,{b64(name)}" alt="{html.escape(cap)}">'
                                  f"<figcaption>{html.escape(cap)}</figcaption></figure>"),
-        table=_html_table, para=lambda text: f"<p>{html.escape(text).replace('**', '')}</p>",
+        table=lambda head, rows: f'<div class="wide">{_html_table(head, rows)}</div>',
+        para=lambda text: f"<p>{inline_html(text)}</p>",
         heading=lambda level, text: f"<h{level}>{html.escape(text)}</h{level}>", plots=folder)
-    style = ("body{font-family:sans-serif;max-width:1300px;margin:auto}table{border-collapse:collapse;"
-             "font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}img{max-width:100%}")
+    style = ("body{font-family:sans-serif;line-height:1.45;max-width:1100px;margin:0 auto;padding:1em 1.5em}"
+             "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:2px 6px}"
+             ".wide{overflow-x:auto;max-width:100%}img{max-width:100%}code{background:#f3f3f3;padding:0 3px}")
     written[2].write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
                           f"<style>{style}</style></head><body><h1>{html.escape(title)}</h1>"
                           + "\n".join(body) + "</body></html>\n", encoding="utf-8")

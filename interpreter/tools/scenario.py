@@ -42,14 +42,17 @@ HEADER_WORDS = ("scenario", "players", "seats", "interpretation", "seed")
 
 
 class ScenarioError(ValueError):
-    """A scenario that cannot be read or laid out: ``path:line: message`` (``path: message`` when
-    ``line`` is None: the file as a whole, one that cannot be read)."""
+    """A scenario that cannot be read or laid out: ``path:line: message``, or ``path:line:column: message``
+    where the error is one word of the line (``path: message`` when ``line`` is None: the file as a whole,
+    one that cannot be read)."""
 
-    def __init__(self, path: str, line: int | None, message: str):
+    def __init__(self, path: str, line: int | None, message: str, column: int | None = None):
         self.path = path
         self.line = line
+        self.column = column
         self.message = message
-        super().__init__(f"{path}: {message}" if line is None else f"{path}:{line}: {message}")
+        where = "" if line is None else f":{line}" + ("" if column is None else f":{column}")
+        super().__init__(f"{path}{where}: {message}")
 
 
 @attrs.frozen
@@ -167,8 +170,9 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
                     raise ScenarioError(path, number, "two seats have the same name")
             elif head == "interpretation":
                 ident, sep, value = "".join(words[1:]).partition("=")
-                if not sep or not ident or not value:
-                    raise ScenarioError(path, number, "write `interpretation ID=VALUE`")
+                if not sep or not ident or not value or "=" in value:
+                    raise ScenarioError(path, number, "write `interpretation ID=VALUE` (one a line)")
+                _check_switch(game, ident, value, raw, path, number)
                 chosen[ident] = value
             elif head == "seed":
                 seed = _int(words, 1, path, number, "seed N")
@@ -189,6 +193,19 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
     if not game.min_players <= players <= game.max_players:
         raise ScenarioError(path, 1, f"{game.title} is for {game.players_text} players, not {players}")
     return Scenario(path, title, players, seats, chosen, seed, tuple(position), tuple(steps))
+
+
+def _check_switch(game: Game, ident: str, value: str, raw: str, path: str, number: int) -> None:
+    """Refuse an unknown switch or option at its line and the column of the word (1-based)."""
+    try:
+        game.settings_for({ident: value})
+    except ValueError as err:
+        start = raw.find("interpretation") + len("interpretation")
+        if "unknown interpretation" in str(err):
+            column = raw.find(ident, start) + 1
+        else:  # the option, after the `=`
+            column = raw.find(value, raw.find("=", start) + 1) + 1
+        raise ScenarioError(path, number, str(err), column if column > 0 else None) from None
 
 
 def read_scenario_text(path: str | Path) -> str:

@@ -20,7 +20,7 @@ from ..api import load_rules
 from ..archive import is_archive, summary, summary_table, validate_archive
 from ..conformance import start_position
 from ..executor import local_cores
-from ..games import DEFAULT_GAME, game_name, hooks, position_json, position_text
+from ..games import DEFAULT_GAME, follow_record, game_name, hooks, position_json, position_text
 from ..progress import progress
 from ..records import (
     ILLEGAL,
@@ -141,9 +141,13 @@ def _read_stdin(limit: int) -> str:
 def load_record_arg(path: str, as_json: Callable[[dict[str, Any]], Any] | None = None) -> tuple[Any, int | None]:
     """The parsed record, or an exit code after printing why it is not JSON.
 
+    A record that names a game of the registry (``"game": "ratten_scharf"``) selects that game when
+    ``--game`` chose none: ``--game`` is needed only where nothing names the game.
+
     With ``as_json`` that verdict is printed as the JSON document ``as_json`` makes of it (for ``--json``).
     """
     record, bad = load_record_text(_read(path))
+    follow_record(record)  # a record that names its game is read as that game, unless --game chose one
     if bad is not None:
         if as_json is not None:
             print_json(as_json(bad.to_json()))
@@ -158,19 +162,20 @@ def run_validate(args: argparse.Namespace) -> int:
     chosen = parse_interpretations(args.interpretation)
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    load_rules(args.data)  # rules that do not load are their error, not the record's (validate answers for both)
     if is_archive(args.files):
+        load_rules(args.data)  # rules that do not load are their error, not the records'
         return _validate_archive(args, chosen)
-    if args.svg and game_name() != DEFAULT_GAME:
-        raise UsageError(f"--svg draws positions of {DEFAULT_GAME} only (its board); drop it for "
-                         f"{game_name()}, or see `rattus replay` for the position as text")
     check_output(args.svg, "--svg", "an SVG picture" if args.svg == "-" else None)  # None: no picture
     shape: Callable[[dict[str, Any]], Any] | None = None
     if args.json:  # input that is not JSON gets the JSON verdict too (docs/json.md)
         shape = (lambda v: {"status": NOT_A_RECORD, "verdict": v}) if args.which_interpretations else (lambda v: v)
-    record, code = load_record_arg(args.files[0], shape)
+    record, code = load_record_arg(args.files[0], shape)  # a record naming its game selects it (no --game)
+    load_rules(args.data)  # rules that do not load are their error, not the record's (validate answers for both)
     if code is not None:
         return code
+    if args.svg and game_name() != DEFAULT_GAME:
+        raise UsageError(f"--svg draws positions of {DEFAULT_GAME} only (its board); drop it for "
+                         f"{game_name()}, or see `rattus replay` for the position as text")
     if args.which_interpretations:
         if chosen:
             raise UsageError("--which-interpretations searches the settings itself; drop --interpretation")
@@ -344,7 +349,7 @@ def run_scenarios(args: argparse.Namespace) -> int:
             result = run_scenario(load_scenario(path))
         except ScenarioError as err:
             if args.json:
-                outcomes.append({"file": path, "status": "malformed", "error": {"line": err.line,
+                outcomes.append({"file": path, "status": "malformed", "error": {"line": err.line, "column": err.column,
                                                                               "message": err.message}})
             else:
                 print(str(err), file=sys.stderr)

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "switch option and under the defaults; write JSON, CSV, plots and an HTML report.")
     p.add_argument("--players", "-n", type=int, nargs="+", default=None,
                    help="player counts (default: every count the game allows)")
-    p.add_argument("--games", "-g", type=int, default=100, help="seeds (pairs) per player count (default 100)")
+    p.add_argument("--games", type=int, default=100, help="seeds (pairs) per player count (default 100)")
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME[:GAMES]",
                    help=f"the players' agent ({', '.join(AGENTS)}; default random), optionally with its own "
                         "number of games; repeatable: one study per agent")
@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
     p.add_argument("--workers", "-w", type=int, default=None, help="local processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS")
-    p.add_argument("--out", "-o", default="study",
+    p.add_argument("--output", "--out", "-o", dest="output", default="study",
                    help="folder for study.json, study.csv, plots, report.html (default: study)")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")
     p.set_defaults(run=run, any_game=True)
@@ -55,7 +55,7 @@ def _agents(items: list[str], games: int) -> list[tuple[str, int]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run one study per agent, print the largest winner-change rates, write the files."""
-    from ..study_report import write_report
+    from ..study_report import NO_PLOTS, can_plot, write_report
 
     for option, value in (("--workers", args.workers), ("--games", args.games), ("--chunk", args.chunk)):
         if value is not None and value < 1:
@@ -74,8 +74,10 @@ def run(args: argparse.Namespace) -> int:
             given = f"--agent {agent}:{games}" if agent and games != args.games else f"--games {games}"
             raise UsageError(f"--seed {args.seed} with {given} plays seeds up to {last}, past the "
                              "largest seed, 2^64-1")
-    check_output_folder(args.out, "--out")
+    check_output_folder(args.output, "--output")
     check_output(args.markdown, "--markdown")
+    if not can_plot():  # said before the games are played, not after
+        print(f"rattus study: {NO_PLOTS}", file=sys.stderr)
     results = []
     for agent, games in agents:
         params = StudyParams(players=tuple(player_counts), games=games, agent=agent, seed=args.seed,
@@ -111,8 +113,8 @@ def run(args: argparse.Namespace) -> int:
                           *[x for s in args.switch or [] for x in ("--switch", s)]])
     try:
         title = "Which readings matter" + ("" if chosen == DEFAULT_GAME else f": {rules.title}")
-        written = write_report(results, Path(args.out), title=title, markdown=markdown, command=command)
+        written = write_report(results, Path(args.output), title=title, markdown=markdown, command=command)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    print(f"wrote {len(written)} files to {args.out}" + (f" and {markdown}" if markdown else ""))
+    print(f"wrote {len(written)} files to {args.output}" + (f" and {markdown}" if markdown else ""))
     return EXIT_OK

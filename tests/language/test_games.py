@@ -169,7 +169,9 @@ def test_a_record_is_checked_against_its_own_game(toy_games: None, tmp_path: Pat
     record = tmp_path / "nim.json"
     assert main(["--game", "nim", "play", "-n", "2", "-s", "3", "--record", str(record)]) == 0
     capsys.readouterr()
-    assert main(["validate", str(record)]) == 2  # Rattus, the default game
+    assert main(["validate", str(record)]) == 0  # the record names its game: read as nim (issue 28)
+    assert capsys.readouterr().out.startswith("legal")
+    assert main(["--game", "rattus", "validate", str(record)]) == 2  # a game chosen is kept
     assert "not a record: $.game: a record of 'nim', not of rattus (choose that game: --game nim)" \
         in capsys.readouterr().err
     rattus_record = Path(__file__).parents[2] / "conformance" / "games" / "legal-2p-omniscient.json"

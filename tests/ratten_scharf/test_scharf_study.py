@@ -43,7 +43,7 @@ def test_the_result_does_not_depend_on_the_workers(study: dict[str, Any]) -> Non
 
 def test_the_command_line_studies_another_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out, md = tmp_path / "study", tmp_path / "study.md"
-    assert main(["--game", "ratten_scharf", "study", "-g", "6", "-w", "1", "-o", str(out),
+    assert main(["--game", "ratten_scharf", "study", "--games", "6", "-w", "1", "-o", str(out),
                  "--markdown", str(md)]) == 0
     assert "random, 2 players: winner changes most under" in capsys.readouterr().out
     html = (out / "report.html").read_text(encoding="utf-8")
@@ -56,7 +56,7 @@ def test_the_command_line_studies_another_game(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_a_player_count_the_game_does_not_allow_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--game", "ratten_scharf", "study", "-n", "3", "-g", "2", "-o", "unused"]) == 2
+    assert main(["--game", "ratten_scharf", "study", "-n", "3", "--games", "2", "-o", "unused"]) == 2
     assert "--players takes 2, not 3 (Ratten Scharf)" in capsys.readouterr().err
     with pytest.raises(ValueError, match=r"players must be 2 \(Ratten Scharf\)"):
         StudyParams(players=(4,), games=1, game="ratten_scharf").check()

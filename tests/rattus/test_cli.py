@@ -63,7 +63,7 @@ def test_check_with_unreadable_data_is_bad_input_and_with_wrong_data_a_spec_erro
 
 
 @pytest.mark.parametrize("argv", [["play", "-q"], ["perft", "-d", "1"], ["render", "state", "-o", "-"],
-                                  ["study", "-n", "2", "-g", "1"]])
+                                  ["study", "-n", "2", "--games", "1"]])
 @pytest.mark.parametrize("seed", ["-1", str(2**64), "x"])
 def test_a_seed_a_record_could_not_store_is_refused(argv: list[str], seed: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:

@@ -115,7 +115,7 @@ def test_expect_illegal_at_another_players_decision_fails_naming_whose_turn_it_i
     ("players 2\ntokens Galia: ?\n", "t.scn:2: no region 'Galia'"),
     ("players 2\ncubes Gallia: P5 1\n", "t.scn:2: no player 'P5'"),
     ("players 2\ncards P0: jester\n", "t.scn:2: no class card 'jester'"),
-    ("players 2\ninterpretation reveal-order=sideways\n", "t.scn:1: interpretation reveal-order has no option"),
+    ("players 2\ninterpretation reveal-order=sideways\n", "t.scn:2:29: interpretation reveal-order has no option"),
     ("players 2\ndone sleep\n", "t.scn:2: `done` takes take and place"),
     ("players 2\nplagu Gallia\n", "t.scn:2: no statement or player 'plagu'; did you mean 'plague'?"),
     ("playerz 2\n", "t.scn:1: no statement or player 'playerz'; did you mean 'players'?"),

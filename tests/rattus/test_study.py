@@ -62,8 +62,8 @@ def test_executor_tells_each_item_done_as_its_result_arrives(workers: int) -> No
 def test_study_output_folder_is_checked_before_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    assert main(["study", "-g", "1", "-o", str(blocker)]) == 2
-    assert main(["study", "-g", "1", "-o", str(blocker / "below")]) == 2
+    assert main(["study", "--games", "1", "-o", str(blocker)]) == 2
+    assert main(["study", "--games", "1", "-o", str(blocker / "below")]) == 2
     err = capsys.readouterr().err
     assert "not a folder" in err and "games" not in err  # refused before any game was played
 
@@ -85,7 +85,7 @@ def test_study_on_a_dask_local_cluster_gives_the_same_results(tmp_path: Path) ->
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         on_dask = run_study(SMALL, dask=cluster.scheduler_address)
-        assert main(["study", "-n", "2", "-g", "2", "--switch", "tie-break", "--dask", cluster.scheduler_address,
+        assert main(["study", "-n", "2", "--games", "2", "--switch", "tie-break", "--dask", cluster.scheduler_address,
                      "-o", str(tmp_path)]) == 0
     assert on_dask["results"] == run_study(SMALL, workers=1)["results"]
     assert on_dask["run"]["where"].startswith("dask")
@@ -97,7 +97,7 @@ def test_a_dask_address_where_nothing_listens_fails_at_once(capsys: pytest.Captu
     with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    assert main(["study", "-n", "2", "-g", "2", "--switch", "tie-break", "--dask", f"tcp://127.0.0.1:{port}"]) == 2
+    assert main(["study", "-n", "2", "--games", "2", "--switch", "tie-break", "--dask", f"tcp://127.0.0.1:{port}"]) == 2
     err = capsys.readouterr().err
     assert f"cannot run the study on tcp://127.0.0.1:{port}: no Dask scheduler answers there (Connection refused)" \
         in err
@@ -154,7 +154,7 @@ def test_greedy_player_takes_an_action_with_the_best_own_score() -> None:
 def test_study_command_writes_json_csv_html_plots_and_markdown(tmp_path: Path) -> None:
     out = tmp_path / "out"
     md = tmp_path / "study.md"
-    assert main(["study", "-n", "2", "-g", "3", "--switch", "tie-break", "--switch", "reveal-order",
+    assert main(["study", "-n", "2", "--games", "3", "--switch", "tie-break", "--switch", "reveal-order",
                  "--agent", "random", "--agent", "greedy:1", "-w", "1", "-o", str(out), "--markdown", str(md)]) == 0
     data = json.loads((out / "study.json").read_text())
     assert [s["params"]["agent"] for s in data["studies"]] == ["random", "greedy"]
@@ -174,16 +174,16 @@ def test_study_command_writes_json_csv_html_plots_and_markdown(tmp_path: Path) -
 @pytest.mark.parametrize("args", [["--agent", "clever"], ["--switch", "no-such-switch"], ["--workers", "0"],
                                   ["--players", "5"], ["--agent", "random:many"]])
 def test_study_command_rejects_bad_input(args: list[str], tmp_path: Path) -> None:
-    assert main(["study", "-g", "1", "-o", str(tmp_path), *args]) == 2
+    assert main(["study", "--games", "1", "-o", str(tmp_path), *args]) == 2
 
 
 @pytest.mark.parametrize("args, message", [
-    (["-g", "0"], "--games must be at least 1, not 0"),
+    (["--games", "0"], "--games must be at least 1, not 0"),
     (["--chunk", "0"], "--chunk must be at least 1, not 0"),
     (["--workers", "-2"], "--workers must be at least 1, not -2"),
     (["--agent", "random:0"], "--agent random:0: GAMES must be at least 1"),
-    (["-g", "3", "--seed", str(2**64 - 2)], f"plays seeds up to {2**64}, past the largest seed"),
-    (["-g", "1", "--seed", str(2**64 - 1), "--agent", "random:3"],
+    (["--games", "3", "--seed", str(2**64 - 2)], f"plays seeds up to {2**64}, past the largest seed"),
+    (["--games", "1", "--seed", str(2**64 - 1), "--agent", "random:3"],
      f"--seed {2**64 - 1} with --agent random:3 plays seeds up to {2**64 + 1}, past the largest seed"),
     (["-n", "2", "5", "1"], "--players takes 2, 3 or 4, not 5, 1"),
 ])
