@@ -21,6 +21,7 @@ from rattus_rules.records import PLAYERS_EYE, record_game
 from rattus_rules.viewer import viewer_html
 
 from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
+from .drawn import check_picture
 from .test_viewer import spoiled
 
 
@@ -28,6 +29,11 @@ def write_page(folder: Path, name: str, record: dict[str, Any]) -> str:
     path = folder / f"{name}.html"
     path.write_text(viewer_html(record), encoding="utf-8")
     return path.as_uri()
+
+
+def drawn(page: Any) -> str:
+    """The picture as the page holds it now (after its script placed it), as SVG text."""
+    return str(page.locator("#picture svg").evaluate("(s) => new XMLSerializer().serializeToString(s)"))
 
 
 def where(page: Any) -> tuple[int, int]:
@@ -54,6 +60,7 @@ def test_viewer_steps_through_a_recorded_game(open_page: Any, shots: Path, tmp_p
         page.keyboard.press("ArrowRight")
     assert where(page)[0] == 7
     frame = frames[7]
+    check_picture(drawn(page), frame.state)  # the numbers a person reads, not the data-* attributes
     assert frame.rule in page.inner_text("#step")
     shown = page.locator("#entries li.current").first.inner_text()
     assert shown.endswith(record["entries"][frame.index or 0]["action"])
@@ -66,6 +73,7 @@ def test_viewer_steps_through_a_recorded_game(open_page: Any, shots: Path, tmp_p
     # the slider
     page.locator("#slider").evaluate("(s) => { s.value = '20'; s.dispatchEvent(new Event('input')); }")
     assert where(page)[0] == 20
+    check_picture(drawn(page), frames[20].state)
     cubes = [g.get_attribute("data-cubes") for g in page.locator("#picture svg g.region[data-in-play=yes]").all()]
     state = frames[20].state
     assert cubes == [" ".join(str(state.vals["cubes"][(p, r)]) for p in state.seats)
@@ -76,6 +84,7 @@ def test_viewer_steps_through_a_recorded_game(open_page: Any, shots: Path, tmp_p
     assert where(page)[0] == 12
     page.keyboard.press("End")
     assert where(page)[0] == len(frames) - 1
+    check_picture(drawn(page), frames[-1].state)
     box = page.inner_text("#verdict-box")
     assert "Legal" in box
     assert "winner" in page.inner_text("#step")
@@ -181,7 +190,7 @@ def test_play_a_game_in_the_browser(open_page: Any, shots: Path,  # noqa: F811
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["kind"] == "players-eye" and len(record["entries"]) == len(session.seen.entries)
     # play on: always the first button; the page follows the game
-    for _ in range(400):
+    for click in range(400):
         if page.locator("#turn h2").inner_text().startswith("The game is over"):
             break
         before = len(session.log)
@@ -191,8 +200,11 @@ def test_play_a_game_in_the_browser(open_page: Any, shots: Path,  # noqa: F811
         assert page.locator("#error").is_hidden()
         if len(session.log) % 40 == 0:
             screenshot(page, shots, "play-midgame-1440")
+        if click % 15 == 0:
+            check_picture(drawn(page), session.state)  # what the page draws, against the game's own numbers
     text = page.inner_text("#turn")
     assert session.state.is_terminal() and "Scores:" in text
+    check_picture(drawn(page), session.state)
     assert all(f"P{p} {s}" in text for p, s in enumerate(session.state.scores()))
     assert page.locator("#download-full").is_visible()
     screenshot(page, shots, "play-over-1440")
