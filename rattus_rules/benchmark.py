@@ -29,6 +29,7 @@ Two figures are measured against a yardstick in the same process:
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import os
@@ -39,7 +40,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -53,6 +55,7 @@ from interpreter.compiler import CHOOSE, Decision
 from interpreter.tools.perft import perft
 
 from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
+from .api import _load as api_load
 from .api import load_rules
 from .commands.common import EXIT_USAGE, UsageError
 from .commands.records import MAX_PERFT_DEPTH
@@ -77,6 +80,18 @@ else:
     parser._lark()
 t2 = now()
 print(json.dumps({"import": ms(t0, t1), "work": ms(t1, t2), "lark_built": parser._lark.cache_info().currsize}))
+"""
+
+
+_FIRST_BUILD = r"""
+import json, sys, time
+import interpreter
+t0 = time.perf_counter()
+game = interpreter.load_spec(sys.argv[1])
+t1 = time.perf_counter()
+game.new_state(int(sys.argv[2]), seed=0, settings=json.loads(sys.argv[3]))
+t2 = time.perf_counter()
+print(json.dumps({"load": 1000 * (t1 - t0), "variant": 1000 * (t2 - t1)}))
 """
 
 
@@ -173,19 +188,68 @@ def load_reference_model(path: Path) -> ModuleType:
     return module
 
 
-@attrs.frozen
-class Yardstick:
-    """Random games played by this engine and by the reference model on the same seeds (CPU seconds)."""
+#: The engines played side by side: the C back end, the Python back end, the game's hand-written model.
+ENGINES = ("c", "python", "model")
+#: The environment variable that chooses the back end (see :mod:`interpreter.native`).
+BACKEND_ENV = "RULES_BACKEND"
+#: The shipped games measured side by side, each at the player counts of the targets of issue 26.
+SIDE_BY_SIDE = {"rattus": (4,), "ratten_scharf": (2,)}
 
+
+@contextmanager
+def backend_selected(backend: str) -> Iterator[None]:
+    """Choose a back end (``python``, ``c``, ``auto``) through ``RULES_BACKEND`` for the duration, the
+    package's loaded games forgotten before and after (none loaded under another back end is reused)."""
+    old = os.environ.get(BACKEND_ENV)
+    os.environ[BACKEND_ENV] = backend
+    api_load.cache_clear()
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(BACKEND_ENV, None)
+        else:
+            os.environ[BACKEND_ENV] = old
+        api_load.cache_clear()
+
+
+def backend_running(game: Game, settings: Mapping[str, str] | None = None) -> str:
+    """Which back end runs a loaded game's code for some settings (default: the defaults): ``python``,
+    ``c``, or ``c+python`` where some functions stay Python (``python`` where there is no C back end)."""
+    report = getattr(game, "backend", None)  # Game.backend(settings), where the interpreter has a C back end
+    return "python" if report is None else str(report(settings).backend)
+
+
+def load_under(backend: str, game: str | None = None) -> tuple[Game | None, str]:
+    """A shipped game loaded under a back end, and what runs it; (None, why) if that back end cannot."""
+    try:
+        with backend_selected(backend):
+            loaded = load_rules(game=game)
+    except Exception as err:  # a build that fails is a figure the benchmark reports, not a crash
+        return None, f"does not build here: {type(err).__name__}: {str(err)[:200]}"
+    running = backend_running(loaded)
+    if running != backend:
+        return None, f"not in this tree (issue 26): runs on {running}"
+    report = getattr(loaded, "backend", None)
+    return loaded, str(report().describe()) if report is not None else backend
+
+
+@attrs.frozen
+class SideBySide:
+    """Random games of one game played by several engines on the same seeds (CPU seconds per engine)."""
+
+    game: str
     players: int
     games: int
-    spec_seconds: float
-    model_seconds: float
+    seconds: dict[str, float]
 
-    @property
-    def ratio(self) -> float:
-        """How many times faster this engine plays than the reference model."""
-        return self.model_seconds / self.spec_seconds
+    def per_second(self, engine: str) -> float:
+        """Games per second of one engine."""
+        return self.games / self.seconds[engine]
+
+    def ratio(self, engine: str, yardstick: str) -> float:
+        """How many times faster ``engine`` plays than ``yardstick``."""
+        return self.seconds[yardstick] / self.seconds[engine]
 
 
 def play_spec_by_index(game: Game, players: int, seed: int) -> None:
@@ -198,33 +262,42 @@ def play_spec_by_index(game: Game, players: int, seed: int) -> None:
 
 def play_model_by_index(model: ModuleType, components: Any, players: int, settings: dict[str, str],
                         seed: int) -> None:
-    """The same game on the reference model: the same picks by index among its legal action texts."""
-    engine = model.Rattus(components, players, settings)
+    """The same game on a reference model (its ``new_model``): the same picks by index among its legal
+    action texts (Ratten Scharf's model lists them in the spec's order: the very same games)."""
+    engine = model.new_model(components, players, settings)
     rng = random.Random(seed)
     while engine.pending is not None:
         texts = engine.pending[1]
         engine.apply(texts[rng.randrange(len(texts))])
 
 
-def measure_against_model(game: Game, model: ModuleType, players: int, seconds: float,
-                          min_games: int = 20, block: int = 5) -> Yardstick:
-    """Play the same seeds on both engines, in alternating blocks, for at least ``seconds`` in all."""
-    components = model.Components(spec_dir() / "data")
-    settings = {game.switches[name].ident: value for name, value in game.defaults.items()}
+def side_by_side_engines(name: str, players: int, games: Mapping[str, Game],
+                         model: ModuleType | None) -> dict[str, Callable[[int], None]]:
+    """What plays one game of ``name`` from a seed, by engine: each loaded back end, and the model."""
+    engines: dict[str, Callable[[int], None]] = {}
+    for backend, game in games.items():
+        engines[backend] = functools.partial(play_spec_by_index, game, players)
+    if model is not None and games:
+        components = model.Components(spec_dir(name) / "data")
+        some = next(iter(games.values()))
+        settings = {some.switches[switch].ident: value for switch, value in some.defaults.items()}
+        engines["model"] = functools.partial(play_model_by_index, model, components, players, settings)
+    return engines
+
+
+def measure_side_by_side(name: str, players: int, engines: Mapping[str, Callable[[int], None]], seconds: float,
+                         min_games: int = 20, block: int = 5) -> SideBySide:
+    """Play the same seeds on every engine, in alternating blocks, for at least ``seconds`` in all."""
     games = 0
-    spent = [0.0, 0.0]
-    while sum(spent) < seconds or games < min_games:
-        seeds = range(games, games + block)
-        start = time.process_time()
-        for seed in seeds:
-            play_spec_by_index(game, players, seed)
-        middle = time.process_time()
-        for seed in seeds:
-            play_model_by_index(model, components, players, settings, seed)
-        spent[0] += middle - start
-        spent[1] += time.process_time() - middle
+    spent = dict.fromkeys(engines, 0.0)
+    while sum(spent.values()) < seconds or games < min_games:
+        for engine, play in engines.items():
+            start = time.process_time()
+            for seed in range(games, games + block):
+                play(seed)
+            spent[engine] += time.process_time() - start
         games += block
-    return Yardstick(players, games, spent[0], spent[1])
+    return SideBySide(name, players, games, spent)
 
 
 @attrs.frozen
@@ -324,25 +397,33 @@ class PerftFigures:
         return self.sequences / self.seconds
 
 
-def measure_perft(depth: int, players: int = 4, seed: int = 0) -> PerftFigures:
+def measure_perft(depth: int, players: int = 4, seed: int = 0, game: str | None = None) -> PerftFigures:
     """Count the sequences of ``depth`` actions after setup (chance by the state's generator)."""
-    state, _ = start_position(players, seed)
+    state, _ = start_position(players, seed, game=game)
     start = time.process_time()
     count = perft(state, depth)
     return PerftFigures(players, depth, count, max(time.process_time() - start, 1e-9))
 
 
-def measure_load(path: Path, runs: int, cache_dir: str | None = None) -> LoadFigures:
-    """Load the spec cold in ``runs`` fresh processes, and build the parser alone in as many more.
-
-    ``cache_dir`` is given to the child processes as the interpreter's cache
-    folder (see :mod:`interpreter.cache`); an empty string turns the cache off.
-    """
+def _child_env(cache_dir: str | None, backend: str | None) -> dict[str, str]:
     env = dict(os.environ)
     root = str(Path(interpreter.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     if cache_dir is not None:
         env[CACHE_ENV] = cache_dir
+    if backend is not None:
+        env[BACKEND_ENV] = backend
+    return env
+
+
+def measure_load(path: Path, runs: int, cache_dir: str | None = None, backend: str | None = None) -> LoadFigures:
+    """Load the spec cold in ``runs`` fresh processes, and build the parser alone in as many more.
+
+    ``cache_dir`` is given to the child processes as the interpreter's cache
+    folder (see :mod:`interpreter.cache`); an empty string turns the cache off.
+    ``backend`` chooses the back end of the children (``RULES_BACKEND``).
+    """
+    env = _child_env(cache_dir, backend)
     samples: dict[str, list[dict[str, Any]]] = {"load": [], "lark": []}
     for _ in range(runs):
         for what in ("load", "lark"):
@@ -357,6 +438,40 @@ def measure_load(path: Path, runs: int, cache_dir: str | None = None) -> LoadFig
                        median("lark", "work", "cpu"), median("lark", "work", "wall"),
                        median("load", "import", "cpu"), median("load", "import", "wall"),
                        any(s["lark_built"] for s in samples["load"]))
+
+
+@attrs.frozen
+class BuildFigures:
+    """Median wall times (ms) in fresh processes with an empty cache: the load (with the code of the
+    defaults), and then the first state of another variant (its code made: compiled, or built in C)."""
+
+    runs: int
+    load: float
+    variant: float
+    settings: dict[str, str]
+
+
+def other_variant(game: Game) -> dict[str, str]:
+    """Settings other than the defaults: the first other option of the first switch (empty if none)."""
+    for name, switch in game.switches.items():
+        for option in switch.options:
+            if not option.default:
+                return {name: option.value}
+    return {}
+
+
+def measure_first_build(path: Path, game: Game, runs: int, backend: str) -> BuildFigures:
+    """Load a spec in fresh processes, each with a new empty cache, then make another variant's code."""
+    settings = other_variant(game)
+    samples = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as fresh:
+            out = subprocess.run([sys.executable, "-c", _FIRST_BUILD, str(path), str(game.min_players),
+                                  json.dumps(settings)], env=_child_env(fresh, backend), check=True,
+                                 capture_output=True, text=True).stdout
+            samples.append(json.loads(out.strip().splitlines()[-1]))
+    return BuildFigures(runs, float(statistics.median(s["load"] for s in samples)),
+                        float(statistics.median(s["variant"] for s in samples)), settings)
 
 
 def pin_to_one_core() -> str:
@@ -410,7 +525,7 @@ def run(args: argparse.Namespace) -> int:
         if not game.min_players <= n <= game.max_players:
             raise UsageError(f"--players: {game.title} is for {game.min_players} to {game.max_players} "
                              f"players, not {n}")
-    with progress(2 * len(counts) + 4, "bench", unit=" step") as bar:
+    with progress(3 * len(counts) + 20, "bench", unit=" step") as bar:
         return _run(game, seconds, runs, counts, bound, bool(args.any_core), int(args.perft_depth), bar)
 
 
@@ -421,6 +536,7 @@ def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | 
     say(f"machine: {machine()}; {pinned}")
     path = spec_dir()
     say(f"spec: {path}")
+    say(f"back end of the games below (${BACKEND_ENV}, default auto): {backend_running(game)}")
     say("")
     say("random games: uniform random players, chance from the state's generator (CPU time of this process)")
     say(f"{'players':>7} {'games':>6} {'games/s':>9} {'actions/s':>10} {'decisions/s':>12} {'actions/game':>13}")
@@ -434,13 +550,15 @@ def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | 
     say("  (actions = player decisions + chance outcomes; decisions = player decisions)")
     say(f"  {bound_text(bound, cut)}")
     say("")
-    _yardstick(game, seconds, counts, bar)
+    loaded = _back_ends(bar)
     say("")
-    pf = measure_perft(depth)
-    bar.update()
-    say(f"perft after setup ({pf.players} players, seed 0), depth {pf.depth}: {pf.sequences} sequences in "
-        f"{pf.seconds:.2f} s CPU = {pf.per_second:,.0f} sequences/s")
-    say("  (the last ply is counted in bulk, not applied: num_legal_actions() at depth - 1)")
+    _side_by_side(loaded, seconds, counts, bar)
+    say("")
+    _split(game, seconds, counts, bar)
+    say("")
+    _perft(loaded, depth, bar)
+    say("")
+    _records(loaded, seconds, bar)
     say("")
     say(f"spec load, cold: a fresh Python process per run, median of {runs}; ms of CPU time [wall time]")
     say(f"  {'':<11}{'spec load':>16}{'(parser needed?)':>22}{'getting the parser':>20}"
@@ -458,31 +576,75 @@ def _run(game: Game, seconds: float, runs: int, counts: list[int], bound: int | 
     say("  (the parser shipped beside the grammar; built anew only if it is stale: `make parser`);")
     say(f"  the cache (${CACHE_ENV}, see interpreter.cache) keeps each parsed file, as checked JSON;")
     say("  'no cache' turns it off, 'cache warm' runs after one load filled it")
+    say("")
+    _loads(loaded, runs, bar)
     return 0
 
 
-def _yardstick(game: Game, seconds: float, counts: list[int], bar: Progress) -> None:
+#: Loaded games by game name, then by back end (only the back ends that run here).
+Loaded = dict[str, dict[str, Game]]
+
+
+def _back_ends(bar: Progress) -> Loaded:
+    """Each shipped game of :data:`SIDE_BY_SIDE` under each back end that runs here, saying which."""
+    say = bar.note
+    loaded: Loaded = {}
+    say("back ends:")
+    for name in SIDE_BY_SIDE:
+        loaded[name] = {}
+        for backend in ("c", "python"):
+            found, what = load_under(backend, name)
+            if found is not None:
+                loaded[name][backend] = found
+            say(f"  {name} {backend}: {what if found is not None else 'skipped, ' + what}")
+    bar.update()
+    return loaded
+
+
+def _ratio(figures: Mapping[str, float], engine: str, yardstick: str) -> str:
+    """``engine`` over ``yardstick`` (rates: higher is faster), or '-' if either was not measured."""
+    if engine not in figures or yardstick not in figures:
+        return "-"
+    return f"{figures[engine] / figures[yardstick]:.2f}x"
+
+
+def _rate(figures: Mapping[str, float], engine: str, digits: int = 1) -> str:
+    return f"{figures[engine]:,.{digits}f}" if engine in figures else "-"
+
+
+def _side_by_side(loaded: Loaded, seconds: float, counts: list[int], bar: Progress) -> None:
+    say = bar.note
+    say("random games side by side: the C back end, the Python back end and the game's hand-written model")
+    say("  (tests/<game>/reference_model.py of the source tree, loaded by path), the same seeds, every action")
+    say("  picked by index by random.Random(seed) on each engine, games alternating in blocks of 5 (CPU time)")
+    say(f"{'game':<14} {'players':>7} {'games':>6} {'C games/s':>10} {'Python':>9} {'model':>9} "
+        f"{'C/Python':>9} {'C/model':>8} {'Python/model':>13}")
+    for name, games in loaded.items():
+        path = reference_model_path(name)
+        model = load_reference_model(path) if path is not None else None
+        for n in counts if name == "rattus" else SIDE_BY_SIDE[name]:
+            engines = side_by_side_engines(name, n, games, model)
+            f = measure_side_by_side(name, n, engines, seconds, min_games=20 if seconds else 5)
+            bar.update()
+            rate = {e: f.per_second(e) for e in engines}
+            say(f"{name:<14} {n:>7} {f.games:>6} {_rate(rate, 'c'):>10} {_rate(rate, 'python'):>9} "
+                f"{_rate(rate, 'model'):>9} {_ratio(rate, 'c', 'python'):>9} {_ratio(rate, 'c', 'model'):>8} "
+                f"{_ratio(rate, 'python', 'model'):>13}")
+        if model is None:
+            say(f"  {name}: no model ({MODEL_NAME} is in the source tree's tests/, not installed)")
+    say("  targets (issue 26): Rattus 4 players C/model >= 5x, Ratten Scharf C/model >= 3x")
+
+
+def _split(game: Game, seconds: float, counts: list[int], bar: Progress) -> None:
     say = bar.note
     path = reference_model_path()
     if path is None:
-        say(f"against the reference model: skipped ({MODEL_NAME} is in the source tree's tests/, not installed)")
-        bar.update(len(counts))
+        say(f"where the time goes: skipped ({MODEL_NAME} is in the source tree's tests/, not installed)")
         return
-    model = load_reference_model(path)
-    shown = path.relative_to(SOURCE_TREE).as_posix()
-    say(f"against the reference model ({shown} of the source tree, loaded by path: an")
-    say("  independent plain-Python engine driven by action texts): the same seeds, every action picked by index")
-    say("  by random.Random(seed) on both sides, games alternating in blocks of 5 (CPU time of this process)")
-    say(f"{'players':>7} {'games':>6} {'spec games/s':>13} {'model games/s':>14} {'spec/model':>11}")
-    for n in counts:
-        y = measure_against_model(game, model, n, seconds, min_games=20 if seconds else 5)
-        bar.update()
-        say(f"{n:>7} {y.games:>6} {y.games / y.spec_seconds:>13.1f} {y.games / y.model_seconds:>14.1f} "
-            f"{y.ratio:>10.2f}x")
-    s = measure_split(game, model, max(counts), SPLIT_GAMES if seconds else 5)
-    say("")
-    say(f"where the time goes, {s.players} players: the same {s.games} seeds on both engines, ms of CPU "
-        "time per game")
+    s = measure_split(game, load_reference_model(path), max(counts), SPLIT_GAMES if seconds else 5)
+    bar.update()
+    say(f"where the time goes, Rattus on {backend_running(game)}, {s.players} players: the same {s.games} seeds "
+        "on the spec and the model, ms of CPU time per game")
     say(f"{'':>7} {'listing a turn':>15} {'the rest':>9} {'whole game':>11}")
     for side, listing, total in (("spec", s.spec_listing, s.spec_total), ("model", s.model_listing, s.model_total)):
         say(f"{side:>7} {s.per_game(listing):>15.3f} {s.per_game(total - listing):>9.3f} {s.per_game(total):>11.3f}")
@@ -490,6 +652,73 @@ def _yardstick(game: Game, seconds: float, counts: list[int], bar: Progress) -> 
         f"{s.per_game(s.budget - s.spec_listing):.3f} ms are left")
     rest = s.per_game(s.model_total - s.model_listing)
     say(f"  for the rest, which takes the model's hand-written code {rest:.3f} ms")
+
+
+#: perft depth of each game beside Rattus's ``--perft-depth`` (Ratten Scharf's turns list hundreds of options).
+PERFT_DEPTH = {"ratten_scharf": 3}
+
+
+def _perft(loaded: Loaded, depth: int, bar: Progress) -> None:
+    say = bar.note
+    say("perft after setup, seed 0, legal action sequences per second (CPU time; the last ply is counted in")
+    say("  bulk, not applied: num_legal_actions() at depth - 1)")
+    say(f"{'game':<14} {'players':>7} {'depth':>5} {'sequences':>10} {'C seq/s':>12} {'Python seq/s':>13} "
+        f"{'C/Python':>9}")
+    for name, games in loaded.items():
+        n = max(SIDE_BY_SIDE[name])
+        d = min(depth, PERFT_DEPTH.get(name, depth))
+        rate: dict[str, float] = {}
+        sequences = 0
+        for backend in games:
+            with backend_selected(backend):
+                pf = measure_perft(d, players=n, game=name)
+            rate[backend], sequences = pf.per_second, pf.sequences
+            bar.update()
+        say(f"{name:<14} {n:>7} {d:>5} {sequences:>10} {_rate(rate, 'c', 0):>12} {_rate(rate, 'python', 0):>13} "
+            f"{_ratio(rate, 'c', 'python'):>9}")
+    say("  target (issue 26): 2,000,000 sequences/s")
+
+
+def _records(loaded: Loaded, seconds: float, bar: Progress) -> None:
+    from .recordbench import TARGETS, conformance_records, measure  # (recordbench imports this module)
+
+    say = bar.note
+    say("records validated per second: the legal recorded games of each conformance kit, validated whole")
+    say("  (rattus_rules.records.validate), CPU time")
+    say(f"{'game':<14} {'kind':<12} {'records':>8} {'C records/s':>12} {'Python':>9} {'C/Python':>9} {'target':>7}")
+    for name, games in loaded.items():
+        folder = SOURCE_TREE / "conformance" / ("" if name == "rattus" else name) / "games"
+        for kind, records in conformance_records(folder).items():
+            if not records:
+                continue
+            rate: dict[str, float] = {}
+            for backend in games:
+                with backend_selected(backend):
+                    rate[backend] = measure(kind, records, seconds / 3, name).per_second
+                bar.update()
+            say(f"{name:<14} {kind:<12} {len(records):>8} {_rate(rate, 'c', 0):>12} {_rate(rate, 'python', 0):>9} "
+                f"{_ratio(rate, 'c', 'python'):>9} {TARGETS[kind]:>7}")
+
+
+def _loads(loaded: Loaded, runs: int, bar: Progress) -> None:
+    say = bar.note
+    builds = max(1, min(runs, 3))
+    say(f"load and build by back end, fresh processes: a load with the cache warm (median of {runs}, ms of CPU")
+    say(f"  [wall]); a first load with an empty cache and the first state of another variant (median of {builds},")
+    say("  ms of wall time: a C build runs the compiler in a child process)")
+    say(f"{'game':<14} {'back end':<9} {'cache warm':>15} {'first load':>11} {'first build of a variant':>25}")
+    for name, games in loaded.items():
+        path = spec_dir(name)
+        for backend, game in games.items():
+            with tempfile.TemporaryDirectory() as fresh:
+                measure_load(path, 1, fresh, backend)  # fills the cache (and builds the C of the defaults)
+                lf = measure_load(path, runs, fresh, backend)
+            first = measure_first_build(path, game, builds, backend)
+            bar.update()
+            variant = " ".join(f"{k}={v}" for k, v in first.settings.items()) or "(no switch)"
+            say(f"{name:<14} {backend:<9} {lf.load_cpu:7.1f} [{lf.load_wall:5.1f}] {first.load:>11.1f} "
+                f"{first.variant:>9.1f} {variant}")
+    say("  targets (issue 26): a load with the cache warm at most 150 ms, a first build at most 2 s per variant")
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ def conformance_records(folder: Path | None = None) -> dict[str, list[dict[str, 
 
 def replay_plan(game: Game, record: dict[str, Any]) -> Callable[[], None]:
     """A function replaying the record's game by option indices, unchecked (the yardstick)."""
-    verdict = validate(record)
+    verdict = validate(record, game_name=record.get("game"))
     if not verdict.finished or verdict.state is None:
         raise ValueError(f"not a finished legal record: {verdict.format()}")
     players, seed, settings = len(record["seats"]), int(record.get("seed", 0)), verdict.state.settings
@@ -100,7 +100,7 @@ def replay_plan(game: Game, record: dict[str, Any]) -> Callable[[], None]:
 def lazy_replay_plan(game: Game, record: dict[str, Any]) -> Callable[[], None]:
     """A function replaying the record's game by its action texts in a lazy state: each text is
     read and its option tested on its own, no decision is listed (the second yardstick)."""
-    verdict = validate(record)
+    verdict = validate(record, game_name=record.get("game"))
     if not verdict.finished or verdict.state is None:
         raise ValueError(f"not a finished legal record: {verdict.format()}")
     players, seed, settings = len(record["seats"]), int(record.get("seed", 0)), verdict.state.settings
@@ -114,9 +114,10 @@ def lazy_replay_plan(game: Game, record: dict[str, Any]) -> Callable[[], None]:
     return replay
 
 
-def measure(kind: str, records: list[dict[str, Any]], seconds: float) -> RecordFigures:
-    """Validate the records, and replay them, in alternating rounds for at least ``seconds`` each."""
-    game = load_rules()
+def measure(kind: str, records: list[dict[str, Any]], seconds: float, game_name: str | None = None) -> RecordFigures:
+    """Validate the records (of ``game_name``: None is Rattus), and replay them, in alternating rounds for at
+    least ``seconds`` each."""
+    game = load_rules(game=game_name)
     plans = [replay_plan(game, r) for r in records]
     lazy_plans = [lazy_replay_plan(game, r) for r in records]
     spent = {"validate": 0.0, "replay": 0.0, "lazy": 0.0}
@@ -124,7 +125,7 @@ def measure(kind: str, records: list[dict[str, Any]], seconds: float) -> RecordF
     while rounds < 2 or min(spent.values()) < seconds:
         start = time.process_time()
         for record in records:
-            validate(record)
+            validate(record, game_name=game_name)
         spent["validate"] += time.process_time() - start
         start = time.process_time()
         for plan in plans:

@@ -35,7 +35,8 @@ from interpreter import RulesError, SpecError
 from interpreter.ast import MAX_INT
 from interpreter.checker import MAX_PLAYERS
 from interpreter.runtime import State
-from tests.backends.harness import BACKEND_ENV, BACKENDS, ROOT, load, running, unavailable
+from rattus_rules.benchmark import BACKEND_ENV
+from tests.backends.harness import BACKENDS, ROOT, load, running, unavailable
 
 #: Numbers a mutation writes: small ones, and ones at and near the bound of the language.
 NUMBERS = [0, 1, 2, 3, 7, -1, -5, 1000, 2**31, 2**62, MAX_INT, MAX_INT - 1, 10**18]

@@ -21,21 +21,21 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import random
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from interpreter import Game, RulesError, State, load_spec
-from rattus_rules import api
+from rattus_rules.benchmark import backend_running as running
+from rattus_rules.benchmark import backend_selected as selected
+
+__all__ = ["BACKENDS", "GAMES", "ROOT", "game", "load", "lockstep", "random_settings", "running", "selected",
+           "skip_unless", "switch_options", "unavailable"]
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The environment variable that chooses the back end (issue 26).
-BACKEND_ENV = "RULES_BACKEND"
 BACKENDS = ("python", "c")
 #: The games played by both back ends: the shipped ones and the toy games of the language tests.
 GAMES: dict[str, Path] = {
@@ -46,28 +46,6 @@ GAMES: dict[str, Path] = {
 }
 #: A game is cut after this many actions (some switch options let a game go on forever).
 MAX_ACTIONS = 3000
-
-
-def running(game: Game) -> str:
-    """Which back end runs a loaded game ("python" where the game does not say)."""
-    return str(getattr(game, "backend", "python"))
-
-
-@contextmanager
-def selected(backend: str) -> Iterator[None]:
-    """Choose ``backend`` through the environment for the duration, with the package's cache of
-    loaded games emptied before and after (a game loaded under the other back end is not reused)."""
-    old = os.environ.get(BACKEND_ENV)
-    os.environ[BACKEND_ENV] = backend
-    api._load.cache_clear()
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop(BACKEND_ENV, None)
-        else:
-            os.environ[BACKEND_ENV] = old
-        api._load.cache_clear()
 
 
 def load(folder: Path, backend: str, data: Path | None = None) -> Game:

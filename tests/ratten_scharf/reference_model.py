@@ -258,6 +258,12 @@ class RattenScharf:
         }
 
 
+def new_model(components: Components, players: int, settings: dict[str, str]) -> RattenScharf:
+    """A new game (the benchmark's way in, the same for every game's model): switches by id."""
+    assert players == 2, "Ratten Scharf is for 2 players"
+    return RattenScharf(components, settings)
+
+
 def spec_view(state: Any) -> dict[str, Any]:
     """The same view of a spec :class:`interpreter.State` of Ratten Scharf."""
     keys = state.game.piece_keys

@@ -422,6 +422,11 @@ class Rattus:
         }
 
 
+def new_model(components: Components, players: int, settings: dict[str, str]) -> Rattus:
+    """A new game (the benchmark's way in, the same for every game's model): switches by id."""
+    return Rattus(components, players, settings)
+
+
 def spec_view(state: Any) -> dict[str, Any]:
     """The same view of a spec :class:`interpreter.State`."""
     keys = state.game.piece_keys

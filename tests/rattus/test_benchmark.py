@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter import Game
+from rattus_rules.api import load_rules
 from rattus_rules.benchmark import measure_games, play_random_game
 from rattus_rules.cli import main
 
@@ -33,10 +34,17 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
     assert main(["bench", "--seconds", "0", "--runs", "1", "--players", "2", "--any-core", "--perft-depth", "2"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "cores" in out and "Python 3." in out
-    assert "against the reference model (tests/rattus/reference_model.py" in out and "spec/model" in out
-    assert "where the time goes, 2 players" in out and "listing a turn" in out and "2x the model is" in out
-    assert "perft after setup (4 players, seed 0), depth 2:" in out and "sequences/s" in out
+    assert "random games side by side: the C back end, the Python back end and the game's hand-written" in out
+    assert "C/Python" in out and "Python/model" in out
+    side = [line.split() for line in out.splitlines() if line.startswith(("rattus ", "ratten_scharf "))]
+    assert ["rattus", "2", "5"] in [row[:3] for row in side]
+    assert ["ratten_scharf", "2", "5"] in [row[:3] for row in side]
+    assert "where the time goes, Rattus on python, 2 players" in out and "listing a turn" in out
+    assert "2x the model is" in out
+    assert "perft after setup, seed 0" in out and "seq/s" in out
+    assert "records validated per second" in out and "players-eye" in out
     assert "getting the parser" in out and "no cache" in out and "cache warm" in out
+    assert "first build of a variant" in out and "rat_check=both" in out
     assert "decision bound: 10000 player decisions per game; games cut at the bound: 0" in out
 
 
@@ -69,13 +77,54 @@ def test_the_record_yardstick_replays_the_game(rules: Game) -> None:
     replay()  # raises if an index is not legal
 
 
-def test_the_yardstick_games_are_the_same_games_on_both_engines(rules: Game) -> None:
-    from rattus_rules.benchmark import load_reference_model, measure_against_model, reference_model_path
+def test_the_engines_side_by_side_play_the_same_seeds(rules: Game) -> None:
+    from rattus_rules.benchmark import (
+        load_reference_model,
+        measure_side_by_side,
+        reference_model_path,
+        side_by_side_engines,
+    )
 
-    path = reference_model_path()
-    assert path is not None and path.name == "reference_model.py"
-    figures = measure_against_model(rules, load_reference_model(path), 3, seconds=0.0, min_games=2, block=2)
-    assert figures.games == 2 and figures.spec_seconds > 0 and figures.model_seconds > 0 and figures.ratio > 0
+    for name in ("rattus", "ratten_scharf"):
+        path = reference_model_path(name)
+        assert path is not None and path.parent.name == name
+        game = rules if name == "rattus" else load_rules(game=name)
+        engines = side_by_side_engines(name, 2, {"python": game}, load_reference_model(path))
+        assert set(engines) == {"python", "model"}
+        figures = measure_side_by_side(name, 2, engines, seconds=0.0, min_games=2, block=2)
+        assert figures.games == 2 and set(figures.seconds) == {"python", "model"}
+        assert figures.per_second("model") > 0 and figures.ratio("python", "model") > 0
+
+
+def test_the_model_of_ratten_scharf_plays_the_very_games_of_the_spec() -> None:
+    """Its options come in the spec's order, so the same picks by index make the same game."""
+    import random
+
+    from rattus_rules.benchmark import load_reference_model, reference_model_path
+    from rattus_rules.paths import spec_dir
+
+    path = reference_model_path("ratten_scharf")
+    assert path is not None
+    model = load_reference_model(path)
+    game = load_rules(game="ratten_scharf")
+    components = model.Components(spec_dir("ratten_scharf") / "data")
+    for seed in range(3):
+        state, engine, rng = game.new_state(2, seed=seed), model.new_model(components, 2, {}), random.Random(seed)
+        while not state.is_terminal():
+            index = rng.randrange(state.num_legal_actions())
+            assert engine.pending[1][index] == state.legal_action_texts()[index]
+            state.apply_index(index)
+            engine.apply(engine.pending[1][index])
+        assert engine.pending is None and engine.points == state.scores()
+
+
+def test_a_back_end_that_cannot_run_is_said_not_measured() -> None:
+    from rattus_rules.benchmark import backend_running, load_under
+
+    game, _ = load_under("python", "ratten_scharf")
+    assert game is not None and backend_running(game) == "python"
+    found, why = load_under("c", "ratten_scharf")
+    assert (found is None) == (why.startswith(("not in this tree", "does not build"))), why
 
 
 def test_perft_counts_the_last_ply_in_bulk(rules: Game) -> None:
