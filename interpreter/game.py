@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast as A
+from . import native
 from .checker import Checked, check, suggest
 from .codegen import STEP_LIMIT, CompileContext, bounded
 from .compiler import (
@@ -58,8 +59,13 @@ class _DataContext:
 class Game:
     """A checked and compiled spec with its component data."""
 
-    def __init__(self, checked: Checked, tables: dict[str, Table], texts: dict[str, list[str]]):
+    def __init__(self, checked: Checked, tables: dict[str, Table], texts: dict[str, list[str]],
+                 backend: str | None = None):
         self.checked = checked
+        #: The back end asked for (``python``, ``c`` or ``auto``: see :mod:`.native`).
+        self.backend_asked = native.chosen(backend)
+        #: What runs each variant of the code (see :meth:`backend`), by variant number.
+        self.native_reports: dict[int, native.Report] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts
@@ -128,8 +134,40 @@ class Game:
         """Every procedure compiled for these switch settings (None: code that reads them)."""
         exprs = ExprCompiler(self._ctx, settings, self._places)
         self._programs.append(exprs)
-        return [ProcedureCompiler(exprs, decl, self._leaves, self.exprs).compile()
-                for decl in self.symbols.procedures.values()]
+        compilers = [ProcedureCompiler(exprs, decl, self._leaves, self.exprs)
+                     for decl in self.symbols.procedures.values()]
+        procs = [c.compile() for c in compilers]
+        number = len(self._programs) - 1
+        if self.backend_asked == "python":
+            self.native_reports[number] = native.Report(reason=f"{native.BACKEND_ENV}=python")
+        elif settings is None:
+            self.native_reports[number] = native.Report(
+                reason=f"more than {MAX_VARIANTS} combinations of switch settings: this one reads them as it runs")
+        else:
+            self.native_reports[number] = self._native(settings, compilers, procs)
+        return procs
+
+    def _native(self, settings: dict[str, str], compilers: list[ProcedureCompiler],
+                procs: list[Procedure]) -> native.Report:
+        """Put C functions in the places of the Python ones of a variant (see :mod:`.native`);
+        what runs it.  With the back end ``c``, refuse (a :class:`SpecError`) where C cannot run it all."""
+        strict = self.backend_asked == "c"
+        try:
+            report = native.attach(self, settings, compilers, procs, strict)
+        except native.NativeUnavailable as err:
+            if strict:
+                assert self.symbols.game is not None
+                raise SpecError([Diagnostic(err.pos or self.symbols.game.pos,
+                                            f"{native.BACKEND_ENV}=c: {err.message}")]) from None
+            report = native.Report(reason=err.message)
+        if report.backend != "c":
+            native.say_once(f"{self.name}: {report.describe()}")
+        return report
+
+    def backend(self, settings: Mapping[str, str] | None = None) -> native.Report:
+        """What runs the code for some settings (default: the defaults): which back end, how many
+        functions are C, what it cost to build or load."""
+        return self.native_reports[self.variant(self.settings_for(None) if settings is None else settings)]
 
     def variant(self, settings: Mapping[str, str]) -> int:
         """The number of the code made for these (complete) switch settings; made on first use.
@@ -496,11 +534,14 @@ def spec_files(path: Path) -> list[Path]:
     return [path]
 
 
-def load_spec(path: Path | str, data: Path | str | None = None, display_root: Path | None = None) -> Game:
+def load_spec(path: Path | str, data: Path | str | None = None, display_root: Path | None = None,
+              backend: str | None = None) -> Game:
     """Parse, check, load data and compile a spec folder (or file).
 
     ``data`` names a folder (or one CSV file) whose tables replace the spec's
-    files of the same name.  Every problem raises :class:`SpecError`.
+    files of the same name.  ``backend``: ``python``, ``c`` or ``auto`` (default: the
+    ``RULES_BACKEND`` environment variable, else ``auto``; see :mod:`.native`).
+    Every problem raises :class:`SpecError`.
     """
     root = Path(path)
     files = spec_files(root)
@@ -548,7 +589,7 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     if problems:
         raise SpecError(problems)
     try:
-        return Game(checked, tables, texts)
+        return Game(checked, tables, texts, backend=backend)
     except RuleError as err:
         raise SpecError([Diagnostic(err.pos, err.message)]) from None
 

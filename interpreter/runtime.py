@@ -34,6 +34,7 @@ from .compiler import (
 )
 from .errors import IllegalAction, InvariantViolation, RuleError, RulesError
 from .errors import shown as _shown
+from .native import place_of as native_place
 from .notation import CHANCE_PLAYER, Action, Unwritable, normal, who
 from .notation import text as option_text
 from .types import PieceType, PlayerType, Type
@@ -677,7 +678,7 @@ class State:
     def _located(self, err: Exception, pos: A.Pos, cites: tuple[A.Citation, ...]) -> RuleError:
         """A :class:`RuleError` for an error of generated code, at the spec text that ran (if
         known), else at ``pos``."""
-        place = self.game.exprs.gen.locate(err.__traceback__)
+        place = self.game.exprs.gen.locate(err.__traceback__) or native_place(err)
         if place is not None:
             pos, cites = place
         if isinstance(err, (Stuck, TooLarge, NotOfType)):

@@ -15,6 +15,7 @@ from hypothesis import settings
 
 from interpreter import Game, parser
 from interpreter.cache import CACHE_ENV
+from interpreter.native import BACKEND_ENV
 from rattus_rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +36,9 @@ _OWN_CACHE: str | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     global _OWN_CACHE
+    # The Python back end is the reference: most tests run it (no C build per spec they make);
+    # the tests of the C back end ask for it by name (tests/language/test_native.py).
+    os.environ.setdefault(BACKEND_ENV, "python")
     if CACHE_ENV not in os.environ:
         _OWN_CACHE = os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="rules-cache-")
 

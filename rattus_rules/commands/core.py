@@ -87,11 +87,12 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"ok": True, "title": game.title, "procedures": len(s.procedures), "rules": len(s.rules),
                     "switches": len(s.switches), "invariants": len(s.invariants), "checks": len(s.checks),
-                    "coverage": cov.to_json(), "complete": cov.complete})
+                    "coverage": cov.to_json(), "complete": cov.complete, "backend": game.backend().backend})
         return code
     counts = ((s.procedures, "procedure"), (s.rules, "rule"), (s.switches, "switch"), (s.invariants, "invariant"),
               (s.checks, "data check"))
     print(f"ok: {game.title} — " + ", ".join(_count(len(items), noun) for items, noun in counts))
+    print(f"runs on: {game.backend().describe()}")
     for line in coverage_report(cov):
         print(line)
     if code != EXIT_OK:

@@ -1,0 +1,1379 @@
+"""The C back end's emitter: checked statements and expressions as C (see :mod:`.native`).
+
+One more pass over the checked syntax tree, beside :mod:`.codegen` (Python).  It makes, for one
+combination of switch settings, a C function for each function the Python back end makes per
+variant (each place a procedure resumes, each decision's listing, each call's new locals, each
+`finish`), with the same signatures, so the runtime's loop (:meth:`interpreter.runtime.State._run`)
+runs either, or a mix.  The C works on the Python state's own data: the state stays plain data.
+
+Inside a function every scalar value is an ``int64_t`` (see ``crt.h``): numbers are checked
+against the language's bound at every operation, the step budget is spent as the generated
+Python spends it, and every statement notes its *site*, the spec place an error there is
+reported at.  A construct the emitter does not write raises :class:`Unsupported`, naming it and
+its place: that function then stays Python (or, with ``RULES_BACKEND=c``, the load refuses).
+Each construct has one method; the passes over statements and expressions end in
+``assert_never``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, assert_never
+
+import attrs
+
+from . import ast as A
+from .ast import MAX_INT
+from .codegen import STEP_LIMIT, Frame, weight
+from .compiler import Level, ProcedureCompiler, _may_grow
+from .notation import CHANCE_PLAYER
+from .symbols import Kind
+from .types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    PLAYER,
+    TEXT,
+    AnyType,
+    BoolType,
+    EntityType,
+    GraphType,
+    IntType,
+    ListType,
+    NoneType,
+    PieceType,
+    PlayerType,
+    SwitchType,
+    TextType,
+    Type,
+    ZoneType,
+    element_type,
+)
+
+_LOOPS = (A.While, A.Loop, A.For)
+#: User functions are written out in place, at most this deep.
+MAX_INLINE_DEPTH = 24
+
+
+class Unsupported(Exception):
+    """A construct the C emitter does not write (yet): its name and spec place."""
+
+    def __init__(self, what: str, pos: A.Pos):
+        super().__init__(f"{what} ({pos.path}:{pos.line})")
+        self.what = what
+        self.pos = pos
+
+
+@attrs.frozen
+class CVal:
+    """A C expression: its text, its checker type, and whether it is an ``int64_t`` scalar
+    (``obj`` False) or a borrowed ``PyObject *`` list kept alive by the call."""
+
+    text: str
+    type: Type
+    obj: bool = False
+
+
+#: A C name bound to a spec variable in generated code: (C name, type, held as an object).
+Bound = tuple[str, Type, bool]
+Scope = Mapping[str, Bound]
+
+
+def _c_string(text: str) -> str:
+    """A C string literal of a text (UTF-8 bytes, escaped)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        ch = chr(byte)
+        if ch.isalnum() or ch in " _-.,:;/()[]{}<>=+*!?'#&%@^|~$":
+            out.append(ch)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def _scalar(t: Type) -> bool:
+    """Whether values of a type are held as ``int64_t``."""
+    return isinstance(t, (IntType, BoolType, PlayerType, PieceType, EntityType, TextType, NoneType, SwitchType))
+
+
+class Emitter:
+    """C text for one settings variant of a game (see the module docstring)."""
+
+    def __init__(self, game: Any, settings: Mapping[str, str], compilers: Sequence[ProcedureCompiler]):
+        self.game = game
+        self.settings = dict(settings)
+        self.compilers = list(compilers)
+        self.checked = game.checked
+        self.symbols = game.symbols
+        self.pygen = compilers[0].gen if compilers else None
+        self.texts: dict[str, int] = {}
+        self.tables: dict[str, int] = {}
+        self.names: dict[str, str] = {}
+        self.consts: list[Any] = []
+        self.sites: list[tuple[A.Pos, tuple[A.Citation, ...]]] = []
+        self._site_index: dict[tuple[A.Pos, tuple[A.Citation, ...]], int] = {}
+        self.arrays: list[str] = []
+        self._columns: dict[tuple[str, str], str] = {}
+        self.functions: list[str] = []
+        self.exported: list[tuple[str, str]] = []
+        self.leaf_defined: dict[str, str] = {}
+        self._counter = 0
+        self.skipped: list[Unsupported] = []
+        # per function being written
+        self.cite_stack: list[tuple[str, tuple[A.Citation, ...]]] = []
+        self.pc: ProcedureCompiler | None = None
+        self._inline_depth = 0
+
+    # ------------------------------------------------------------ plumbing
+    def fresh(self, base: str = "t") -> str:
+        """A new C identifier."""
+        self._counter += 1
+        return f"_{base}{self._counter}"
+
+    def name(self, text: str) -> str:
+        """The C variable holding an interned Python str (a state's, zone's or local's name)."""
+        c = self.names.get(text)
+        if c is None:
+            c = self.names[text] = f"N{len(self.names)}"
+        return c
+
+    def const(self, value: Any) -> str:
+        """A C expression of a Python object handed to the module at setup (borrowed)."""
+        self.consts.append(value)
+        return f"PyTuple_GET_ITEM(CONSTS, {len(self.consts) - 1})"
+
+    def text_id(self, text: str) -> int:
+        """The index of a text in the module's text table."""
+        i = self.texts.get(text)
+        if i is None:
+            i = self.texts[text] = len(self.texts)
+        return i
+
+    def table_id(self, table: str) -> int:
+        """The index of an entity table (its keys) in the module's key tables."""
+        i = self.tables.get(table)
+        if i is None:
+            i = self.tables[table] = len(self.tables)
+        return i
+
+    def site(self, pos: A.Pos) -> str:
+        """The C statement noting the spec place of what runs next (with the citations in force)."""
+        key = (pos, self.current_citations())
+        i = self._site_index.get(key)
+        if i is None:
+            i = self._site_index[key] = len(self.sites)
+            self.sites.append(key)
+        return f"r->site = {i};"
+
+    def current_citations(self) -> tuple[A.Citation, ...]:
+        """The citations in force: the enclosing rules', innermost first, then the procedure's."""
+        out: list[A.Citation] = []
+        for _, cites in reversed(self.cite_stack):
+            out.extend(cites)
+        return tuple(out)
+
+    def type_of(self, e: A.Expr) -> Type:
+        """The checker's type of an expression."""
+        t: Type = self.checked.type_of(e)
+        return t
+
+    # ------------------------------------------------------- boxing values
+    def box(self, v: CVal, pos: A.Pos) -> str:
+        """C text of a new reference to the Python value of ``v`` (NULL on error)."""
+        t = v.type
+        if v.obj:
+            return f"Py_NewRef({v.text})"
+        match t:
+            case IntType() | PlayerType() | PieceType():
+                return f"rt_int_obj({v.text})"
+            case BoolType():
+                return f"rt_bool_obj({v.text})"
+            case EntityType():
+                return f"rt_key_obj({self.table_id(t.table)}, {v.text})"
+            case TextType() | SwitchType():
+                return f"rt_text_obj({v.text})"
+            case NoneType():
+                return f"({v.text}, Py_NewRef(Py_None))"
+            case AnyType() | ZoneType() | ListType() | GraphType():
+                raise Unsupported(f"a value of type {t} held in C", pos)
+            case _:
+                assert_never(t)
+
+    def unbox(self, obj: str, t: Type, pos: A.Pos) -> CVal:
+        """The value of a borrowed Python object (C text) as a value of type ``t``."""
+        v = self.fresh("v")
+        match t:
+            case IntType() | PlayerType() | PieceType():
+                return CVal(f"({{ int64_t {v}; if (rt_int_of({obj}, &{v}) < 0) goto fail; {v}; }})", t)
+            case BoolType():
+                o = self.fresh("o")
+                return CVal(f"({{ PyObject *{o} = {obj}; int64_t {v} = {o} == Py_True ? 1 : {o} == Py_False ? 0 : "
+                            f"{o} == Py_None ? RT_NONE : PyObject_IsTrue({o}); if ({v} < 0 && {v} != RT_NONE) "
+                                f"goto fail; "
+                            f"{v}; }})", t)
+            case EntityType():
+                return CVal(f"({{ int64_t {v}; if (rt_key_of({self.table_id(t.table)}, {obj}, &{v}) < 0) goto fail; "
+                            f"{v}; }})", t)
+            case TextType() | SwitchType():
+                return CVal(f"({{ int64_t {v}; if (rt_text_of({obj}, &{v}) < 0) goto fail; {v}; }})", t)
+            case NoneType():
+                return CVal("RT_NONE", t)
+            case ListType():
+                o = self.fresh("o")
+                return CVal(f"({{ PyObject *{o} = {obj}; if (!PyList_Check({o})) {{ PyErr_SetString(PyExc_TypeError, "
+                            f"\"a list was expected\"); goto fail; }} {o}; }})", t, obj=True)
+            case AnyType() | ZoneType() | GraphType():
+                raise Unsupported(f"a value of type {t} held in C", pos)
+            case _:
+                assert_never(t)
+
+    def family(self, t: Type) -> str:
+        """Which values of two types compare as the same ``int64_t`` (numbers, keys of one
+        table, texts)."""
+        match t:
+            case IntType() | BoolType() | PlayerType() | PieceType() | NoneType():
+                return "num"
+            case EntityType():
+                return f"key:{t.table}"
+            case TextType() | SwitchType():
+                return "text"
+            case AnyType() | ZoneType() | ListType() | GraphType():
+                return f"other:{t}"
+            case _:
+                assert_never(t)
+
+    # ---------------------------------------------------------- expressions
+    def expr(self, e: A.Expr, sc: Scope) -> CVal:
+        """C text of an expression."""
+        match e:
+            case A.Literal():
+                return self.literal(e)
+            case A.Name():
+                return self.name_value(e, sc)
+            case A.ListLit():
+                return self.list_literal(e, sc)
+            case A.Unary():
+                return self.unary(e, sc)
+            case A.Binary():
+                return self.binary(e, sc)
+            case A.Conditional():
+                return self.conditional(e, sc)
+            case A.Call():
+                return self.call(e, sc)
+            case A.Index():
+                return self.index(e, sc)
+            case A.Attr():
+                return self.attr(e, sc)
+            case A.Aggregate():
+                return self.aggregate(e, sc)
+            case A.Comprehension():
+                return self.comprehension(e, sc)
+            case _:
+                assert_never(e)
+
+    def scalar(self, e: A.Expr, sc: Scope) -> CVal:
+        """C text of an expression held as an ``int64_t``."""
+        v = self.expr(e, sc)
+        if v.obj:
+            raise Unsupported(f"a list where a single value is needed ({v.type})", e.pos)
+        return v
+
+    def truth(self, e: A.Expr, sc: Scope) -> str:
+        """C text of a condition: 1 or 0 (none is false)."""
+        v = self.expr(e, sc)
+        if v.obj:
+            return f"(PyList_GET_SIZE({v.text}) != 0)"
+        if isinstance(v.type, BoolType):
+            t = self.fresh("b")
+            return f"({{ int64_t {t} = {v.text}; {t} != 0 && {t} != RT_NONE; }})"
+        if isinstance(v.type, (IntType, PlayerType, PieceType)):
+            t = self.fresh("b")
+            return f"({{ int64_t {t} = {v.text}; {t} != 0 && {t} != RT_NONE; }})"
+        raise Unsupported(f"a condition of type {v.type}", e.pos)
+
+    def literal(self, e: A.Literal) -> CVal:
+        """A literal: a number, yes/no, a text or none."""
+        value = e.value
+        if value is None:
+            return CVal("RT_NONE", NONE)
+        if isinstance(value, bool):
+            return CVal("1" if value else "0", BOOL)
+        if isinstance(value, int):
+            if not -MAX_INT <= value <= MAX_INT:
+                raise Unsupported("a number beyond the language's bound", e.pos)
+            return CVal(f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))", INT)
+        return CVal(str(self.text_id(value)), TEXT)
+
+    def name_value(self, e: A.Name, sc: Scope) -> CVal:
+        """A name read as a value, by what the checker found it stands for."""
+        ident = e.ident
+        kind = self.checked.ref(e)
+        t = self.type_of(e)
+        match kind:
+            case Kind.LOCAL:
+                if ident in sc:
+                    cname, bt, obj = sc[ident]
+                    return CVal(cname, bt, obj)
+                return self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(ident)}); if (!_l) goto fail; _l; }})",
+                                  t, e.pos) if _scalar(t) else self.kept_list(
+                    f"rt_local(r, {self.name(ident)})", t, e.pos)
+            case Kind.SPECIAL:
+                if ident == "player_count":
+                    return CVal("r->n", INT)
+                if ident == "first_player":
+                    return CVal("0", PLAYER)
+                if ident == "players":
+                    return self.as_list(e, sc)
+                raise Unsupported(f"the name {ident}", e.pos)
+            case Kind.STATE:
+                return self.state_value(ident, "Py_NewRef(Py_None)", t, e.pos)
+            case Kind.TABLE | Kind.ENUM:
+                return self.as_list(e, sc)
+            case Kind.SWITCH:
+                return CVal(str(self.text_id(self.settings[ident])), TEXT)
+            case Kind.ZONE | Kind.GRAPH:
+                raise Unsupported(f"a {kind.value if hasattr(kind, 'value') else kind} as a value", e.pos)
+            case Kind.PIECES | Kind.SCOPE | Kind.LIMIT | Kind.FUNCTION | Kind.PROCEDURE | Kind.BUILTIN:
+                raise AssertionError(f"the checker lets no {kind} stand as a value: {ident}")
+            case _:
+                assert_never(kind)
+
+    def kept_list(self, borrowed: str, t: Type, pos: A.Pos) -> CVal:
+        """A list read from the state or the locals (a new reference kept for the call)."""
+        o = self.fresh("o")
+        return CVal(f"({{ PyObject *{o} = {borrowed}; if (!{o}) goto fail; if (!PyList_Check({o})) {{ "
+                    f"PyErr_SetString(PyExc_TypeError, \"a list was expected\"); goto fail; }} "
+                    f"{o} = rt_keep(r, Py_NewRef({o})); if (!{o}) goto fail; {o}; }})", t, obj=True)
+
+    def state_value(self, name: str, key: str, t: Type, pos: A.Pos) -> CVal:
+        """The value of a counter or var at a key (C text of a new reference to the key)."""
+        got = f"rt_get(({{ PyObject *_t = rt_table(r, {self.name(name)}); if (!_t) goto fail; _t; }}), {key})"
+        if not _scalar(t):
+            if isinstance(t, ListType):
+                return self.kept_list(got, t, pos)
+            raise Unsupported(f"a value of type {t} in a state", pos)
+        return self.unbox(f"({{ PyObject *_g = {got}; if (!_g) goto fail; _g; }})", t, pos)
+
+    def key(self, args: tuple[A.Expr, ...], sc: Scope, pos: A.Pos) -> str:
+        """C text of a new reference to the key of an indexed state: None, a value or a tuple."""
+        if not args:
+            return "Py_NewRef(Py_None)"
+        boxed = [self.box(self.expr(a, sc), a.pos) for a in args]
+        if len(boxed) == 1:
+            return boxed[0]
+        items = self.fresh("k")
+        fill = " ".join(f"{items}[{i}] = {b};" for i, b in enumerate(boxed))
+        return f"({{ PyObject *{items}[{len(boxed)}]; {fill} rt_tuple({len(boxed)}, {items}); }})"
+
+    def index(self, e: A.Index, sc: Scope) -> CVal:
+        """``name[keys]``: a state's value, or whether a limit is unused."""
+        kind = self.checked.ref(e)
+        if kind is Kind.STATE:
+            return self.state_value(e.base, self.key(e.args, sc, e.pos), self.type_of(e), e.pos)
+        if kind is Kind.LIMIT:
+            u, k = self.fresh("u"), self.fresh("k")
+            return CVal(f"({{ PyObject *{u} = ({{ PyObject *_s = PyObject_GetAttr(r->st, S_used); if (!_s) goto fail; "
+                        f"rt_keep(r, _s); }}); if (!{u}) goto fail; PyObject *{k} = {self.key(e.args, sc, e.pos)}; "
+                        f"if (!{k}) goto fail; PyObject *_set = PyDict_GetItemWithError({u}, {self.name(e.base)}); "
+                        f"int _in = _set ? PySet_Contains(_set, {k}) : -1; Py_DECREF({k}); "
+                        f"if (_in < 0) {{ if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, {self.name(e.base)}); "
+                        f"goto fail; }} (int64_t)!_in; }})", BOOL)
+        raise Unsupported(f"a {kind} indexed as a value", e.pos)
+
+    def zone_list(self, e: A.Expr, sc: Scope) -> str:
+        """C text of the live list of piece ids of a zone expression (borrowed)."""
+        if isinstance(e, A.Index) and self.checked.ref(e) is Kind.ZONE:
+            return (f"({{ PyObject *_z = rt_zone(r, {self.name(e.base)}, {self.key(e.args, sc, e.pos)}); "
+                    f"if (!_z) goto fail; _z; }})")
+        if isinstance(e, A.Name) and self.checked.ref(e) is Kind.ZONE:
+            return (f"({{ PyObject *_z = rt_zone(r, {self.name(e.ident)}, Py_NewRef(Py_None)); if (!_z) goto "
+                    f"fail; _z; }})")
+        raise Unsupported("a zone given as a value", e.pos)
+
+    def zone_target(self, e: A.Expr, sc: Scope) -> tuple[str, str, bool]:
+        """(C name of the zone's name, C text of a new reference to its key, whether it is hidden)."""
+        if isinstance(e, A.Index) and self.checked.ref(e) is Kind.ZONE:
+            return self.name(e.base), self.key(e.args, sc, e.pos), bool(self.game.hidden_zones[e.base])
+        if isinstance(e, A.Name) and self.checked.ref(e) is Kind.ZONE:
+            return self.name(e.ident), "Py_NewRef(Py_None)", bool(self.game.hidden_zones[e.ident])
+        raise Unsupported("a zone given as a value", e.pos)
+
+    def column(self, kind: str, owner: str, col: str, values: list[Any], t: Type, pos: A.Pos) -> str:
+        """The name of a static array holding a column of component data (as ``int64_t``)."""
+        key = (kind + ":" + owner, col)
+        name = self._columns.get(key)
+        if name is not None:
+            return name
+        out = []
+        for value in values:
+            if value is None:
+                out.append("RT_NONE")
+                continue
+            match t:
+                case IntType() | PlayerType() | PieceType():
+                    if type(value) is not int or not -MAX_INT <= value <= MAX_INT:
+                        raise Unsupported(f"column {col} holding {value!r}", pos)
+                    out.append(f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))")
+                case BoolType():
+                    out.append("1" if value else "0")
+                case TextType():
+                    if type(value) is not str:
+                        raise Unsupported(f"column {col} holding {value!r}", pos)
+                    out.append(str(self.text_id(value)))
+                case EntityType():
+                    keys = self.game.table_keys[t.table]
+                    if value not in keys:
+                        raise Unsupported(f"column {col} holding {value!r}", pos)
+                    self.table_id(t.table)
+                    out.append(str(keys.index(value)))
+                case _:
+                    raise Unsupported(f"column {col} of type {t}", pos)
+        name = self._columns[key] = f"COL{len(self._columns)}"
+        self.arrays.append(f"static const int64_t {name}[{max(1, len(out))}] = {{{', '.join(out) or '0'}}};")
+        self.arrays.append(f"#define {name}_N {len(values)}")
+        return name
+
+    def attr(self, e: A.Attr, sc: Scope) -> CVal:
+        """A field of a piece or a table row, read from a column of the component data."""
+        base_t = self.type_of(e.base)
+        base = self.scalar(e.base, sc)
+        t = self.type_of(e)
+        if isinstance(base_t, PieceType):
+            rows = self.game.piece_rows
+            arr = self.column("piece", "", e.name, [row.get(e.name) for row in rows], t, e.pos)
+            miss = "PyErr_SetString(PyExc_IndexError, \"list index out of range\")"
+        elif isinstance(base_t, EntityType):
+            keys = self.game.table_keys[base_t.table]
+            rows_by_key = self.game.table_rows[base_t.table]
+            arr = self.column("table", base_t.table, e.name, [rows_by_key[k][e.name] for k in keys], t, e.pos)
+            miss = "PyErr_SetObject(PyExc_KeyError, Py_None)"
+        else:
+            raise Unsupported(f"a field of a {base_t}", e.pos)
+        b = self.fresh("i")
+        return CVal(f"({{ int64_t {b} = {base.text}; if ({b} < 0 || {b} >= {arr}_N) {{ {miss}; goto fail; }} "
+                    f"{arr}[{b}]; }})", t)
+
+    def list_literal(self, e: A.ListLit, sc: Scope) -> CVal:
+        """A list written out: a new Python list."""
+        return self.as_list(e, sc)
+
+    def unary(self, e: A.Unary, sc: Scope) -> CVal:
+        """``not x`` or ``-x``."""
+        if e.op == "not":
+            return CVal(f"(int64_t)!{self.truth(e.operand, sc)}", BOOL)
+        v = self.scalar(e.operand, sc)
+        t = self.fresh("n")
+        return CVal(f"({{ int64_t {t}; if (rt_neg({v.text}, &{t}) < 0) goto fail; {t}; }})", INT)
+
+    def binary(self, e: A.Binary, sc: Scope) -> CVal:
+        """A binary operation, numbers checked against the language's bound."""
+        op = e.op
+        if op == "..":
+            return self.as_list(e, sc)
+        if op in ("and", "or"):
+            if self.type_of(e.left) != BOOL or self.type_of(e.right) != BOOL:
+                raise Unsupported(f"`{op}` of values that are not yes/no", e.pos)
+            c = "&&" if op == "and" else "||"
+            return CVal(f"(int64_t)({self.truth(e.left, sc)} {c} {self.truth(e.right, sc)})", BOOL)
+        if op in ("in", "not in"):
+            item = self.scalar(e.left, sc)
+            x, found = self.fresh("x"), self.fresh("f")
+            elem = element_type(self.type_of(e.right))
+            if not isinstance(elem, AnyType) and self.family(elem) != self.family(item.type):
+                raise Unsupported(f"`{op}` of a {item.type} in a list of {elem}", e.pos)
+            loop = self.each(e.right, sc, "_y", None,
+                             lambda y: f"if (_y == {x}) {{ {found} = 1; break; }}", iterating=True)
+            test = f"{found}" if op == "in" else f"!{found}"
+            return CVal(f"({{ int64_t {x} = {item.text}; int {found} = 0; {loop} (int64_t){test}; }})", BOOL)
+        a, b = self.scalar(e.left, sc), self.scalar(e.right, sc)
+        if op in ("==", "!="):
+            return self.equality(e, a, b)
+        if op in ("<", "<=", ">", ">="):
+            if self.family(a.type) != "num" or self.family(b.type) != "num":
+                raise Unsupported(f"`{op}` of {a.type} and {b.type}", e.pos)
+            x, y = self.fresh("x"), self.fresh("y")
+            return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}; if (rt_order(\"{op}\", {x}, {y}) < 0) goto fail; "
+                        f"(int64_t)({x} {op} {y}); }})", BOOL)
+        helper = {"+": "rt_add", "-": "rt_sub", "*": "rt_mul", "//": "rt_floordiv", "%": "rt_mod"}.get(op)
+        if helper is None:
+            raise Unsupported(f"the operator {op}", e.pos)
+        if isinstance(self.type_of(e), ListType):
+            raise Unsupported("lists joined with +", e.pos)
+        if self.family(a.type) != "num" or self.family(b.type) != "num":
+            raise Unsupported(f"`{op}` of {a.type} and {b.type}", e.pos)
+        x, y, t = self.fresh("x"), self.fresh("y"), self.fresh("r")
+        return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}, {t}; if ({helper}({x}, {y}, &{t}) < 0) goto fail; "
+                    f"{t}; }})", INT)
+
+    def equality(self, e: A.Binary, a: CVal, b: CVal) -> CVal:
+        """``==`` or ``!=`` of two values of one family (a text literal against a key: its index)."""
+        fa, fb = self.family(a.type), self.family(b.type)
+        if fa != fb:
+            a, b = self.as_key(e.left, a, b), self.as_key(e.right, b, a)
+            fa, fb = self.family(a.type), self.family(b.type)
+        if isinstance(a.type, NoneType) or isinstance(b.type, NoneType):
+            fa = fb  # none against anything: the none marker
+        if fa != fb or fa.startswith("other:"):
+            raise Unsupported(f"`{e.op}` of {a.type} and {b.type}", e.pos)
+        return CVal(f"(int64_t)({a.text} {e.op} {b.text})", BOOL)
+
+    def as_key(self, e: A.Expr, v: CVal, other: CVal) -> CVal:
+        """A text or number literal compared with a table's key, as that key's index (or a value no
+        key has)."""
+        if isinstance(other.type, EntityType) and isinstance(e, A.Literal) and e.value is not None \
+                and not isinstance(e.value, bool):
+            keys = self.game.table_keys[other.type.table]
+            self.table_id(other.type.table)
+            matches = [i for i, k in enumerate(keys) if k == e.value and type(k) is type(e.value)]
+            return CVal(str(matches[0]) if matches else "(-1)", other.type)
+        return v
+
+    def conditional(self, e: A.Conditional, sc: Scope) -> CVal:
+        """``a if c else b``."""
+        a, b = self.expr(e.then, sc), self.expr(e.otherwise, sc)
+        if a.obj or b.obj or (self.family(a.type) != self.family(b.type)
+                              and not isinstance(a.type, NoneType) and not isinstance(b.type, NoneType)):
+            raise Unsupported("a conditional value of two kinds", e.pos)
+        t = b.type if isinstance(a.type, NoneType) else a.type
+        return CVal(f"({self.truth(e.cond, sc)} ? {a.text} : {b.text})", t)
+
+    # -------------------------------------------------------------- calls
+    def call(self, e: A.Call, sc: Scope) -> CVal:
+        """A call of a user function (written out in place) or a builtin."""
+        if self.checked.ref(e) is Kind.FUNCTION:
+            return self.user_call(e, sc)
+        return self.builtin(e, sc)
+
+    def user_call(self, e: A.Call, sc: Scope) -> CVal:
+        """A user function's body, written out with its arguments evaluated first (as a call does)."""
+        decl = self.symbols.functions[e.func]
+        if self._inline_depth >= MAX_INLINE_DEPTH:
+            raise Unsupported(f"function {e.func} nested more than {MAX_INLINE_DEPTH} deep", e.pos)
+        lines = []
+        inner: dict[str, Bound] = {}
+        for p, a in zip(decl.params, e.args):
+            v = self.expr(a, sc)
+            c = self.fresh("a_" + p.name)
+            lines.append(f"{'PyObject *' if v.obj else 'int64_t '}{c} = {v.text};")
+            inner[p.name] = (c, v.type, v.obj)
+        self._inline_depth += 1
+        try:
+            body = self.expr(decl.body, inner)
+        finally:
+            self._inline_depth -= 1
+        if body.obj:
+            return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type, obj=True)
+        return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type)
+
+    def builtin(self, e: A.Call, sc: Scope) -> CVal:
+        """A builtin function, one case per builtin the C back end writes."""
+        args = e.args
+        match e.func:
+            case "size":
+                if isinstance(self.type_of(args[0]), ZoneType):
+                    return CVal(f"(int64_t)PyList_GET_SIZE({self.zone_list(args[0], sc)})", INT)
+                lst = self.expr(args[0], sc)
+                if not lst.obj:
+                    raise Unsupported("size of a value that is not a list", e.pos)
+                return CVal(f"(int64_t)PyList_GET_SIZE({lst.text})", INT)
+            case "pieces" | "nodes" | "neighbours" | "clockwise" | "counterclockwise" | "snake":
+                return self.as_list(e, sc)
+            case "piece":
+                z = self.zone_list(args[0], sc)
+                n = self.scalar(args[1], sc)
+                v = self.fresh("p")
+                return CVal(f"({{ int64_t {v}; if (rt_piece_at({z}, {n.text}, &{v}) < 0) goto fail; {v}; }})",
+                            self.type_of(e))
+            case "revealed":
+                p = self.scalar(args[0], sc)
+                v = self.fresh("p")
+                return CVal(f"({{ int64_t {v} = {p.text}; PyObject *_f = PyObject_GetAttr(r->st, S_face_up); "
+                            f"if (!_f) goto fail; _f = rt_keep(r, _f); if (!_f) goto fail; "
+                            f"if ({v} < 0 || {v} >= PyList_GET_SIZE(_f)) {{ PyErr_SetString(PyExc_IndexError, "
+                            f"\"list index out of range\"); goto fail; }} "
+                            f"int _t = PyObject_IsTrue(PyList_GET_ITEM(_f, {v})); if (_t < 0) goto fail; "
+                                f"(int64_t)_t; }})",
+                            BOOL)
+            case "next" | "prev":
+                p = self.scalar(args[0], sc)
+                v = self.fresh("p")
+                step = "+ 1" if e.func == "next" else "- 1"
+                return CVal(f"({{ int64_t {v} = {p.text}; if ({v} == RT_NONE) {{ rt_none_operand(\"{step[0]}\", "
+                    f"{v}, 1); "
+                            f"goto fail; }} rt_seat({v} {step}, r->n); }})", PLAYER)
+            case "min" | "max":
+                a, b = self.scalar(args[0], sc), self.scalar(args[1], sc)
+                x, y = self.fresh("x"), self.fresh("y")
+                # Python's min/max keep the first of equal values; compare as they do
+                test = f"{y} < {x}" if e.func == "min" else f"{y} > {x}"
+                return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}; if (rt_order(\"<\", {y}, {x}) < 0) "
+                    f"goto fail; "
+                            f"{test} ? {y} : {x}; }})", self.type_of(e))
+            case "abs":
+                a = self.scalar(args[0], sc)
+                x = self.fresh("x")
+                return CVal(f"({{ int64_t {x} = {a.text}; if ({x} == RT_NONE) {{ PyErr_SetString(PyExc_TypeError, "
+                            f"\"bad operand type for abs(): 'NoneType'\"); goto fail; }} {x} < 0 ? -{x} : {x}; "
+                                f"}})", INT)
+            case _:
+                raise Unsupported(f"the builtin {e.func}", e.pos)
+
+    # ------------------------------------------------------------ domains
+    def as_list(self, e: A.Expr, sc: Scope) -> CVal:
+        """A list-valued expression as a new Python list kept for the call."""
+        t = self.type_of(e)
+        elem = element_type(t)
+        if isinstance(e, A.Binary) and e.op == "..":
+            a, b = self.scalar(e.left, sc), self.scalar(e.right, sc)
+            x, y, n, lst = self.fresh("x"), self.fresh("y"), self.fresh("n"), self.fresh("l")
+            return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}, {n}; "
+                        f"if (rt_range_count({x}, {y}, 1, &{n}) < 0) goto fail; "
+                        f"PyObject *{lst} = rt_keep(r, PyList_New({n})); if (!{lst}) goto fail; "
+                        f"for (int64_t _i = 0; _i < {n}; _i++) {{ PyObject *_o = rt_int_obj({x} + _i); "
+                        f"if (!_o) goto fail; PyList_SET_ITEM({lst}, _i, _o); }} {lst}; }})", t, obj=True)
+        if isinstance(e, A.Call) and e.func == "pieces":
+            return CVal(f"({{ PyObject *_c = rt_copy(r, {self.zone_list(e.args[0], sc)}); if (!_c) goto fail; _c; }})",
+                        t, obj=True)
+        lst = self.fresh("l")
+        if not _scalar(elem):
+            if isinstance(e, A.ListLit):
+                items = [self.expr(i, sc) for i in e.items]
+                boxes = [self.box(i, e.pos) for i in items]
+                arr = self.fresh("a")
+                fill = " ".join(f"{arr}[{i}] = {b};" for i, b in enumerate(boxes))
+                return CVal(f"({{ PyObject *{arr}[{max(1, len(boxes))}]; {fill} "
+                            f"PyObject *{lst} = rt_keep(r, rt_list({len(boxes)}, {arr})); if (!{lst}) goto "
+                                f"fail; {lst}; }})",
+                            t, obj=True)
+            raise Unsupported(f"a list of {elem}", e.pos)
+        def add(y: str) -> str:
+            return (f"{{ PyObject *_o = {self.box(CVal(y, elem), e.pos)}; if (!_o) goto fail; "
+                    f"int _bad = PyList_Append({lst}, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
+        loop = self.each(e, sc, "_y", None, lambda y: add("_y"), iterating=False)
+        return CVal(f"({{ PyObject *{lst} = rt_keep(r, PyList_New(0)); if (!{lst}) goto fail; {loop} {lst}; }})",
+                    t, obj=True)
+
+    def each(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str], iterating: bool = True,
+             copy: bool = False) -> str:
+        """C statements looping ``var`` (an ``int64_t``) over the values of a list-valued expression,
+        running ``body(var)`` (C statements) for each; ``cost``: charge the budget the length times
+        this (None: not charged).  A `break` in the body leaves the loop.  ``copy``: loop over a copy
+        of a live list (statements may change it)."""
+        t = self.type_of(e)
+        elem = element_type(t)
+        def charge(n: str) -> str:
+            return f"if (rt_charge(r, ({n}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
+        if isinstance(e, A.Binary) and e.op == "..":
+            a, b = self.scalar(e.left, sc), self.scalar(e.right, sc)
+            x, y, n, i = self.fresh("x"), self.fresh("y"), self.fresh("n"), self.fresh("i")
+            return (f"{{ int64_t {x} = {a.text}, {y} = {b.text}, {n}; "
+                    f"if (rt_range_count({x}, {y}, {0 if iterating else 1}, &{n}) < 0) goto fail; {charge(n)} "
+                    f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ int64_t {var} = {x} + {i}; {body(var)} }} }}")
+        if isinstance(e, A.Name) and self.checked.ref(e) is Kind.SPECIAL and e.ident == "players":
+            return f"{{ {charge('r->n')} for (int64_t {var} = 0; {var} < r->n; {var}++) {{ {body(var)} }} }}"
+        if isinstance(e, A.Name) and self.checked.ref(e) in (Kind.TABLE, Kind.ENUM):
+            k = len(self.game.table_keys[e.ident])
+            assert isinstance(elem, EntityType)
+            self.table_id(elem.table)
+            return f"{{ {charge(str(k))} for (int64_t {var} = 0; {var} < {k}; {var}++) {{ {body(var)} }} }}"
+        if isinstance(e, A.Call) and e.func in ("clockwise", "counterclockwise", "snake"):
+            start = self.scalar(e.args[0], sc)
+            s, i, n = self.fresh("s"), self.fresh("i"), self.fresh("n")
+            seq = {"clockwise": f"rt_seat({s} + {i}, r->n)", "counterclockwise": f"rt_seat({s} - {i}, r->n)",
+                   "snake": f"({i} < r->n ? rt_seat({s} + {i}, r->n) : rt_seat({s} + (2 * r->n - 1 - {i}), r->n))"}
+            count = "2 * r->n" if e.func == "snake" else "r->n"
+            return (f"{{ int64_t {s} = {start.text}; if ({s} == RT_NONE) {{ rt_none_operand(\"+\", {s}, 0); "
+                f"goto fail; }} "
+                    f"int64_t {n} = {count}; {charge(n)} for (int64_t {i} = 0; {i} < {n}; {i}++) "
+                    f"{{ int64_t {var} = {seq[e.func]}; {body(var)} }} }}")
+        if isinstance(e, A.ListLit) and _scalar(elem):
+            items = [self.scalar(i, sc) for i in e.items]
+            arr, i = self.fresh("a"), self.fresh("i")
+            fill = ", ".join(v.text for v in items) or "0"
+            return (f"{{ int64_t {arr}[{max(1, len(items))}] = {{{fill}}}; {charge(str(len(items)))} "
+                    f"for (int {i} = 0; {i} < {len(items)}; {i}++) {{ int64_t {var} = {arr}[{i}]; {body(var)} }} }}")
+        if not _scalar(elem):
+            raise Unsupported(f"a loop over a list of {elem}", e.pos)
+        if isinstance(e, A.Call) and e.func == "pieces":
+            lst = self.zone_list(e.args[0], sc)
+            if copy:
+                lst = f"({{ PyObject *_c = rt_copy(r, {lst}); if (!_c) goto fail; _c; }})"
+        elif isinstance(e, A.Call) and e.func in ("nodes", "neighbours"):
+            lst = self.graph_list(e, sc)
+        else:
+            got = self.expr(e, sc)
+            if not got.obj:
+                raise Unsupported("a loop over a value that is not a list", e.pos)
+            lst = got.text
+        lv, i = self.fresh("l"), self.fresh("i")
+        item = self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, e.pos)
+        return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} "
+                f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = {item.text}; "
+                f"{body(var)} }} }}")
+
+    def graph_list(self, e: A.Call, sc: Scope) -> str:
+        """C text of the live list of node keys of `nodes(g)` or `neighbours(g, x)` (borrowed)."""
+        g = e.args[0]
+        if not isinstance(g, A.Name):
+            raise Unsupported("a graph given as a value", e.pos)
+        world = (f"({{ PyObject *_w = PyObject_GetAttrString(r->st, \"world\"); if (!_w) goto fail; _w = "
+            f"rt_keep(r, _w); "
+                 f"if (!_w) goto fail; PyObject *_m = PyObject_GetAttrString(_w, "
+                 f"\"{'nodes' if e.func == 'nodes' else 'adjacent'}\"); if (!_m) goto fail; _m = rt_keep(r, _m); "
+                 f"if (!_m) goto fail; PyObject *_gl = rt_get(_m, Py_NewRef({self.name(g.ident)})); if (!_gl) "
+                     f"goto fail; _gl; }})")
+        if e.func == "nodes":
+            return f"({{ PyObject *_nl = {world}; if (!PyList_Check(_nl)) goto fail; _nl; }})"
+        node = self.scalar(e.args[1], sc)
+        return (f"({{ PyObject *_nl = rt_get({world}, {self.box(node, e.pos)}); if (!_nl) goto fail; "
+                f"if (!PyList_Check(_nl)) goto fail; _nl; }})")
+
+    def cost(self, *parts: A.Expr | None, names: Sequence[str] = ()) -> int:
+        """The steps one round costs, as the Python back end weighs it: by the length of its
+        generated text (see :func:`~.codegen.weight`)."""
+        gen = self.pygen
+        if gen is None:
+            return 1
+        scope = {n: f"_0_{n}" for n in names}
+        text = ""
+        for p in parts:
+            if p is not None:
+                try:
+                    text += gen.expr(p, scope, Frame(hot=True, pure=True))
+                except Exception:  # a name the Python text would resolve from its own scope
+                    text += "x" * 24
+        return weight(text)
+
+    def aggregate(self, e: A.Aggregate, sc: Scope) -> CVal:
+        """An aggregate (`all`, `any`, `count`, `sum`, `most`, `least`, `first`) as a loop."""
+        elem = element_type(self.type_of(e.domain))
+        if not _scalar(elem):
+            raise Unsupported(f"an aggregate over a list of {elem}", e.pos)
+        var = self.fresh(e.var)
+        inner = {**sc, e.var: (var, elem, False)}
+        free = self.checked.ref(e.domain) if isinstance(e.domain, A.Name) else None
+        exempt = (isinstance(e.domain, A.Name) and free is Kind.SPECIAL and e.domain.ident == "players") or (
+            isinstance(e.domain, A.Call) and e.domain.func in ("clockwise", "counterclockwise", "snake"))
+        cost = None if exempt else self.cost(e.where, e.body, names=[e.var])
+        where = self.truth(e.where, inner) if e.where is not None else "1"
+        acc = self.fresh("acc")
+        kind = e.kind
+        if kind in ("all", "any"):
+            body = self.truth(e.body, inner) if e.body is not None else f"({var} != 0 && {var} != RT_NONE)"
+            stop = "!" if kind == "all" else ""
+            init = "1" if kind == "all" else "0"
+            loop = self.each(e.domain, sc, var, cost,
+                             lambda v: f"if ({where} && {stop}{body}) {{ {acc} = {1 - int(init)}; break; }}")
+            return CVal(f"({{ int64_t {acc} = {init}; {loop} {acc}; }})", BOOL)
+        if kind == "count":
+            body = f" && {self.truth(e.body, inner)}" if e.body is not None else ""
+            loop = self.each(e.domain, sc, var, cost, lambda v: f"if ({where}{body}) {acc}++;")
+            return CVal(f"({{ int64_t {acc} = 0; {loop} {acc}; }})", INT)
+        item = self.scalar(e.body, inner) if e.body is not None else CVal(var, elem)
+        if kind == "sum":
+            loop = self.each(e.domain, sc, var, cost,
+                             lambda v: f"if ({where}) {{ if (rt_add({acc}, {item.text}, &{acc}) < 0) goto fail; }}")
+            return CVal(f"({{ int64_t {acc} = 0; {loop} {acc}; }})", INT)
+        if kind in ("most", "least"):
+            if self.family(item.type) != "num":
+                raise Unsupported(f"`{kind}` of {item.type}", e.pos)
+            x, seen = self.fresh("x"), self.fresh("seen")
+            better = f"{x} > {acc}" if kind == "most" else f"{x} < {acc}"
+            loop = self.each(e.domain, sc, var, cost,
+                             lambda v: f"if ({where}) {{ int64_t {x} = {item.text}; if ({seen}) {{ "
+                                       f"if (rt_order(\"<\", {x}, {acc}) < 0) goto fail; if ({better}) {acc} = {x}; }} "
+                                       f"else {{ {acc} = {x}; {seen} = 1; }} }}")
+            return CVal(f"({{ int64_t {acc} = RT_NONE; int {seen} = 0; {loop} {acc}; }})", item.type)
+        if kind == "first":
+            loop = self.each(e.domain, sc, var, cost, lambda v: f"if ({where}) {{ {acc} = {item.text}; break; }}")
+            return CVal(f"({{ int64_t {acc} = RT_NONE; {loop} {acc}; }})", item.type)
+        raise Unsupported(f"the aggregate {kind}", e.pos)
+
+    def comprehension(self, e: A.Comprehension, sc: Scope) -> CVal:
+        """A list comprehension: a new list."""
+        elem = element_type(self.type_of(e.domain))
+        if not _scalar(elem):
+            raise Unsupported(f"a comprehension over a list of {elem}", e.pos)
+        var = self.fresh(e.var)
+        inner = {**sc, e.var: (var, elem, False)}
+        exempt = (isinstance(e.domain, A.Name) and self.checked.ref(e.domain) is Kind.SPECIAL
+                  and e.domain.ident == "players") or (
+            isinstance(e.domain, A.Call) and e.domain.func in ("clockwise", "counterclockwise", "snake"))
+        cost = None if exempt else self.cost(e.where, e.body, names=[e.var])
+        where = self.truth(e.where, inner) if e.where is not None else "1"
+        body = self.expr(e.body, inner)
+        lst = self.fresh("l")
+        add = (f"if ({where}) {{ PyObject *_o = {self.box(body, e.pos)}; if (!_o) goto fail; "
+               f"int _bad = PyList_Append({lst}, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
+        loop = self.each(e.domain, sc, var, cost, lambda v: add)
+        return CVal(f"({{ PyObject *{lst} = rt_keep(r, PyList_New(0)); if (!{lst}) goto fail; {loop} {lst}; }})",
+                    self.type_of(e), obj=True)
+
+    # ------------------------------------------------------------ statements
+    def statement(self, st: A.Stmt, out: list[str]) -> None:
+        """C statements for one statement that cannot pause (it calls leaf procedures only)."""
+        pos_line = self.site(st.pos)
+        match st:
+            case A.Let():
+                out.append(pos_line)
+                self.set_local(st.name, self.expr(st.value, {}), st.pos, out)
+            case A.Assign():
+                out.append(pos_line)
+                self.assign(st, out)
+            case A.If():
+                for i, (cond, body) in enumerate(st.branches):
+                    out.append(f"{'if' if i == 0 else 'else if'} (({{ {self.site(cond.pos)} 1; }}) && "
+                               f"{self.truth(cond, {})}) {{")
+                    self.block(body.statements, out)
+                    out.append("}")
+                if st.otherwise is not None:
+                    out.append("else {")
+                    self.block(st.otherwise.statements, out)
+                    out.append("}")
+            case A.While() | A.Loop():
+                cost = self.round_cost(st.body.statements)
+                test = self.truth(st.cond, {}) if isinstance(st, A.While) else "1"
+                out.append(f"while (({{ {pos_line} 1; }}) && {test}) {{")
+                out.append(f"{pos_line} if (rt_charge(r, {cost}) < 0) goto fail;")
+                self.block(st.body.statements, out)
+                out.append("}")
+            case A.For():
+                self.for_loop(st, out)
+            case A.Break():
+                out.append("break;")
+            case A.CallProc():
+                out.append(pos_line)
+                self.leaf_call(st, out)
+            case A.Move():
+                out.append(pos_line)
+                self.move(st, out)
+            case A.Reveal():
+                out.append(pos_line)
+                p = self.scalar(st.piece, {})
+                out.append(f"{{ int64_t _p = {p.text}; PyObject *_f = PyObject_GetAttr(r->st, S_face_up); if "
+                    f"(!_f) goto fail; "
+                           f"_f = rt_keep(r, _f); if (!_f) goto fail; if (_p < 0 || _p >= PyList_GET_SIZE(_f)) {{ "
+                           f"PyErr_SetString(PyExc_IndexError, \"list assignment index out of range\"); goto fail; }} "
+                           f"if (PyList_SetItem(_f, _p, Py_NewRef(Py_True)) < 0) goto fail; }}")
+            case A.Look():
+                out.append(pos_line)
+                p, seat = self.scalar(st.piece, {}), self.scalar(st.player, {})
+                if seat.type == ANY:
+                    raise Unsupported("`look` by a value of type any", st.pos)
+                out.append(f"{{ int64_t _p = {p.text}, _w = {seat.text}; if (rt_look(r, _p, _w) < 0) goto fail; }}")
+            case A.Swap():
+                out.append(pos_line)
+                a, b = self.scalar(st.first, {}), self.scalar(st.second, {})
+                out.append(f"{{ int64_t _a = {a.text}, _b = {b.text}; PyObject *_x = rt_int_obj(_a), *_y = "
+                    f"rt_int_obj(_b); "
+                           f"PyObject *_res = (_x && _y) ? PyObject_CallMethod(r->st, \"swap_pieces\", \"OO\", "
+                               f"_x, _y) : NULL; "
+                           f"Py_XDECREF(_x); Py_XDECREF(_y); if (!_res) goto fail; Py_DECREF(_res); }}")
+            case A.Begin():
+                out.append(pos_line)
+                out.append(f"{{ PyObject *_res = PyObject_CallMethod(r->st, \"begin_scope\", \"O\", "
+                           f"{self.name(st.scope)}); if (!_res) goto fail; Py_DECREF(_res); }}")
+            case A.Use():
+                out.append(pos_line)
+                if any(self.type_of(k) == ANY for k in st.keys):
+                    raise Unsupported("`use` with a key of type any", st.pos)
+                out.append(f"{{ PyObject *_u = PyObject_GetAttr(r->st, S_used); if (!_u) goto fail; _u = "
+                    f"rt_keep(r, _u); "
+                           f"if (!_u) goto fail; PyObject *_s = rt_get(_u, Py_NewRef({self.name(st.limit)})); "
+                               f"if (!_s) goto fail; "
+                           f"PyObject *_k = {self.key(st.keys, {}, st.pos)}; if (!_k) goto fail; int _bad = "
+                               f"PySet_Add(_s, _k); "
+                           f"Py_DECREF(_k); if (_bad) goto fail; }}")
+            case A.Rule():
+                self.cite_stack.append((st.name, st.citations))
+                self.block(st.body.statements, out)
+                self.cite_stack.pop()
+            case A.Say():
+                out.append(pos_line)
+                assert self.pc is not None
+                fn = self.const(self.pc.say(st))
+                out.append(f"{{ PyObject *_lg = PyObject_GetAttrString(r->st, \"log\"); "
+                           f"if (!_lg) goto fail; int _on = _lg != Py_None; Py_DECREF(_lg); if (_on) {{ "
+                               f"PyObject *_res = "
+                           f"RT_CALL({fn}, r->st, r->env); if (!_res) goto fail; Py_DECREF(_res); }} }}")
+            case A.Choose() | A.Chance() | A.Finish():
+                raise AssertionError(f"{st} stops; it is laid out by stop_block")
+            case _:
+                assert_never(st)
+
+    def block(self, statements: Sequence[A.Stmt], out: list[str]) -> None:
+        """C statements for statements that cannot pause."""
+        for st in statements:
+            self.statement(st, out)
+
+    def set_local(self, name: str, v: CVal, pos: A.Pos, out: list[str]) -> None:
+        """Set a local of the running procedure."""
+        out.append(f"if (rt_set_local(r, {self.name(name)}, {self.box(v, pos)}) < 0) goto fail;")
+
+    def assign(self, st: A.Assign, out: list[str]) -> None:
+        """An assignment to a local or a state variable (a missing key: KeyError)."""
+        op = st.op
+        t = self.type_of(st.value)
+        if t == ANY:
+            raise Unsupported("a value of type any stored", st.pos)
+        if self.checked.ref(st) is Kind.LOCAL:
+            if op == "=":
+                self.set_local(st.name, self.expr(st.value, {}), st.pos, out)
+                return
+            old = self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(st.name)}); if (!_l) goto fail; _l; "
+                f"}})", INT, st.pos)
+            value = self.scalar(st.value, {})
+            helper = "rt_add" if op == "+=" else "rt_sub"
+            out.append(f"{{ int64_t _o = {old.text}, _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; "
+                       f"if (rt_set_local(r, {self.name(st.name)}, rt_int_obj(_r)) < 0) goto fail; }}")
+            return
+        decl_t = self.type_of(st.value)
+        table = f"({{ PyObject *_t = rt_table(r, {self.name(st.name)}); if (!_t) goto fail; _t; }})"
+        key = self.key(st.keys, {}, st.pos)
+        if op == "=":
+            value = self.expr(st.value, {})
+            out.append(f"{{ PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; "
+                       f"int _has = PyDict_Contains(_tb, _k); if (_has <= 0) {{ if (_has == 0) "
+                           f"PyErr_Format(PyExc_KeyError, "
+                       f"\"%U has no key %R\", {self.name(st.name)}, _k); Py_DECREF(_k); goto fail; }} "
+                       f"_k = rt_keep(r, _k); if (!_k) goto fail; PyObject *_v = {self.box(value, st.pos)}; if "
+                           f"(!_v) goto fail; "
+                       f"int _bad = PyDict_SetItem(_tb, _k, _v); Py_DECREF(_v); if (_bad) goto fail; }}")
+            return
+        if decl_t != INT and self.family(decl_t) != "num":
+            raise Unsupported(f"`{op}` of a {decl_t}", st.pos)
+        value = self.scalar(st.value, {})
+        helper = "rt_add" if op == "+=" else "rt_sub"
+        old = self.unbox("_ov", INT, st.pos)
+        out.append(f"{{ PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; _k = rt_keep(r, _k); "
+                   f"if (!_k) goto fail; PyObject *_ov = PyDict_GetItemWithError(_tb, _k); if (!_ov) {{ "
+                   f"if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, _k); goto fail; }} int64_t _o = "
+                       f"{old.text}; "
+                   f"int64_t _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; PyObject *_n = "
+                       f"rt_int_obj(_r); "
+                   f"if (!_n) goto fail; int _bad = PyDict_SetItem(_tb, _k, _n); Py_DECREF(_n); if (_bad) goto "
+                       f"fail; }}")
+
+    def round_cost(self, statements: Sequence[A.Stmt]) -> int:
+        """The steps one round of a loop body costs, as the Python back end weighs it."""
+        assert self.pc is not None
+        shadow = ProcedureCompiler(self.pc.x, self.pc.decl, self.pc.leaves, self.pc.generic)
+        shadow.stops = self.pc.stops
+        shadow.counters = self.pc.counters
+        shadow.cite_stack = list(self.cite_stack)
+        lines: list[tuple[str, A.Pos, tuple[A.Citation, ...]]] = []
+        try:
+            if any(not shadow.fusable(s) for s in statements):
+                shadow.stop_block(statements, Frame(hot=True), lines, "")
+            else:
+                shadow.py_block(statements, Frame(hot=True), lines, "")
+        except Exception:
+            return 1
+        return weight("".join(text.strip() for text, _, _ in lines))
+
+    def for_loop(self, st: A.For, out: list[str]) -> None:
+        """A `for` loop that cannot pause: over a copy of its list, charged for every round."""
+        elem = element_type(self.type_of(st.domain))
+        if not _scalar(elem):
+            raise Unsupported(f"a loop over a list of {elem}", st.pos)
+        assert self.pc is not None
+        shadow = ProcedureCompiler(self.pc.x, self.pc.decl, self.pc.leaves, self.pc.generic)
+        shadow.cite_stack = list(self.cite_stack)
+        lines: list[tuple[str, A.Pos, tuple[A.Citation, ...]]] = []
+        try:
+            shadow.py_statement(st, Frame(hot=True), lines, "")
+            head = lines[1:]
+            cost = weight("".join(text.strip() for text, _, _ in head))
+        except Exception:
+            cost = 1
+        var = self.fresh(st.var)
+        body: list[str] = []
+        body.append(f"if (rt_set_local(r, {self.name(st.var)}, {self.box(CVal(var, elem), st.pos)}) < 0) goto fail;")
+        if st.where is not None:
+            body.append(f"{self.site(st.where.pos)} if (!{self.truth(st.where, {})}) continue;")
+        self.block(st.body.statements, body)
+        out.append(self.site(st.pos))
+        out.append(self.each(st.domain, {}, var, cost, lambda v: "\n".join(body), copy=True))
+
+    def leaf_call(self, st: A.CallProc, out: list[str]) -> None:
+        """A call of a procedure that never pauses: its C function, with new locals."""
+        fn = self.leaf_function(st.name)
+        out.append(f"{{ PyObject *_e = {self.new_env(st)}; if (!_e) goto fail; int _bad = {fn}(r, _e); Py_DECREF(_e); "
+                   f"if (_bad) goto fail; }}")
+
+    def new_env(self, st: A.CallProc, kept: bool = False) -> str:
+        """C text of a new dict: the locals a called procedure starts with (its parameters)."""
+        decl = self.symbols.procedures[st.name]
+        parts = []
+        d = self.fresh("d")
+        types = self.checked.param_types
+        for p, a in zip(decl.params, st.args):
+            v = self.expr(a, {})
+            if v.type == ANY or (kept and v.obj and _may_grow(v.type)):
+                raise Unsupported(f"an argument of type {v.type} kept by a procedure that waits", a.pos)
+            if kept and types.get(id(p), ANY) != ANY and self.family(types[id(p)]) != self.family(v.type) \
+                    and not isinstance(v.type, NoneType):
+                raise Unsupported(f"an argument of type {v.type} for a parameter of type {types[id(p)]}", a.pos)
+            parts.append(f"{{ PyObject *_v = {self.box(v, a.pos)}; if (!_v) goto fail; int _bad = "
+                         f"PyDict_SetItem({d}, {self.name(p.name)}, _v); Py_DECREF(_v); if (_bad) goto fail; }}")
+        return (f"({{ PyObject *{d} = rt_keep(r, PyDict_New()); if (!{d}) goto fail; {' '.join(parts)} "
+                f"Py_NewRef({d}); }})")
+
+    def leaf_function(self, proc: str) -> str:
+        """The C function running a leaf procedure (defined once)."""
+        name = self.leaf_defined.get(proc)
+        if name is not None:
+            return name
+        name = self.leaf_defined[proc] = f"lp_{len(self.leaf_defined)}"
+        decl = self.symbols.procedures[proc]
+        saved = (self.cite_stack, self.pc)
+        assert self.pc is not None
+        self.pc = ProcedureCompiler(self.pc.x, decl, self.pc.leaves, self.pc.generic)
+        self.cite_stack = [(decl.name, decl.citations)]
+        body: list[str] = []
+        try:
+            self.block(decl.body.statements, body)
+        except Unsupported:
+            del self.leaf_defined[proc]
+            raise
+        finally:
+            self.cite_stack, self.pc = saved
+        self.functions.append("\n".join([
+            f"static int {name}(R *r, PyObject *env) {{",
+            "    PyObject *saved_env = r->env; r->env = env;",
+            *("    " + line for line in body),
+            "    r->env = saved_env; return 0;",
+            "fail:",
+            "    r->env = saved_env; return -1;",
+            "}",
+        ]))
+        return name
+
+    def move(self, st: A.Move, out: list[str]) -> None:
+        """Move a piece, or each piece of a list, to a zone."""
+        zname, zkey, hidden = self.zone_target(st.zone, {})
+        out.append(f"{{ PyObject *_zk = {zkey}; if (!_zk) goto fail; _zk = rt_keep(r, _zk); if (!_zk) goto fail;")
+        if isinstance(self.type_of(st.pieces), ListType):
+            out.append(self.each(st.pieces, {}, "_p", None,
+                                 lambda v: f"if (rt_move(r, _p, {zname}, Py_NewRef(_zk), {int(hidden)}) < 0) "
+                                     f"goto fail;",
+                                 copy=True))
+        else:
+            p = self.scalar(st.pieces, {})
+            out.append(f"if (rt_move(r, {p.text}, {zname}, Py_NewRef(_zk), {int(hidden)}) < 0) goto fail;")
+        out.append("}")
+
+    # ------------------------------------------------------ resume points
+    def continuation(self, pc: ProcedureCompiler, at: int, levels: list[Level], first: int) -> str:
+        """The C function running a procedure from a place on until its next stop (see
+        :meth:`~.compiler.ProcedureCompiler.continuation`): a loop entered from the middle of its
+        body is a one-time block around the rest of the round and the loop itself."""
+        self.pc = pc
+        out: list[str] = []
+        self.cite_stack = list(levels[-1].cites)
+        closers: list[int] = []
+        for d, level in enumerate(levels):
+            if isinstance(level.owner, _LOOPS):
+                out.append("do {")
+                closers.append(d)
+        for d in range(len(levels) - 1, -1, -1):
+            level = levels[d]
+            start = first if d == len(levels) - 1 else levels[d + 1].index + 1
+            self.cite_stack = list(level.cites)
+            self.stop_block(level.statements[start:], out)
+            if isinstance(level.owner, _LOOPS):
+                self.cite_stack = list(levels[d - 1].cites)
+                self.loop(level.owner, out, enter=False)
+                out.append("} while (0);")
+        self.cite_stack = list(levels[0].cites)
+        out.append(f"RET({pc.stops[id(pc.decl)]});")
+        return self.function(f"{pc.decl.name}_{at}", "st, env", out, returns="int")
+
+    def stop_block(self, statements: Sequence[A.Stmt], out: list[str]) -> None:
+        """C statements for statements that may stop: a stop returns its instruction."""
+        assert self.pc is not None
+        pc = self.pc
+        for st in statements:
+            if pc.fusable(st):
+                self.statement(st, out)
+                continue
+            match st:
+                case A.Choose() | A.Chance() | A.CallProc() | A.Finish():
+                    out.append(f"RET({pc.stops[id(st)]});")
+                    return
+                case A.Break():
+                    out.append("break;")
+                    return
+                case A.If():
+                    for i, (cond, body) in enumerate(st.branches):
+                        out.append(f"{'if' if i == 0 else 'else if'} (({{ {self.site(cond.pos)} 1; }}) && "
+                                   f"{self.truth(cond, {})}) {{")
+                        self.stop_block(body.statements, out)
+                        out.append("}")
+                    if st.otherwise is not None:
+                        out.append("else {")
+                        self.stop_block(st.otherwise.statements, out)
+                        out.append("}")
+                case A.Rule():
+                    self.cite_stack.append((st.name, st.citations))
+                    self.stop_block(st.body.statements, out)
+                    self.cite_stack.pop()
+                case A.While() | A.Loop() | A.For():
+                    self.loop(st, out, enter=True)
+                case A.Let() | A.Assign() | A.Move() | A.Reveal() | A.Look() | A.Swap() | A.Begin() | A.Use() \
+                        | A.Say():
+                    raise AssertionError(f"{st} never stops; statement writes it")
+                case _:
+                    assert_never(st)
+
+    def loop(self, st: A.While | A.Loop | A.For, out: list[str], enter: bool) -> None:
+        """A loop that may stop; ``enter``: from its start (a `for` takes its list first)."""
+        assert self.pc is not None
+        site = self.site(st.pos)
+        if isinstance(st, A.For):
+            items, index = self.pc.counters[id(st)]
+            elem = element_type(self.type_of(st.domain))
+            if not _scalar(elem):
+                raise Unsupported(f"a loop over a list of {elem}", st.pos)
+            ni, nx = self.name(items), self.name(index)
+            if enter:
+                cost = self.kept_cost(st)
+                lst = self.as_list(st.domain, {})
+                out.append(f"{site} {{ PyObject *_l = {lst.text}; if (rt_charge(r, PyList_GET_SIZE(_l) * {cost} "
+                    f"+ 1) < 0) "
+                           f"goto fail; if (rt_set_local(r, {ni}, PyList_GetSlice(_l, 0, PyList_GET_SIZE(_l))) "
+                               f"< 0) goto fail; "
+                           f"if (rt_set_local(r, {nx}, rt_int_obj(0)) < 0) goto fail; }}")
+            item = self.unbox("PyList_GET_ITEM(_items, _i)", elem, st.pos)
+            out.append(f"while (1) {{ {site} PyObject *_items = rt_local(r, {ni}); if (!_items) goto fail; "
+                       f"if (!PyList_Check(_items)) {{ PyErr_SetString(PyExc_TypeError, \"a list\"); goto fail; }} "
+                       f"int64_t _i; if (rt_int_of(({{ PyObject *_x = rt_local(r, {nx}); if (!_x) goto fail; "
+                           f"_x; }}), &_i) < 0) "
+                       f"goto fail; if (_i < 0 || _i >= PyList_GET_SIZE(_items)) break; "
+                       f"int64_t _it = {item.text}; "
+                       f"if (rt_set_local(r, {self.name(st.var)}, {self.box(CVal('_it', elem), st.pos)}) < 0) "
+                           f"goto fail; "
+                       f"if (rt_set_local(r, {nx}, rt_int_obj(_i + 1)) < 0) goto fail;")
+            if st.where is not None:
+                out.append(f"{self.site(st.where.pos)} if (!{self.truth(st.where, {})}) continue;")
+            self.stop_block(st.body.statements, out)
+            out.append("}")
+            return
+        cost = self.round_cost(st.body.statements)
+        cond = self.truth(st.cond, {}) if isinstance(st, A.While) else "1"
+        out.append(f"while (({{ {site} 1; }}) && {cond}) {{")
+        out.append(f"{site} if (rt_charge(r, {cost}) < 0) goto fail;")
+        self.stop_block(st.body.statements, out)
+        out.append("}")
+
+    def kept_cost(self, st: A.For) -> int:
+        """The steps one round of a `for` loop that may stop costs (as the Python back end weighs it)."""
+        assert self.pc is not None
+        shadow = ProcedureCompiler(self.pc.x, self.pc.decl, self.pc.leaves, self.pc.generic)
+        shadow.stops = self.pc.stops
+        shadow.counters = self.pc.counters
+        shadow.cite_stack = list(self.cite_stack)
+        lines: list[tuple[str, A.Pos, tuple[A.Citation, ...]]] = []
+        try:
+            shadow.loop(st, Frame(hot=True), lines, "", enter=False)
+        except Exception:
+            return 1
+        return weight("".join(text.strip() for text, _, _ in lines[1:]))
+
+    # ------------------------------------------------------------ decisions
+    def pender(self, pc: ProcedureCompiler, st: A.Choose | A.Chance, cites: list[tuple[str, tuple[A.Citation, ...]]],
+               ) -> str:
+        """The C function ``pend(st, env, decision)`` making the Pending of a decision: every legal
+        (branch index, values) in order, and its player (see :meth:`.compiler.ProcedureCompiler.pender`)."""
+        self.pc = pc
+        self.cite_stack = list(cites)
+        if isinstance(st, A.Chance):
+            branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]] = [((st.binding,), None)]
+        else:
+            branches = [(o.bindings, o.when) for o in st.options]
+        out: list[str] = [self.site(st.pos)]
+        single = len(branches) == 1 and len(branches[0][0]) == 1
+        out.append("PyObject *out = rt_keep(r, PyList_New(0)); if (!out) goto fail;")
+        out.append("int64_t _n = 0; (void)_n;")
+        for bi, (bindings, when) in enumerate(branches):
+            body = self.branch_options(st, bi, bindings, single)
+            if when is not None:
+                out.append(f"{self.site(when.pos)} if ({self.truth(when, {})}) {{ {body} }}")
+            else:
+                out.append(body)
+        out.append(self.site(st.pos))
+        if single:
+            when = branches[0][1]
+            out.append("PyObject *made = RT_CALL(VALUES, out); if (!made) goto fail; made = rt_keep(r, made); "
+                       "if (!made) goto fail;")
+            if when is not None:  # no options: a plain empty list, as the Python back end makes
+                out.append("if (PyList_GET_SIZE(out) == 0) made = out;")
+        else:
+            out.append("PyObject *made = out;")
+        if isinstance(st, A.Chance):
+            out.append(f"PyObject *who = rt_int_obj({CHANCE_PLAYER});")
+        else:
+            who = self.scalar(st.player, {})
+            out.append(f"PyObject *who = {self.box(who, st.pos)};")
+        out.append("if (!who) goto fail; who = rt_keep(r, who); if (!who) goto fail;")
+        out.append("RETOBJ(RT_CALL(PENDING, args[2], who, made));")
+        return self.function(f"pend_{pc.decl.name}", "st, env, decision", out, returns="object")
+
+    def branch_options(self, st: A.Stmt, bi: int, bindings: tuple[A.Binding, ...], single: bool) -> str:
+        """C statements adding every option of one branch to ``out``: a loop per binding."""
+        scope: dict[str, Bound] = {}
+        names: list[tuple[str, Type]] = []
+        heads: list[tuple[A.Binding, dict[str, Bound], str, Type]] = []
+        for b in bindings:
+            elem = element_type(self.type_of(b.domain))
+            if not _scalar(elem):
+                raise Unsupported(f"an option binding a {elem}", b.pos)
+            var = self.fresh(b.var)
+            heads.append((b, dict(scope), var, elem))
+            scope = {**scope, b.var: (var, elem, False)}
+            names.append((var, elem))
+        if single:
+            var, elem = names[0]
+            add = (f"{{ PyObject *_o = {self.box(CVal(var, elem), st.pos)}; if (!_o) goto fail; "
+                   f"int _bad = PyList_Append(out, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
+        else:
+            vals = self.fresh("vals")
+            fill = " ".join(f"{vals}[{i}] = {self.box(CVal(v, t), st.pos)};" for i, (v, t) in enumerate(names))
+            add = (f"{{ PyObject *{vals}[{max(1, len(names))}]; {fill} PyObject *_t = rt_tuple({len(names)}, {vals}); "
+                   f"if (!_t) goto fail; PyObject *_opt = PyTuple_Pack(2, PyTuple_GET_ITEM(SMALL_INTS, {bi}), _t); "
+                   f"Py_DECREF(_t); if (!_opt) goto fail; int _bad = PyList_Append(out, _opt); Py_DECREF(_opt); "
+                   f"if (_bad) goto fail; if (PyList_GET_SIZE(out) > 100000 * 4) {{ rt_stuck(); goto fail; }} }}")
+        if bi > 255:
+            raise Unsupported("a decision of more than 256 branches", st.pos)
+        body = add
+        for k in range(len(heads) - 1, -1, -1):
+            b, sc, var, elem = heads[k]
+            inner = {**sc, b.var: (var, elem, False)}
+            filt = f"{self.site(b.where.pos)} if ({self.truth(b.where, inner)}) {{ {body} }}" if b.where is not None \
+                else body
+            once = k == 0 and self.data_sized(b.domain)
+            cost = None if once else self.cost(b.where, names=[b.var]) + len(heads) - k
+            body = f"{self.site(b.pos)} " + self.each(b.domain, sc, var, cost, _constant(filt))
+        return body
+
+    def data_sized(self, e: A.Expr) -> bool:
+        """Whether a domain's size is bounded by the component data or the player count."""
+        if isinstance(e, A.Call):
+            return e.func in ("nodes", "neighbours", "pieces", "clockwise", "counterclockwise", "snake")
+        if isinstance(e, A.Name):
+            kind = self.checked.ref(e)
+            return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
+        return False
+
+    def call_env(self, pc: ProcedureCompiler, st: A.CallProc, cites: list[tuple[str, tuple[A.Citation, ...]]]) -> str:
+        """The C function making the locals of a called procedure that may pause (bounded, typed)."""
+        self.pc = pc
+        self.cite_stack = list(cites)
+        out = [self.site(st.pos), f"RETOBJ({self.new_env(st, kept=True)});"]
+        return self.function(f"call_{st.name}", "st, env", out, returns="object")
+
+    def winners(self, pc: ProcedureCompiler, st: A.Finish, cites: list[tuple[str, tuple[A.Citation, ...]]]) -> str:
+        """The C function giving the winners a `finish` names (a list, checked by the runtime)."""
+        self.pc = pc
+        self.cite_stack = list(cites)
+        v = self.expr(st.winners, {})
+        if not v.obj:
+            raise Unsupported("winners that are not a list", st.pos)
+        out = [f"r->budget = {STEP_LIMIT};", self.site(st.pos), f"RETOBJ(Py_NewRef({v.text}));"]
+        return self.function("finish", "st, env", out, returns="object")
+
+    # ------------------------------------------------------------- functions
+    def function(self, base: str, params: str, body: list[str], returns: str) -> str:
+        """Add a module-level C function taking the state and locals (and a decision or option);
+        its exported name."""
+        cname = f"f{len(self.exported)}_{''.join(c if c.isalnum() else '_' for c in base)[:40]}"
+        nargs = len(params.split(","))
+        lines = [
+            f"static PyObject *{cname}(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {{",
+            "    R rr; R *r = &rr; (void)self;",
+            f"    if (nargs != {nargs}) {{ PyErr_SetString(PyExc_TypeError, \"{nargs} arguments\"); return NULL; }}",
+            "    if (!PyDict_Check(args[1])) { PyErr_SetString(PyExc_TypeError, \"locals are a dict\"); return NULL; }",
+            "    if (rt_begin(r, args[0], args[1]) < 0) return NULL;",
+            "    r->site = -1;",
+            "    int64_t ret = -1; PyObject *retobj = NULL; (void)ret; (void)retobj;",
+        ]
+        lines.extend("    " + line for line in body)
+        lines += [
+            "    PyErr_SetString(PyExc_SystemError, \"generated code ran past its end\");",
+            "fail:",
+            "    rt_end(r, -1);",
+            "    return NULL;",
+            "done:",
+            "    if (rt_end(r, 0) < 0) { Py_XDECREF(retobj); return NULL; }",
+            "    return retobj ? retobj : PyLong_FromLongLong(ret);" if returns == "int" else "    return retobj;",
+            "}",
+        ]
+        self.functions.append("\n".join(lines))
+        self.exported.append((cname, cname))
+        return cname
+
+    @contextmanager
+    def attempt(self) -> Iterator[None]:
+        """Write one function; an unsupported construct leaves it to the Python back end (noted)."""
+        mark = (len(self.functions), len(self.exported), dict(self.leaf_defined))
+        try:
+            yield
+        except Unsupported as err:
+            del self.functions[mark[0]:]
+            del self.exported[mark[1]:]
+            self.leaf_defined = mark[2]
+            self.skipped.append(err)
+            raise
+
+    def source(self, module: str) -> str:
+        """The whole C source of the module."""
+        names = sorted(self.names.items(), key=lambda kv: int(kv[1][1:]))
+        decls = [f"static PyObject *{c};" for _, c in names]
+        inits = [f"    if (!({c} = PyUnicode_InternFromString({_c_string(text)}))) return NULL;" for text, c in names]
+        methods = [f"    {{\"{py}\", (PyCFunction)(void (*)(void)){c}, METH_FASTCALL, "
+            f"NULL}}," for py, c in self.exported]
+        return "\n".join([
+            "/* Generated by interpreter/cgen.py from a rules spec: do not edit. */",
+            "#include \"crt.h\"",
+            "static PyObject *CONSTS;",
+            "#define RET(pc) do { ret = (pc); goto done; } while (0)",
+            "#define RETOBJ(x) do { retobj = (x); if (!retobj) goto fail; goto done; } while (0)",
+            *decls,
+            *self.arrays,
+            "static int rt_look(R *r, int64_t piece, int64_t who) {",
+            "    if (who == RT_NONE || who < 0 || who >= r->n) { PyErr_Format(PyExc_ValueError, \"no seat "
+                "%lld\", (long long)who); return -1; }",
+            "    PyObject *seen = PyObject_GetAttr(r->st, S_seen); if (!seen) return -1;",
+            "    if (!PyList_Check(seen) || piece < 0 || piece >= PyList_GET_SIZE(seen)) { Py_DECREF(seen); "
+                "PyErr_SetString(PyExc_IndexError, \"list index out of range\"); return -1; }",
+            "    PyObject *bit = PyLong_FromLongLong(1LL << who); if (!bit) { Py_DECREF(seen); return -1; }",
+            "    PyObject *now = PyNumber_Or(PyList_GET_ITEM(seen, piece), bit); Py_DECREF(bit);",
+            "    int bad = !now || PyList_SetItem(seen, piece, now) < 0; Py_DECREF(seen); return bad ? -1 : 0;",
+            "}",
+            *self.functions,
+            "static PyObject *setup(PyObject *self, PyObject *args) {",
+            "    (void)self;",
+            "    if (CONSTS) Py_RETURN_NONE;  /* one setup per process: the module is shared */",
+            "    PyObject *common, *consts;",
+            "    if (!PyArg_ParseTuple(args, \"O!O!\", &PyTuple_Type, &common, &PyTuple_Type, &consts)) return NULL;",
+            "    if (rt_setup_common(common) < 0) return NULL;",
+            *inits,
+            "    CONSTS = Py_NewRef(consts);",
+            "    Py_RETURN_NONE;",
+            "}",
+            "static PyMethodDef methods[] = {",
+            "    {\"setup\", setup, METH_VARARGS, NULL},",
+            *methods,
+            "    {NULL, NULL, 0, NULL}",
+            "};",
+            f"static struct PyModuleDef moddef = {{PyModuleDef_HEAD_INIT, \"{module}\", NULL, -1, methods}};",
+            f"PyMODINIT_FUNC PyInit_{module}(void) {{ return PyModule_Create(&moddef); }}",
+            "",
+        ])
+
+
+def _constant(text: str) -> Callable[[str], str]:
+    """A loop body that does not name its variable's C name (it reads it by the name it was bound to)."""
+    return lambda _var: text

@@ -1,0 +1,460 @@
+/* The C back end's runtime library: what every generated module includes (see interpreter/cgen.py).
+ *
+ * Generated code works on the Python State's own data (st.vals, st.zones, the locals dict of the
+ * running procedure): a state stays plain Python data, so cloning, JSON and the Python back end
+ * see exactly what the C code left.  Inside a generated function every scalar value is an int64:
+ *   int: itself; bool: 0/1; player and piece: their number; a table or enum key: its row index;
+ *   text: an index into TEXTS; none: RT_NONE (outside the language's numbers, -(2^63-1) .. 2^63-1).
+ * Lists are Python lists kept alive by the call's temporary list (R.tmp) until the call returns.
+ *
+ * An error sets a Python exception and jumps to the function's `fail` label, which attaches the
+ * spec place of the statement that ran (SITES[r->site]) to the exception as `rules_place`: the
+ * runtime then raises the same RuleError, at the same place, as the Python back end.
+ * Every array index is bounded; the step budget is spent as in the generated Python.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define RT_NONE INT64_MIN
+#define RT_MAX_INT INT64_MAX
+#define RT_STEP_LIMIT 1000000LL
+#define RT_MAX_RANGE 1000000LL
+#define RT_MAX_LIST 1000000LL
+
+/* Set by _setup() from Python (owned references). */
+static PyObject *SITES;     /* list of (pos, citations) */
+static PyObject *TEXTS;     /* list of str, the interned texts */
+static PyObject *TEXT_IDS;  /* dict str -> index in TEXTS */
+static PyObject *KEYS;      /* tuple: for each entity table, a tuple of its keys */
+static PyObject *KEY_IDS;   /* tuple: for each entity table, a dict key -> index */
+static PyObject *STUCK, *TOO_LARGE, *VALUES, *PENDING;
+static PyObject *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
+static PyObject *SMALL_INTS;  /* tuple of 0..255 */
+
+typedef struct R {
+    PyObject *st;     /* the State (borrowed) */
+    PyObject *env;    /* the running procedure's locals (borrowed) */
+    PyObject *tmp;    /* temporaries of this call (owned, or NULL) */
+    PyObject *vals;   /* st.vals (owned once read) */
+    PyObject *zones;  /* st.zones (owned once read) */
+    PyObject *loc;    /* st.loc (owned once read) */
+    PyObject *face_up;/* st.face_up (owned once read) */
+    int64_t budget;
+    int64_t n;        /* players */
+    int site;
+} R;
+
+static int rt_stuck(void) {
+    PyObject *e = PyObject_CallNoArgs(STUCK);
+    if (e) { PyErr_SetObject(STUCK, e); Py_DECREF(e); }
+    return -1;
+}
+
+static int rt_too_large(const char *msg) {
+    PyObject *e = PyObject_CallFunction(TOO_LARGE, "s", msg);
+    if (e) { PyErr_SetObject(TOO_LARGE, e); Py_DECREF(e); }
+    return -1;
+}
+
+/* Take steps from the budget; -1 (Stuck set) once it is spent. */
+static inline int rt_charge(R *r, int64_t steps) {
+    if (steps < 0 || steps > RT_STEP_LIMIT * 4) steps = RT_STEP_LIMIT * 4;
+    r->budget -= steps;
+    return r->budget < 0 ? rt_stuck() : 0;
+}
+
+static int rt_begin(R *r, PyObject *st, PyObject *env) {
+    memset(r, 0, sizeof(*r));
+    r->st = st;
+    r->env = env;
+    PyObject *b = PyObject_GetAttr(st, S_budget);
+    if (!b) return -1;
+    r->budget = PyLong_AsLongLong(b);
+    Py_DECREF(b);
+    if (r->budget == -1 && PyErr_Occurred()) return -1;
+    PyObject *n = PyObject_GetAttr(st, S_n);
+    if (!n) return -1;
+    r->n = PyLong_AsLongLong(n);
+    Py_DECREF(n);
+    if (r->n < 1 || r->n > 64) { PyErr_SetString(PyExc_ValueError, "a state of 1 to 64 players"); return -1; }
+    return 0;
+}
+
+/* Write the budget back and free what the call held; ok: 0 for success, -1 for an error. */
+static int rt_end(R *r, int ok) {
+    PyObject *et = NULL, *ev = NULL, *tb = NULL;
+    if (ok < 0) {
+        PyErr_Fetch(&et, &ev, &tb);
+        PyErr_NormalizeException(&et, &ev, &tb);
+        if (ev && r->site >= 0 && r->site < PyList_GET_SIZE(SITES) && !PyObject_HasAttr(ev, S_place)) {
+            if (PyObject_SetAttr(ev, S_place, PyList_GET_ITEM(SITES, r->site)) < 0) PyErr_Clear();
+        }
+    }
+    PyObject *b = PyLong_FromLongLong(r->budget);
+    if (b) {
+        if (PyObject_SetAttr(r->st, S_budget, b) < 0) PyErr_Clear();
+        Py_DECREF(b);
+    } else {
+        PyErr_Clear();
+    }
+    Py_CLEAR(r->tmp);
+    Py_CLEAR(r->vals);
+    Py_CLEAR(r->zones);
+    Py_CLEAR(r->loc);
+    Py_CLEAR(r->face_up);
+    if (ok < 0) PyErr_Restore(et, ev, tb);
+    return ok;
+}
+
+/* Keep an object alive until the call returns; a borrowed pointer to it (NULL on error). */
+static PyObject *rt_keep(R *r, PyObject *o) {
+    if (!o) return NULL;
+    if (!r->tmp && !(r->tmp = PyList_New(0))) { Py_DECREF(o); return NULL; }
+    int bad = PyList_Append(r->tmp, o);
+    Py_DECREF(o);
+    return bad ? NULL : o;
+}
+
+/* ------------------------------------------------------------------ values */
+
+static inline PyObject *rt_int_obj(int64_t v) {  /* new reference */
+    if (v == RT_NONE) return Py_NewRef(Py_None);
+    if (v >= 0 && v < 256) return Py_NewRef(PyTuple_GET_ITEM(SMALL_INTS, v));
+    return PyLong_FromLongLong(v);
+}
+
+static inline PyObject *rt_bool_obj(int64_t v) {
+    if (v == RT_NONE) return Py_NewRef(Py_None);
+    return Py_NewRef(v ? Py_True : Py_False);
+}
+
+static PyObject *rt_key_obj(int table, int64_t v) {
+    if (v == RT_NONE) return Py_NewRef(Py_None);
+    PyObject *keys = PyTuple_GET_ITEM(KEYS, table);
+    if (v < 0 || v >= PyTuple_GET_SIZE(keys)) { PyErr_SetString(PyExc_IndexError, "no such key"); return NULL; }
+    return Py_NewRef(PyTuple_GET_ITEM(keys, v));
+}
+
+static PyObject *rt_text_obj(int64_t v) {
+    if (v == RT_NONE) return Py_NewRef(Py_None);
+    if (v < 0 || v >= PyList_GET_SIZE(TEXTS)) { PyErr_SetString(PyExc_IndexError, "no such text"); return NULL; }
+    return Py_NewRef(PyList_GET_ITEM(TEXTS, v));
+}
+
+/* A number of the language from a Python value (an int or bool; none). */
+static int rt_int_of(PyObject *o, int64_t *out) {
+    if (o == Py_None) { *out = RT_NONE; return 0; }
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "a number was expected, not %.60s", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &over);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (over || v == RT_NONE) return rt_too_large("a number larger than 9223372036854775807");
+    *out = v;
+    return 0;
+}
+
+static int rt_key_of(int table, PyObject *o, int64_t *out) {
+    if (o == Py_None) { *out = RT_NONE; return 0; }
+    PyObject *i = PyDict_GetItemWithError(PyTuple_GET_ITEM(KEY_IDS, table), o);
+    if (!i) {
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is no key the C back end knows", o);
+        return -1;
+    }
+    *out = PyLong_AsLongLong(i);
+    return 0;
+}
+
+static int rt_text_of(PyObject *o, int64_t *out) {
+    if (o == Py_None) { *out = RT_NONE; return 0; }
+    if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "a text was expected"); return -1; }
+    PyObject *i = PyDict_GetItemWithError(TEXT_IDS, o);
+    if (i) { *out = PyLong_AsLongLong(i); return 0; }
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t k = PyList_GET_SIZE(TEXTS);
+    if (k >= 1000000) return rt_too_large("more than 1000000 distinct texts in one process");
+    PyObject *ko = PyLong_FromSsize_t(k);
+    if (!ko) return -1;
+    int bad = PyDict_SetItem(TEXT_IDS, o, ko) < 0 || PyList_Append(TEXTS, o) < 0;
+    Py_DECREF(ko);
+    if (bad) return -1;
+    *out = k;
+    return 0;
+}
+
+/* ------------------------------------------------------------- arithmetic */
+
+static int rt_overflow(__int128 v) {
+    char buf[64];
+    int neg = v < 0;
+    unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    char digits[48];
+    int k = 0;
+    do { digits[k++] = (char)('0' + (int)(u % 10)); u /= 10; } while (u && k < 47);
+    int j = 0;
+    if (neg) buf[j++] = '-';
+    while (k) buf[j++] = digits[--k];
+    buf[j] = 0;
+    char msg[128];
+    snprintf(msg, sizeof msg, "a number larger than 9223372036854775807: %s", buf);
+    return rt_too_large(msg);
+}
+
+static int rt_none_operand(const char *op, int64_t a, int64_t b) {
+    PyErr_Format(PyExc_TypeError, "unsupported operand type(s) for %s: '%s' and '%s'", op,
+                 a == RT_NONE ? "NoneType" : "int", b == RT_NONE ? "NoneType" : "int");
+    return -1;
+}
+
+static inline int rt_add(int64_t a, int64_t b, int64_t *out) {
+    if (a == RT_NONE || b == RT_NONE) return rt_none_operand("+", a, b);
+    __int128 v = (__int128)a + b;
+    if (v > RT_MAX_INT || v < -RT_MAX_INT) return rt_overflow(v);
+    *out = (int64_t)v;
+    return 0;
+}
+
+static inline int rt_sub(int64_t a, int64_t b, int64_t *out) {
+    if (a == RT_NONE || b == RT_NONE) return rt_none_operand("-", a, b);
+    __int128 v = (__int128)a - b;
+    if (v > RT_MAX_INT || v < -RT_MAX_INT) return rt_overflow(v);
+    *out = (int64_t)v;
+    return 0;
+}
+
+static inline int rt_mul(int64_t a, int64_t b, int64_t *out) {
+    if (a == RT_NONE || b == RT_NONE) return rt_none_operand("*", a, b);
+    __int128 v = (__int128)a * b;
+    if (v > RT_MAX_INT || v < -RT_MAX_INT) return rt_too_large("a product larger than 9223372036854775807");
+    *out = (int64_t)v;
+    return 0;
+}
+
+static inline int rt_floordiv(int64_t a, int64_t b, int64_t *out) {
+    if (a == RT_NONE || b == RT_NONE) return rt_none_operand("//", a, b);
+    if (b == 0) { PyErr_SetString(PyExc_ZeroDivisionError, "integer division or modulo by zero"); return -1; }
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
+    *out = q;
+    return 0;
+}
+
+static inline int rt_mod(int64_t a, int64_t b, int64_t *out) {
+    if (a == RT_NONE || b == RT_NONE) return rt_none_operand("%", a, b);
+    if (b == 0) { PyErr_SetString(PyExc_ZeroDivisionError, "integer modulo by zero"); return -1; }
+    int64_t m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) m += b;
+    *out = m;
+    return 0;
+}
+
+static inline int rt_neg(int64_t a, int64_t *out) {
+    if (a == RT_NONE) {
+        PyErr_SetString(PyExc_TypeError, "bad operand type for unary -: 'NoneType'");
+        return -1;
+    }
+    *out = -a;
+    return 0;
+}
+
+static inline int rt_order(const char *op, int64_t a, int64_t b) {
+    if (a == RT_NONE || b == RT_NONE) {
+        PyErr_Format(PyExc_TypeError, "'%s' not supported between instances of '%s' and '%s'", op,
+                     a == RT_NONE ? "NoneType" : "int", b == RT_NONE ? "NoneType" : "int");
+        return -1;
+    }
+    return 0;
+}
+
+/* Python's `%` of a player number by the player count (next / prev). */
+static inline int64_t rt_seat(int64_t v, int64_t n) {
+    int64_t m = v % n;
+    return m < 0 ? m + n : m;
+}
+
+/* ----------------------------------------------------------------- tables */
+
+/* st.vals[name] (borrowed), read once per call. */
+static PyObject *rt_table(R *r, PyObject *name) {
+    if (!r->vals && !(r->vals = PyObject_GetAttr(r->st, S_vals))) return NULL;
+    PyObject *t = PyDict_GetItemWithError(r->vals, name);
+    if (!t && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+    return t;
+}
+
+static PyObject *rt_zone_table(R *r, PyObject *name) {
+    if (!r->zones && !(r->zones = PyObject_GetAttr(r->st, S_zones))) return NULL;
+    PyObject *t = PyDict_GetItemWithError(r->zones, name);
+    if (!t && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+    return t;
+}
+
+/* d[key] (borrowed), a KeyError naming the key if it is missing; steals the key reference. */
+static PyObject *rt_get(PyObject *d, PyObject *key) {
+    if (!key) return NULL;
+    if (!PyDict_Check(d)) { Py_DECREF(key); PyErr_SetString(PyExc_TypeError, "not a table"); return NULL; }
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (!v && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, key);
+    Py_DECREF(key);
+    return v;
+}
+
+/* A zone's live list of pieces (borrowed); steals the key reference. */
+static PyObject *rt_zone(R *r, PyObject *name, PyObject *key) {
+    PyObject *t = rt_zone_table(r, name);
+    if (!t) { Py_XDECREF(key); return NULL; }
+    PyObject *z = rt_get(t, key);
+    if (z && !PyList_Check(z)) { PyErr_SetString(PyExc_TypeError, "a zone is a list"); return NULL; }
+    return z;
+}
+
+/* A local of the running procedure (borrowed). */
+static PyObject *rt_local(R *r, PyObject *name) {
+    PyObject *v = PyDict_GetItemWithError(r->env, name);
+    if (!v && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+    return v;
+}
+
+/* Set a local (steals the value). */
+static int rt_set_local(R *r, PyObject *name, PyObject *v) {
+    if (!v) return -1;
+    int bad = PyDict_SetItem(r->env, name, v);
+    Py_DECREF(v);
+    return bad;
+}
+
+/* A key of several values (steals each; NULL on error). */
+static PyObject *rt_tuple(int n, PyObject **items) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; i < n; i++) {
+        if (!items[i] || !t) {
+            for (int j = i; j < n; j++) Py_XDECREF(items[j]);
+            Py_XDECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, items[i]);
+    }
+    return t;
+}
+
+/* A new list of boxed values (steals each). */
+static PyObject *rt_list(int n, PyObject **items) {
+    PyObject *l = PyList_New(n);
+    for (int i = 0; i < n; i++) {
+        if (!items[i] || !l) {
+            for (int j = i; j < n; j++) Py_XDECREF(items[j]);
+            Py_XDECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, items[i]);
+    }
+    return l;
+}
+
+/* The index of a piece (a Python int) in a zone list; -1 if absent. */
+static Py_ssize_t rt_find(PyObject *list, PyObject *item) {
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(list, i);
+        if (x == item) return i;
+        int eq = PyObject_RichCompareBool(x, item, Py_EQ);
+        if (eq < 0) return -2;
+        if (eq) return i;
+    }
+    return -1;
+}
+
+/* The piece at a 1-based position of a zone (builtin `piece`), as Python's list indexing does. */
+static int rt_piece_at(PyObject *zone, int64_t pos, int64_t *out) {
+    if (pos == RT_NONE) { PyErr_SetString(PyExc_TypeError, "'<' not supported between instances of 'NoneType' and 'int'"); return -1; }
+    if (pos < 1) { PyErr_Format(PyExc_IndexError, "position %lld is not 1 or more", (long long)pos); return -1; }
+    if (pos - 1 >= PyList_GET_SIZE(zone)) { PyErr_SetString(PyExc_IndexError, "list index out of range"); return -1; }
+    return rt_int_of(PyList_GET_ITEM(zone, pos - 1), out);
+}
+
+/* Move a piece to the end of a zone (State.move_piece): steals the key reference. */
+static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hidden) {
+    if (!zkey) return -1;
+    if (!r->loc && !(r->loc = PyObject_GetAttr(r->st, S_loc))) { Py_DECREF(zkey); return -1; }
+    if (!r->face_up && !(r->face_up = PyObject_GetAttr(r->st, S_face_up))) { Py_DECREF(zkey); return -1; }
+    if (!PyList_Check(r->loc) || !PyList_Check(r->face_up) || piece < 0 || piece >= PyList_GET_SIZE(r->loc)
+        || piece >= PyList_GET_SIZE(r->face_up)) {
+        Py_DECREF(zkey);
+        PyErr_SetString(PyExc_IndexError, "list index out of range");
+        return -1;
+    }
+    PyObject *old = PyList_GET_ITEM(r->loc, piece);
+    if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 2) { Py_DECREF(zkey); PyErr_SetString(PyExc_TypeError, "a place"); return -1; }
+    Py_INCREF(zkey);
+    PyObject *target = rt_zone(r, zname, zkey);  /* steals one reference of zkey */
+    if (!target) { Py_DECREF(zkey); return -1; }
+    PyObject *source = rt_zone(r, PyTuple_GET_ITEM(old, 0), Py_NewRef(PyTuple_GET_ITEM(old, 1)));
+    if (!source) { Py_DECREF(zkey); return -1; }
+    PyObject *p = rt_int_obj(piece);
+    if (!p) { Py_DECREF(zkey); return -1; }
+    Py_ssize_t at = rt_find(source, p);
+    if (at < 0) {
+        if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
+        Py_DECREF(p); Py_DECREF(zkey);
+        return -1;
+    }
+    if (PySequence_DelItem(source, at) < 0 || PyList_Append(target, p) < 0) { Py_DECREF(p); Py_DECREF(zkey); return -1; }
+    Py_DECREF(p);
+    PyObject *place = PyTuple_Pack(2, zname, zkey);
+    Py_DECREF(zkey);
+    if (!place) return -1;
+    if (PyList_SetItem(r->loc, piece, place) < 0) return -1;  /* steals place */
+    return PyList_SetItem(r->face_up, piece, Py_NewRef(hidden ? Py_False : Py_True));
+}
+
+/* A list of the items of a list (a copy to loop over). */
+static PyObject *rt_copy(R *r, PyObject *list) {
+    if (!PyList_Check(list)) { PyErr_SetString(PyExc_TypeError, "a list was expected"); return NULL; }
+    return rt_keep(r, PyList_GetSlice(list, 0, PyList_GET_SIZE(list)));
+}
+
+/* How many numbers a .. b holds (0 if none), bounded for the range a list may hold. */
+static int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
+    if (a == RT_NONE || b == RT_NONE) return rt_none_operand("+", a, b);
+    __int128 n = (__int128)b - a + 1;
+    if (n < 0) n = 0;
+    if (kept && n > RT_MAX_RANGE) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the range %lld .. %lld holds more than 1000000 numbers", (long long)a, (long long)b);
+        return rt_too_large(msg);
+    }
+    *out = n > RT_STEP_LIMIT * 8 ? RT_STEP_LIMIT * 8 : (int64_t)n;
+    return 0;
+}
+
+/* Call a Python runtime object (a class or function) with some arguments. */
+#define RT_CALL(fn, ...) PyObject_CallFunctionObjArgs((fn), __VA_ARGS__, NULL)
+
+static int rt_setup_common(PyObject *args) {
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOOO", &PyList_Type, &SITES, &PyList_Type, &TEXTS, &PyDict_Type, &TEXT_IDS,
+                          &PyTuple_Type, &KEYS, &PyTuple_Type, &KEY_IDS, &STUCK, &TOO_LARGE, &VALUES, &PENDING))
+        return -1;
+    Py_INCREF(SITES); Py_INCREF(TEXTS); Py_INCREF(TEXT_IDS); Py_INCREF(KEYS); Py_INCREF(KEY_IDS);
+    Py_INCREF(STUCK); Py_INCREF(TOO_LARGE); Py_INCREF(VALUES); Py_INCREF(PENDING);
+    S_budget = PyUnicode_InternFromString("budget");
+    S_vals = PyUnicode_InternFromString("vals");
+    S_zones = PyUnicode_InternFromString("zones");
+    S_loc = PyUnicode_InternFromString("loc");
+    S_face_up = PyUnicode_InternFromString("face_up");
+    S_n = PyUnicode_InternFromString("n");
+    S_seen = PyUnicode_InternFromString("seen");
+    S_used = PyUnicode_InternFromString("used");
+    S_place = PyUnicode_InternFromString("rules_place");
+    SMALL_INTS = PyTuple_New(256);
+    if (!SMALL_INTS) return -1;
+    for (int i = 0; i < 256; i++) {
+        PyObject *o = PyLong_FromLong(i);
+        if (!o) return -1;
+        PyTuple_SET_ITEM(SMALL_INTS, i, o);
+    }
+    return 0;
+}

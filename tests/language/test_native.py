@@ -1,0 +1,203 @@
+"""The C back end (interpreter/native.py, interpreter/cgen.py) against the Python one, its reference.
+
+Both back ends play the same games to the same states (JSON), legal actions and scores; a spec that
+goes wrong fails with the same RuleError, at the same place, with the same citations; what C cannot
+write yet stays Python (``auto``) or is refused by name (``c``); a built module is only loaded from
+a folder and a file that nobody else can write.  Where there is no C compiler these tests skip.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sysconfig
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter import Game, RuleError, SpecError, load_spec, native
+from interpreter.codegen import STEP_LIMIT
+from interpreter.runtime import RESUME
+
+SPECS = Path(__file__).parent / "specs"
+TOOLS = native.toolchain()
+pytestmark = pytest.mark.skipif(isinstance(TOOLS, str), reason=f"the C back end cannot run here: {TOOLS}")
+
+
+def both(path: Path) -> tuple[Game, Game]:
+    """The same spec loaded for each back end (C where it can, else Python)."""
+    return load_spec(path, backend="auto"), load_spec(path, backend="python")
+
+
+def play_in_lockstep(c: Game, py: Game, players: int, seed: int) -> int:
+    """Play one random game on both, comparing everything a user sees after every action; its length."""
+    a, b = c.new_state(players, seed), py.new_state(players, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while True:
+        assert a.to_json() == b.to_json(), (seed, steps)
+        assert a.legal_action_texts() == b.legal_action_texts(), (seed, steps)
+        assert [x.values for x in a.legal_actions()] == [x.values for x in b.legal_actions()]
+        if steps % 5 == 2:  # a mid-game state: cloned and stored, then played on in C
+            assert a.clone().to_json() == a.to_json()
+            stored = c.state_from_json(a.to_json())
+            assert stored.to_json() == a.to_json() and stored.legal_action_texts() == a.legal_action_texts()
+        if a.is_terminal():
+            break
+        i = rng.randrange(a.num_legal_actions())
+        a.apply_index(i)
+        b.apply_index(i)
+        steps += 1
+    assert a.scores() == b.scores() and a.winner() == b.winner()
+    return steps
+
+
+def test_nim_runs_wholly_in_c() -> None:
+    game = load_spec(SPECS / "nim", backend="c")
+    report = game.backend()
+    assert report.backend == "c" and report.native == report.functions > 0
+    resumes = [fns[0] for proc in game.procedures for op, fns, _ in proc.code if op == RESUME]
+    assert resumes and all(type(f).__name__ == "builtin_function_or_method" for f in resumes)
+    assert "C back end: all" in report.describe()
+
+
+@pytest.mark.parametrize("spec", ["nim", "gifts"])
+def test_toy_games_play_the_same_on_both_back_ends(spec: str) -> None:
+    c, py = both(SPECS / spec)
+    assert c.backend().native > 0
+    lengths = [play_in_lockstep(c, py, n, seed) for n in range(c.min_players, c.max_players + 1) for seed in range(12)]
+    assert sum(lengths) > 50
+
+
+def test_a_construct_c_does_not_write_is_named_and_refused_with_c() -> None:
+    with pytest.raises(SpecError, match=r"RULES_BACKEND=c: the C back end does not write an option binding a list") \
+            as caught:
+        load_spec(SPECS / "gifts", backend="c")
+    assert caught.value.diagnostics[0].pos.path.endswith("gifts.rules")
+    report = load_spec(SPECS / "gifts", backend="auto").backend()
+    assert report.backend == "c+python" and "an option binding a list" in report.describe()
+
+
+HEADER = '''game g "G" cite src "S" "x"
+source src "A source"
+players 2 to 2
+main play
+counter n = 1
+counter m[player] = 0
+var who: player = none
+'''
+CITE = 'cite src "S" "x"'
+
+
+@pytest.mark.parametrize("body", [
+    "let x = 0\nloop { loop { x = x + 1 } }",
+    "let x = 0\nfor i in 1 .. 1000 { for j in 1 .. 1000 { x = x + 1 } }",
+    "let x = 0\nloop { x = sum(i in 1 .. 100000: i) }",
+    "let x = 2\nloop { x = x * x }",
+    "let x = 1\nloop { x = x + x }",
+    "loop { n += n }",
+    "let x = 9223372036854775807\nx = x + 1",
+    "let x = 0\nfor i in 1 .. 1000000000000 { x = i }",
+    'choose by first_player { "take" k in 1 .. 1000000000000 ' + CITE + " { } }",
+    'choose by first_player { "take" a in 1 .. 100000, b in 1 .. 100000 where a == b ' + CITE + " { } }",
+    'chance "draw" k in 1 .. 1000000000000 ' + CITE + " { }",
+    "let x = 0\nrule r " + CITE + " { x = 5 // (n - 1) }",
+    "let x = 7 % (n - 1)",
+    "let x = next(who)",
+    "let x = 0\nfor p in players where p == who { x = 1 }\nlet y = [1, 2] + [3]\nn = 5 // 0",
+    "let x = m[5]",
+    "m[3] = 1",
+    "let x = -9223372036854775807\nx = x - 2",
+])
+def test_a_spec_that_goes_wrong_fails_alike_on_both(tmp_path: Path, body: str) -> None:
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    errors: list[Any] = []
+    for backend in ("auto", "python"):
+        game = load_spec(tmp_path, backend=backend)
+        with pytest.raises(RuleError) as caught:
+            game.new_state(2)
+        errors.append((caught.value.message, caught.value.pos, caught.value.citations))
+    assert errors[0] == errors[1]
+
+
+def test_a_long_loop_within_the_budget_runs_on_both(tmp_path: Path) -> None:
+    body = "let x = 0\nfor i in 1 .. 2000 { x = x + i }\nn = x"
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\nfinish [first_player]\n}}\n",
+                                      encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    assert c.new_state(2).to_json() == py.new_state(2).to_json()
+    assert c.new_state(2).to_json()["vals"]["n"] == [[[], 2001000]] and STEP_LIMIT > 2000
+
+
+def test_the_back_end_is_chosen_by_keyword_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="RULES_BACKEND"):
+        native.chosen("fortran")
+    monkeypatch.setenv(native.BACKEND_ENV, "python")
+    assert load_spec(SPECS / "nim").backend().backend == "python"
+    monkeypatch.setenv(native.BACKEND_ENV, "c")
+    assert load_spec(SPECS / "nim").backend().backend == "c"
+    assert load_spec(SPECS / "nim", backend="python").backend().backend == "python"
+
+
+def test_without_a_compiler_auto_runs_python_and_c_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native, "toolchain", lambda: "no C compiler (gcc) found")
+    report = load_spec(SPECS / "nim", backend="auto").backend()
+    assert report.backend == "python" and "no C compiler" in report.describe()
+    with pytest.raises(SpecError, match="no C compiler"):
+        load_spec(SPECS / "nim", backend="c")
+
+
+# ------------------------------------------------------------- the cache
+
+def _module_source(name: str, marker: int) -> str:
+    return ("#include <Python.h>\n"
+            f"static struct PyModuleDef d = {{PyModuleDef_HEAD_INIT, \"{name}\", NULL, -1, NULL}};\n"
+            f"PyMODINIT_FUNC PyInit_{name}(void) {{ PyObject *m = PyModule_Create(&d); "
+            f"if (m) PyModule_AddIntConstant(m, \"marker\", {marker}); return m; }}\n")
+
+
+def test_a_module_is_cached_privately_and_loaded_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULES_CACHE_DIR", str(tmp_path / "cache"))
+    name = f"rules_test_cached_{os.getpid()}"
+    built = native.build_and_load(_module_source(name, 1), name, name)
+    assert not built.cached and built.module.marker == 1
+    entry = tmp_path / "cache" / "native" / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    assert entry.is_file() and entry.stat().st_mode & 0o077 == 0
+    assert (tmp_path / "cache" / "native").stat().st_mode & 0o077 == 0
+
+
+def test_a_module_others_could_write_is_never_loaded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    name = f"rules_test_planted_{os.getpid()}"
+    # a working module of the right name, made elsewhere and planted in the cache writable by others
+    monkeypatch.setenv("RULES_CACHE_DIR", str(tmp_path / "elsewhere"))
+    planted = native.build_and_load(_module_source(name, 666), name, "planted-" + name)
+    assert planted.module.marker == 666
+    monkeypatch.setenv("RULES_CACHE_DIR", str(tmp_path / "cache"))
+    folder = native.native_folder()
+    assert folder is not None
+    entry = folder / f"{name}{suffix}"
+    entry.write_bytes((tmp_path / "elsewhere" / "native" / f"{name}{suffix}").read_bytes())
+    entry.chmod(0o666)
+    assert not native._safe_file(entry)
+    built = native.build_and_load(_module_source(name, 1), name, name)
+    assert not built.cached and built.module.marker == 1  # built afresh, the planted one never loaded
+
+
+def test_a_folder_others_can_write_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "shared"
+    (shared / "native").mkdir(parents=True)
+    (shared / "native").chmod(0o777)
+    monkeypatch.setenv("RULES_CACHE_DIR", str(shared))
+    assert native.native_folder() is None
+    (shared / "native").chmod(0o700)
+    assert native.native_folder() == shared / "native"
+    link = tmp_path / "link"
+    link.symlink_to(shared / "native")
+    assert not native._safe_folder(link)
+    name = f"rules_test_shared_{os.getpid()}"
+    (shared / "native").chmod(0o777)
+    built = native.build_and_load(_module_source(name, 3), name, name)
+    assert built.module.marker == 3 and not list((shared / "native").iterdir())  # built privately, not cached
