@@ -657,7 +657,7 @@ class Waiver:
     where: str | None
     pos: Pos = attrs.field(eq=False)
 
-    def citations(self) -> tuple[Citation, ...]:
+    def sentences(self) -> tuple[Citation, ...]:
         """Each waived sentence as a citation (matched against the text as a `cite` is)."""
         return tuple(Citation(self.source, self.section, q, self.pos) for q in self.quotes)
 

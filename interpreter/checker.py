@@ -396,7 +396,7 @@ class Checker:
         if d.source in s.sources and d.source not in s.texts:
             self.error(d.pos, f"a waiver needs the text of source {d.source!r}: "
                        f"declare it with `text {d.source} {{ ... }}`")
-        self.cite_sources(d.citations(), "waiver")
+        self.cite_sources(d.sentences(), "waiver")
 
     def decl_EnumDecl(self, d: A.EnumDecl) -> None:
         """Check an `enum` declaration: no value twice."""

@@ -4,8 +4,10 @@ This is the text format and its outcome; what a position says and what can be
 expected of it belong to the game (its own position statements are passed to
 :func:`parse_text`).  One statement a line, ``#`` starts a comment, words are
 split as a shell would (``"..."`` keeps spaces).  The header says
-``scenario TITLE``, ``players N``, ``seats NAME ...``, ``interpretation ID=VALUE``
-and ``seed N``; then the game's position statements; then the steps.
+``scenario TITLE``, ``players N``, ``seats NAME ...``, ``interpretation ID=VALUE``,
+``seed N`` and ``cite SOURCE "section" "sentence"`` (the passage the scenario
+reproduces: where the spec keeps the source's text, it must be there, as for a
+`cite` in the spec); then the game's position statements; then the steps.
 
 >>> from pathlib import Path
 >>> from interpreter import load_spec
@@ -32,13 +34,15 @@ from pathlib import Path
 
 import attrs
 
-from interpreter import Game, State
+from interpreter import Citation, Game, State
+from interpreter.ast import Pos
 from interpreter.checker import suggest
 from interpreter.files import read_text, why_unread
 from interpreter.notation import CHANCE, read_seat
+from interpreter.sourcetext import SourceText
 
 #: The header's statements, the same for every game.
-HEADER_WORDS = ("scenario", "players", "seats", "interpretation", "seed")
+HEADER_WORDS = ("scenario", "players", "seats", "interpretation", "seed", "cite")
 
 
 class ScenarioError(ValueError):
@@ -76,6 +80,8 @@ class Scenario:
     seed: int
     position: tuple[Line, ...]
     steps: tuple[Line, ...]
+    #: the passages of the game's sources the scenario reproduces (``cite SOURCE "section" "sentence"``)
+    citations: tuple[Citation, ...] = ()
 
 
 @attrs.frozen
@@ -145,6 +151,7 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
     seed = 0
     position: list[Line] = []
     steps: list[Line] = []
+    cites: list[Citation] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         body = _strip_comment(raw).strip()
         if not body:
@@ -176,6 +183,8 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
                 chosen[ident] = value
             elif head == "seed":
                 seed = _int(words, 1, path, number, "seed N")
+            elif head == "cite":
+                cites.append(_citation(game, words, path, number))
             else:
                 position.append(line)
         else:
@@ -192,7 +201,22 @@ def parse_text(text: str, path: str, game: Game, position_words: Sequence[str]) 
         raise ScenarioError(path, 1, f"{len(seats)} seat names for {players} players")
     if not game.min_players <= players <= game.max_players:
         raise ScenarioError(path, 1, f"{game.title} is for {game.players_text} players, not {players}")
-    return Scenario(path, title, players, seats, chosen, seed, tuple(position), tuple(steps))
+    return Scenario(path, title, players, seats, chosen, seed, tuple(position), tuple(steps), tuple(cites))
+
+
+def _citation(game: Game, words: Sequence[str], path: str, number: int) -> Citation:
+    """A scenario's ``cite SOURCE "section" "sentence"``, checked against the source's kept text."""
+    if len(words) != 4 or not words[2].strip() or not words[3].strip():
+        raise ScenarioError(path, number, 'write `cite SOURCE "section" "sentence"`')
+    sources = game.symbols.sources
+    if words[1] not in sources:
+        raise ScenarioError(path, number, f"{game.title} names no source {words[1]!r}" + suggest(words[1], sources))
+    c = Citation(words[1], words[2], words[3], Pos(path, number, 1))
+    kept = game.symbols.texts.get(c.source)
+    problem = SourceText(kept).problem(c) if kept is not None else None
+    if problem is not None:
+        raise ScenarioError(path, number, problem)
+    return c
 
 
 def _check_switch(game: Game, ident: str, value: str, raw: str, path: str, number: int) -> None:

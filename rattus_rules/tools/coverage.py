@@ -200,7 +200,7 @@ def coverage(game: Game, more: list[tuple[Citer, A.Citation]] | None = None) -> 
         text = texts.get(w.source)
         if text is None:
             continue
-        for c in w.citations():
+        for c in w.sentences():
             found = text.find(c)
             if found is None:
                 unmatched.append((Citer("waiver", w.reason, "", w.pos), c))
