@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser demo test lint typecheck pytest docs bench bench-records golden soak mutate parser study clean
+.PHONY: setup browser demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games mutate parser study clean
 
 setup: $(STAMP)
 
@@ -56,8 +56,19 @@ bench: setup
 bench-records: setup
 	$(BIN)/python bench/records.py
 
-## soak: many random games (2-4 players, random switch settings), every invariant checked after every step
-soak: setup
+## soak: explore beyond CI: soak-props, then soak-games (each can be run alone)
+soak: soak-props soak-games
+
+## soak-props: the property tests and spec fuzzers (every Hypothesis test) under the `soak` profile: a random
+## seed (printed; SEED=N replays a run) and SOAK_FACTOR (default 10) times each test's examples
+SEED ?= $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+soak-props: setup
+	@echo "make soak-props: seed $(SEED), $(or $(SOAK_FACTOR),10)x the examples (SEED=$(SEED) replays this run)"
+	HYPOTHESIS_PROFILE=soak SOAK_FACTOR=$(or $(SOAK_FACTOR),10) $(BIN)/python -m pytest -q -m hypothesis \
+		--hypothesis-seed=$(SEED)
+
+## soak-games: many random games (2-4 players, random switch settings), every invariant checked after every step
+soak-games: setup
 	$(BIN)/python bench/soak.py --games $(or $(GAMES),2000)
 
 ## mutate: change the spec in small ways and count how many changes the tests notice (takes a while)
