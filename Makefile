@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games mutate parser study clean
+.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games mutate parser study clean
 
 setup: $(STAMP)
 
@@ -27,13 +27,25 @@ browser:
 	    $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; \
 	  fi; }
 
+## node: Debian's Node.js for the tests of the kit's Node client (tests/rattus/test_node_client.py), if `node` is
+## missing and apt-get may be run (as root or through sudo without a password); otherwise say that those tests skip
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif sudo -n true 2>/dev/null; then SUDO=sudo; else SUDO=none; fi; \
+	  if [ "$$SUDO" = none ] || ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "make node: no node, and apt-get cannot be run here: the Node.js client tests will skip"; \
+	  else \
+	    $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q nodejs; \
+	  fi; }
+
 ## demo: check the spec, then play one 4-player game with random players
 demo: setup
 	$(BIN)/rattus check
 	$(BIN)/rattus play --players 4 --seed 1
 
-## test: lint, type-check, run the whole test suite (with Chromium where it can be installed) and build the docs
-test: setup browser lint typecheck pytest docs
+## test: lint, type-check, run the whole test suite (with Chromium and Node.js where they can be installed) and
+## build the docs
+test: setup browser node lint typecheck pytest docs
 
 lint: setup
 	$(BIN)/ruff check interpreter rattus_rules tests bench docs/conf.py docs/_ext
