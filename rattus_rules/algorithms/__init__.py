@@ -1,0 +1,1 @@
+"""Players and searches that work for any game of the language."""
