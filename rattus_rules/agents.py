@@ -15,6 +15,8 @@ from typing import Protocol
 
 from interpreter import State
 
+from .algorithms.ismcts import ISMCTSPlayer, SearchParams, parse_params
+
 #: Player decisions after which a random game is cut off.  Under ``phase-b-optional=yes`` a game can
 #: go on forever (docs/rules-as-written.md: every region holds three tokens, no cube on the board,
 #: nobody places); random games end long before this bound (a few hundred decisions), so a game that
@@ -80,8 +82,33 @@ class GreedyPlayer:
         return best[0] if len(best) == 1 else self.rng.choice(best)
 
 
-#: The agents a study can use, by name: each is made from a seed.
-AGENTS: dict[str, Callable[[int], Agent]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
+#: The agents a study or tournament can use, by name: each is made from a seed.  A search takes its
+#: settings in its name (:func:`parse_agent`): ``ismcts`` is ``ismcts-200``.
+AGENTS: dict[str, Callable[[int], Agent]] = {"random": RandomPlayer, "greedy": GreedyPlayer,
+                                             "ismcts": lambda seed: _ismcts(seed, "")}
+
+
+def _ismcts(seed: int, settings: str) -> Agent:
+    return ISMCTSPlayer(seed, parse_params(settings) if settings else SearchParams())
+
+
+def parse_agent(name: str) -> tuple[str, str]:
+    """An agent's name as ``(kind, settings)``: ``greedy`` is ``("greedy", "")``, ``ismcts-500-greedy`` is
+    ``("ismcts", "500-greedy")``; ValueError for an unknown kind or settings it does not take."""
+    kind, _, settings = name.partition("-")
+    if kind not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; one of {', '.join(AGENTS)} (ismcts-ITERATIONS[-ROLLOUT])")
+    if settings and kind != "ismcts":
+        raise ValueError(f"agent {kind} takes no settings, not {name!r}")
+    if settings:
+        parse_params(settings)
+    return kind, settings
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    """The agent of that name (see :func:`parse_agent`), seeded."""
+    kind, settings = parse_agent(name)
+    return _ismcts(seed, settings) if settings else AGENTS[kind](seed)
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,9 @@ LEVEL = 0.95
 _Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)
 
 
-def wilson(successes: int, trials: int, z: float = _Z) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (``(0, 1)`` without trials)."""
+def wilson(successes: float, trials: int, z: float = _Z) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (``(0, 1)`` without trials); ``successes`` may be
+    fractional (a shared win counted in part)."""
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials

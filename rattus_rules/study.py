@@ -31,7 +31,7 @@ import attrs
 
 from interpreter import State
 
-from .agents import AGENTS, DECISION_BOUND
+from .agents import DECISION_BOUND, make_agent, parse_agent
 from .api import MAX_SEED, interpretations, load_rules, new_game
 from .executor import local_cores, partition, run_all
 from .games import game_name, hooks
@@ -83,8 +83,7 @@ class StudyParams:
 
     def check(self) -> None:
         """Raise ValueError for impossible parameters."""
-        if self.agent not in AGENTS:
-            raise ValueError(f"unknown agent {self.agent!r}; one of {', '.join(AGENTS)}")
+        parse_agent(self.agent)  # ValueError for an unknown agent or settings
         rules = load_rules(game=self.game)
         counts = range(rules.min_players, rules.max_players + 1)
         if not self.players or any(n not in counts for n in self.players):
@@ -149,8 +148,7 @@ def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
     """Play one study game: seat ``s`` is agent ``agent`` seeded ``seed * 8 + s``; cut after ``cap`` decisions."""
     state = new_game(players, seed=seed, interpretations=settings, resolve_setup_chance=False, game=game)
     chance = ChanceStreams(seed)
-    make = AGENTS[agent]
-    seats = [make(seed * 8 + s) for s in range(players)]
+    seats = [make_agent(agent, seed * 8 + s) for s in range(players)]
     decisions = 0
     reason = None
     why = hooks(game).end_reason

@@ -7,7 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..agents import AGENTS, add_bound_option
+from ..agents import AGENTS, add_bound_option, parse_agent
 from ..api import MAX_SEED, load_rules
 from ..games import DEFAULT_GAME, game_name
 from ..progress import progress as study_bar
@@ -25,8 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="player counts (default: every count the game allows)")
     p.add_argument("--games", type=int, default=100, help="seeds (pairs) per player count (default 100)")
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME[:GAMES]",
-                   help=f"the players' agent ({', '.join(AGENTS)}; default random), optionally with its own "
-                        "number of games; repeatable: one study per agent")
+                   help=f"the players' agent ({', '.join(AGENTS)}, ismcts-ITERATIONS[-ROLLOUT]; default random), "
+                        "optionally with its own number of games; repeatable: one study per agent")
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
     p.add_argument("--switch", action="append", default=None, metavar="ID", help="study only this switch; repeatable")
     add_bound_option(p)
@@ -43,8 +43,10 @@ def _agents(items: list[str], games: int) -> list[tuple[str, int]]:
     out = []
     for item in items or ["random"]:
         name, sep, count = item.partition(":")
-        if name not in AGENTS:
-            raise UsageError(f"unknown agent {name!r}; one of {', '.join(AGENTS)}")
+        try:
+            parse_agent(name)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
         if sep and not count.isdigit():
             raise UsageError(f"--agent takes NAME or NAME:GAMES, not {item!r}")
         if sep and int(count) < 1:
