@@ -42,7 +42,9 @@ from .agents import RandomPlayer
 from .api import load_rules
 from .faces import face_text
 from .games import DEFAULT_GAME, faces_of, game_name, hooks
+from .modeltext import model_markdown
 from .names import BOARD, View
+from .paths import project_root
 from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, record_game, validate
 
 GOLDEN_FORMAT = "rattus-golden"
@@ -151,7 +153,111 @@ def perft_vectors(game: str | None = None) -> dict[str, Any]:
             "setup": setup["entries"],
             "perft": counts,
         })
+    if is_default(game):
+        vectors.append(mixed_vector())
     return {"format": PERFT_FORMAT, "version": 1, "vectors": vectors}
+
+
+# ------------------------------------------------------------- forced and drawn
+#: The player count and the deepest perft depth of Rattus's vector that mixes forced and drawn outcomes.
+MIXED_PLAYERS, MIXED_DEPTH = 2, 2
+#: The seeds tried, in order, for that vector (the first where both of its points show).
+MIXED_SEEDS = range(1, 400)
+
+
+def _written(state: State) -> Callable[[int], str]:
+    """How the records of the state's game write its pieces (Rattus: tokens by their face)."""
+    return faces_of(state.game).written
+
+
+def _shared_face_options(state: State, word: Callable[[int], str]) -> dict[str, list[int]]:
+    """At a chance event: the outcome texts that stand for more than one piece, with their indices."""
+    by_text: dict[str, list[int]] = {}
+    for i in range(state.num_legal_actions()):
+        by_text.setdefault(" ".join(option_words(state, i, word)), []).append(i)
+    return {t: found for t, found in by_text.items() if len(found) > 1}
+
+
+def _mixed_setup(players: int, seed: int, other_token: bool = False) -> tuple[State, dict[str, Any], list[int]] | None:
+    """Setup of Rattus under the ``seed`` rule with two outcomes forced, as a client forces them: the
+    first chance event gets its outcome that sorts last (the generator does not step), and the first
+    event whose outcomes share a face gets that face, meaning the first of its tokens in outcome order
+    (``other_token``: the second, to show that the choice matters).  None if setup meets no shared face.
+    """
+    state = load_rules().new_state(players, seed=seed)
+    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
+    player = RandomPlayer(seed)
+    turn = hooks(None).turn_procedure
+    forced: list[int] = []
+    shared_done = False
+    while not state.is_terminal() and procedure_of(state) != turn:
+        at = len(recorder.entries)
+        if not state.is_chance_node():
+            recorder.apply(state, player.choose(state))
+            continue
+        shared = _shared_face_options(state, _written(state)) if not shared_done else {}
+        if at == 0:
+            texts = [" ".join(option_words(state, i, _written(state))) for i in range(state.num_legal_actions())]
+            index = max(range(len(texts)), key=lambda i: texts[i].encode("utf-8"))
+            forced.append(at)
+        elif shared:
+            found = shared[min(shared)]
+            index = found[1] if other_token else found[0]
+            forced.append(at)
+            shared_done = True
+        else:
+            index = state.random_chance_index()
+        recorder.apply(state, index)
+    return (state, recorder.record, forced) if shared_done else None
+
+
+def mixed_vector() -> dict[str, Any]:
+    """Rattus's perft vector (``seed`` rule) whose setup mixes forced and drawn outcomes (``forced``: the
+    indices of the forced setup entries): the generator steps only for what it draws, and a forced face
+    shared by two tokens means the first of them in outcome order.  Its seed is the first of
+    :data:`MIXED_SEEDS` where stepping for a forced outcome, or taking the other token of the shared
+    face, would change a later drawn outcome."""
+    for seed in MIXED_SEEDS:
+        made = _mixed_setup(MIXED_PLAYERS, seed)
+        other = _mixed_setup(MIXED_PLAYERS, seed, other_token=True)
+        if made is None or other is None:
+            continue
+        state, record, forced = made
+        drawn = _drawn(record["entries"], forced)
+        other_drawn = _drawn(other[1]["entries"], forced)
+        stepped = _stepping_draws(record["entries"], forced, seed)
+        if drawn == other_drawn or stepped == drawn:
+            continue
+        counts = {str(d): perft(state, d, "seed", face_text) for d in range(1, MIXED_DEPTH + 1)}
+        return {"players": MIXED_PLAYERS, "seed": seed, "interpretations": {}, "chance": "seed",
+                "setup": record["entries"], "forced": forced, "perft": counts}
+    raise AssertionError("no seed shows both points of the mixed vector")  # the seeds tried are fixed
+
+
+def _drawn(entries: list[dict[str, Any]], forced: list[int]) -> list[dict[str, Any]]:
+    """The chance entries of a setup that were drawn, not forced."""
+    return [e for i, e in enumerate(entries) if e.get("by") == notation.CHANCE and i not in forced]
+
+
+def _stepping_draws(entries: list[dict[str, Any]], forced: list[int], seed: int) -> list[dict[str, Any]]:
+    """The drawn entries an engine would make that also stepped its generator for each forced outcome."""
+    state = load_rules().new_state(MIXED_PLAYERS, seed=seed)
+    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
+    out = []
+    for i, entry in enumerate(entries):
+        if "reveal" in entry or "look" in entry or state.is_terminal():
+            continue
+        if entry.get("by") != notation.CHANCE:
+            state.apply(entry["action"])
+            continue
+        index = state.random_chance_index()
+        if i in forced:  # stepped, but the forced outcome is taken
+            texts = [" ".join(option_words(state, k, _written(state))) for k in range(state.num_legal_actions())]
+            index = texts.index(entry["action"])
+        else:
+            out.append({"by": notation.CHANCE, "action": " ".join(option_words(state, index, _written(state)))})
+        recorder.apply(state, index)
+    return out
 
 
 # ------------------------------------------------------------------ games
@@ -483,6 +589,10 @@ def build(game: str | None = None) -> dict[str, str]:
         files[f"golden/{name}.json"] = dumps_golden(golden(players, seed, settings, game))
     if not is_default(game):
         files["README.md"] = readme(game, files)
+    root = project_root()  # the decision model as text, for the kit (a checkout has its page)
+    page = None if root is None else root / "docs" / "decision-model.rst"
+    if is_default(game) and page is not None and page.is_file():
+        files["decision-model.md"] = model_markdown(load_rules(), page.read_text(encoding="utf-8"))
     return files
 
 
