@@ -25,6 +25,7 @@ import attrs
 
 from . import ast as A
 from .ast import MAX_INT
+from .builtins import BUILTIN_HELPERS
 from .codegen import STEP_LIMIT, Frame, weight
 from .compiler import Level, ProcedureCompiler, _may_grow
 from .notation import CHANCE_PLAYER
@@ -116,6 +117,7 @@ class Emitter:
         self._site_index: dict[tuple[A.Pos, tuple[A.Citation, ...]], int] = {}
         self.arrays: list[str] = []
         self._columns: dict[tuple[str, str], str] = {}
+        self._key_index: dict[str, dict[tuple[type, Any], int]] = {}
         self.functions: list[str] = []
         self.exported: list[tuple[str, str]] = []
         self.leaf_defined: dict[str, str] = {}
@@ -400,43 +402,65 @@ class Emitter:
             return self.name(e.ident), "Py_NewRef(Py_None)", bool(self.game.hidden_zones[e.ident])
         raise Unsupported("a zone given as a value", e.pos)
 
+    def encoded(self, value: Any, t: Type, col: str, pos: A.Pos) -> str:
+        """C text of one value of component data as an ``int64_t`` of type ``t``."""
+        if value is None:
+            return "RT_NONE"
+        match t:
+            case IntType() | PlayerType() | PieceType():
+                if type(value) is not int or not -MAX_INT <= value <= MAX_INT:
+                    raise Unsupported(f"column {col} holding {value!r}", pos)
+                return f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))"
+            case BoolType():
+                return "1" if value else "0"
+            case TextType():
+                if type(value) is not str:
+                    raise Unsupported(f"column {col} holding {value!r}", pos)
+                return str(self.text_id(value))
+            case EntityType():
+                index = self.key_index(t.table).get((type(value), value))
+                if index is None:
+                    raise Unsupported(f"column {col} holding {value!r}", pos)
+                return str(index)
+            case _:
+                raise Unsupported(f"column {col} of type {t}", pos)
+
+    def key_index(self, table: str) -> dict[tuple[type, Any], int]:
+        """The row index of each key of an entity table (by type and value: 1 is not True)."""
+        self.table_id(table)
+        made = self._key_index.get(table)
+        if made is None:
+            made = self._key_index[table] = {}
+            for i, k in enumerate(self.game.table_keys[table]):
+                made.setdefault((type(k), k), i)
+        return made
+
     def column(self, kind: str, owner: str, col: str, values: list[Any], t: Type, pos: A.Pos) -> str:
-        """The name of a static array holding a column of component data (as ``int64_t``)."""
+        """The name of a static array holding a column of component data (as ``int64_t``); a column
+        of lists is two arrays, ``<name>_OFF`` (where each row's items start) and ``<name>`` (the items)."""
         key = (kind + ":" + owner, col)
         name = self._columns.get(key)
         if name is not None:
             return name
-        out = []
-        for value in values:
-            if value is None:
-                out.append("RT_NONE")
-                continue
-            match t:
-                case IntType() | PlayerType() | PieceType():
-                    if type(value) is not int or not -MAX_INT <= value <= MAX_INT:
-                        raise Unsupported(f"column {col} holding {value!r}", pos)
-                    out.append(f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))")
-                case BoolType():
-                    out.append("1" if value else "0")
-                case TextType():
-                    if type(value) is not str:
-                        raise Unsupported(f"column {col} holding {value!r}", pos)
-                    out.append(str(self.text_id(value)))
-                case EntityType():
-                    keys = self.game.table_keys[t.table]
-                    if value not in keys:
-                        raise Unsupported(f"column {col} holding {value!r}", pos)
-                    self.table_id(t.table)
-                    out.append(str(keys.index(value)))
-                case _:
-                    raise Unsupported(f"column {col} of type {t}", pos)
-        name = self._columns[key] = f"COL{len(self._columns)}"
-        self.arrays.append(f"static const int64_t {name}[{max(1, len(out))}] = {{{', '.join(out) or '0'}}};")
+        name = f"COL{len(self._columns)}"
+        if isinstance(t, ListType):
+            offsets, items = [0], []
+            for value in values:
+                if not isinstance(value, list):
+                    raise Unsupported(f"column {col} holding {value!r}", pos)
+                items.extend(self.encoded(v, t.elem, col, pos) for v in value)
+                offsets.append(len(items))
+            self.arrays.append(f"static const int64_t {name}_OFF[{len(offsets)}] = {{{', '.join(map(str, offsets))}}};")
+            self.arrays.append(f"static const int64_t {name}[{max(1, len(items))}] = {{{', '.join(items) or '0'}}};")
+        else:
+            out = [self.encoded(v, t, col, pos) for v in values]
+            self.arrays.append(f"static const int64_t {name}[{max(1, len(out))}] = {{{', '.join(out) or '0'}}};")
         self.arrays.append(f"#define {name}_N {len(values)}")
+        self._columns[key] = name
         return name
 
-    def attr(self, e: A.Attr, sc: Scope) -> CVal:
-        """A field of a piece or a table row, read from a column of the component data."""
+    def column_of(self, e: A.Attr, sc: Scope) -> tuple[str, str]:
+        """(the column's array, C text of the row index of the base, checked to be a row)."""
         base_t = self.type_of(e.base)
         base = self.scalar(e.base, sc)
         t = self.type_of(e)
@@ -452,8 +476,15 @@ class Emitter:
         else:
             raise Unsupported(f"a field of a {base_t}", e.pos)
         b = self.fresh("i")
-        return CVal(f"({{ int64_t {b} = {base.text}; if ({b} < 0 || {b} >= {arr}_N) {{ {miss}; goto fail; }} "
-                    f"{arr}[{b}]; }})", t)
+        return arr, f"({{ int64_t {b} = {base.text}; if ({b} < 0 || {b} >= {arr}_N) {{ {miss}; goto fail; }} {b}; }})"
+
+    def attr(self, e: A.Attr, sc: Scope) -> CVal:
+        """A field of a piece or a table row, read from a column of the component data."""
+        t = self.type_of(e)
+        if isinstance(t, ListType):
+            return self.as_list(e, sc)
+        arr, row = self.column_of(e, sc)
+        return CVal(f"{arr}[{row}]", t)
 
     def list_literal(self, e: A.ListLit, sc: Scope) -> CVal:
         """A list written out: a new Python list."""
@@ -481,6 +512,8 @@ class Emitter:
             item = self.scalar(e.left, sc)
             x, found = self.fresh("x"), self.fresh("f")
             elem = element_type(self.type_of(e.right))
+            if self.family(elem) == "text" and isinstance(item.type, EntityType):
+                item = self.as_text(item, e.pos)
             if not isinstance(elem, AnyType) and self.family(elem) != self.family(item.type):
                 raise Unsupported(f"`{op}` of a {item.type} in a list of {elem}", e.pos)
             loop = self.each(e.right, sc, "_y", None,
@@ -513,6 +546,9 @@ class Emitter:
         if fa != fb:
             a, b = self.as_key(e.left, a, b), self.as_key(e.right, b, a)
             fa, fb = self.family(a.type), self.family(b.type)
+        if fa != fb and {fa, fb} & {"text"}:  # a key against a text: the key's text
+            a, b = self.as_text(a, e.pos), self.as_text(b, e.pos)
+            fa, fb = self.family(a.type), self.family(b.type)
         if isinstance(a.type, NoneType) or isinstance(b.type, NoneType):
             fa = fb  # none against anything: the none marker
         if fa != fb or fa.startswith("other:"):
@@ -524,11 +560,24 @@ class Emitter:
         key has)."""
         if isinstance(other.type, EntityType) and isinstance(e, A.Literal) and e.value is not None \
                 and not isinstance(e.value, bool):
-            keys = self.game.table_keys[other.type.table]
-            self.table_id(other.type.table)
-            matches = [i for i, k in enumerate(keys) if k == e.value and type(k) is type(e.value)]
-            return CVal(str(matches[0]) if matches else "(-1)", other.type)
+            index = self.key_index(other.type.table).get((type(e.value), e.value))
+            return CVal(str(index) if index is not None else "(-1)", other.type)
         return v
+
+    def as_text(self, v: CVal, pos: A.Pos) -> CVal:
+        """A table's key as the text it is (a key that is no text: equal to no text); other values as they are."""
+        if not isinstance(v.type, EntityType):
+            return v
+        table = v.type.table
+        name = f"KEYTEXT_{self.table_id(table)}"
+        if name not in self._columns.values():
+            keys = self.game.table_keys[table]
+            ids = [str(self.text_id(k)) if type(k) is str else "(-2)" for k in keys]
+            self.arrays.append(f"static const int64_t {name}[{max(1, len(ids))}] = {{{', '.join(ids) or '0'}}};")
+            self._columns[("keytext", table)] = name
+        x = self.fresh("k")
+        return CVal(f"({{ int64_t {x} = {v.text}; {x} == RT_NONE ? RT_NONE : ({x} >= 0 && {x} < "
+                    f"{len(self.game.table_keys[table])}) ? {name}[{x}] : (-2); }})", TEXT)
 
     def conditional(self, e: A.Conditional, sc: Scope) -> CVal:
         """``a if c else b``."""
@@ -596,6 +645,26 @@ class Emitter:
                             f"int _t = PyObject_IsTrue(PyList_GET_ITEM(_f, {v})); if (_t < 0) goto fail; "
                                 f"(int64_t)_t; }})",
                             BOOL)
+            case "adjacent":
+                x, y = self.scalar(args[1], sc), self.scalar(args[2], sc)
+                elem = x.type
+                if self.family(x.type) != self.family(y.type):
+                    raise Unsupported(f"`adjacent` of a {x.type} and a {y.type}", e.pos)
+                yv, found = self.fresh("y"), self.fresh("f")
+                item = self.unbox("PyList_GET_ITEM(_nl, _i)", elem, e.pos)
+                return CVal(f"({{ int64_t {yv} = {y.text}; PyObject *_nl = {self.neighbours(e, x)}; int {found} = 0; "
+                            f"for (Py_ssize_t _i = 0; _i < PyList_GET_SIZE(_nl); _i++) {{ if ({item.text} == {yv}) "
+                            f"{{ {found} = 1; break; }} }} (int64_t){found}; }})", BOOL)
+            case "connected":
+                start, within = self.scalar(args[1], sc), self.expr(args[2], sc)
+                if not within.obj:
+                    raise Unsupported("`connected` within a value that is not a list", e.pos)
+                helper = self.const(BUILTIN_HELPERS["_connected"])
+                return CVal(f"({{ PyObject *_adj = {self.world_map(e, 'adjacent')}; PyObject *_s = "
+                    f"{self.box(start, e.pos)}; "
+                            f"if (!_s) goto fail; PyObject *_res = RT_CALL({helper}, _adj, _s, {within.text}); "
+                            f"Py_DECREF(_s); _res = rt_keep(r, _res); if (!_res) goto fail; _res; }})",
+                            self.type_of(e), obj=True)
             case "next" | "prev":
                 p = self.scalar(args[0], sc)
                 v = self.fresh("p")
@@ -688,6 +757,13 @@ class Emitter:
                 f"goto fail; }} "
                     f"int64_t {n} = {count}; {charge(n)} for (int64_t {i} = 0; {i} < {n}; {i}++) "
                     f"{{ int64_t {var} = {seq[e.func]}; {body(var)} }} }}")
+        if isinstance(e, A.Attr) and isinstance(t, ListType) and _scalar(elem):
+            arr, row = self.column_of(e, sc)
+            b, i = self.fresh("row"), self.fresh("i")
+            return (f"{{ int64_t {b} = {row}; {charge(f'{arr}_OFF[{b} + 1] - {arr}_OFF[{b}]')} "
+                    f"for (int64_t {i} = {arr}_OFF[{b}]; {i} < {arr}_OFF[{b} + 1]; {i}++) {{ int64_t {var} = "
+                        f"{arr}[{i}]; "
+                    f"{body(var)} }} }}")
         if isinstance(e, A.ListLit) and _scalar(elem):
             items = [self.scalar(i, sc) for i in e.items]
             arr, i = self.fresh("a"), self.fresh("i")
@@ -713,22 +789,30 @@ class Emitter:
                 f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = {item.text}; "
                 f"{body(var)} }} }}")
 
+    def world_map(self, e: A.Call, table: str) -> str:
+        """C text of ``st.world.<table>[graph]`` (borrowed, kept for the call) for a graph builtin."""
+        t = self.type_of(e.args[0])
+        if not isinstance(t, GraphType):
+            raise Unsupported("a graph given as a value", e.pos)
+        return (f"({{ PyObject *_w = rt_keep(r, PyObject_GetAttrString(r->st, \"world\")); if (!_w) goto fail; "
+                f"PyObject *_m = rt_keep(r, PyObject_GetAttrString(_w, \"{table}\")); if (!_m) goto fail; "
+                f"PyObject *_gl = rt_get(_m, Py_NewRef({self.name(t.graph)})); if (!_gl) goto fail; _gl; }})")
+
+    def neighbours(self, e: A.Call, node: CVal) -> str:
+        """C text of the live list of the neighbours of a node (borrowed; an empty list for a node
+        the graph does not have, as the Python back end's ``.get(x, [])``)."""
+        return (f"({{ PyObject *_adj = {self.world_map(e, 'adjacent')}; PyObject *_x = {self.box(node, e.pos)}; "
+                f"if (!_x) goto fail; PyObject *_nl = PyDict_Check(_adj) ? PyDict_GetItemWithError(_adj, _x) : NULL; "
+                f"Py_DECREF(_x); if (!_nl && PyErr_Occurred()) goto fail; "
+                f"if (!_nl) _nl = rt_keep(r, PyList_New(0)); if (!_nl) goto fail; "
+                f"if (!PyList_Check(_nl)) {{ PyErr_SetString(PyExc_TypeError, \"a list\"); goto fail; }} _nl; }})")
+
     def graph_list(self, e: A.Call, sc: Scope) -> str:
         """C text of the live list of node keys of `nodes(g)` or `neighbours(g, x)` (borrowed)."""
-        g = e.args[0]
-        if not isinstance(g, A.Name):
-            raise Unsupported("a graph given as a value", e.pos)
-        world = (f"({{ PyObject *_w = PyObject_GetAttrString(r->st, \"world\"); if (!_w) goto fail; _w = "
-            f"rt_keep(r, _w); "
-                 f"if (!_w) goto fail; PyObject *_m = PyObject_GetAttrString(_w, "
-                 f"\"{'nodes' if e.func == 'nodes' else 'adjacent'}\"); if (!_m) goto fail; _m = rt_keep(r, _m); "
-                 f"if (!_m) goto fail; PyObject *_gl = rt_get(_m, Py_NewRef({self.name(g.ident)})); if (!_gl) "
-                     f"goto fail; _gl; }})")
         if e.func == "nodes":
-            return f"({{ PyObject *_nl = {world}; if (!PyList_Check(_nl)) goto fail; _nl; }})"
-        node = self.scalar(e.args[1], sc)
-        return (f"({{ PyObject *_nl = rt_get({world}, {self.box(node, e.pos)}); if (!_nl) goto fail; "
-                f"if (!PyList_Check(_nl)) goto fail; _nl; }})")
+            return (f"({{ PyObject *_nl = {self.world_map(e, 'nodes')}; if (!PyList_Check(_nl)) {{ "
+                    f"PyErr_SetString(PyExc_TypeError, \"a list\"); goto fail; }} _nl; }})")
+        return self.neighbours(e, self.scalar(e.args[1], sc))
 
     def cost(self, *parts: A.Expr | None, names: Sequence[str] = ()) -> int:
         """The steps one round costs, as the Python back end weighs it: by the length of its
