@@ -26,7 +26,7 @@ import attrs
 from . import ast as A
 from .ast import MAX_INT
 from .builtins import BUILTIN_HELPERS
-from .codegen import STEP_LIMIT, Frame, weight
+from .codegen import HELPERS, STEP_LIMIT, Frame, weight
 from .compiler import Level, ProcedureCompiler, _may_grow
 from .notation import CHANCE_PLAYER
 from .symbols import Kind
@@ -444,7 +444,8 @@ class Emitter:
             return name
         name = f"COL{len(self._columns)}"
         if isinstance(t, ListType):
-            offsets, items = [0], []
+            offsets: list[int] = [0]
+            items: list[str] = []
             for value in values:
                 if not isinstance(value, list):
                     raise Unsupported(f"column {col} holding {value!r}", pos)
@@ -520,6 +521,14 @@ class Emitter:
                              lambda y: f"if (_y == {x}) {{ {found} = 1; break; }}", iterating=True)
             test = f"{found}" if op == "in" else f"!{found}"
             return CVal(f"({{ int64_t {x} = {item.text}; int {found} = 0; {loop} (int64_t){test}; }})", BOOL)
+        if op == "+" and isinstance(self.type_of(e), ListType):
+            left, right = self.expr(e.left, sc), self.expr(e.right, sc)
+            if not (left.obj and right.obj):
+                raise Unsupported("lists joined with +", e.pos)
+            joined = self.const(HELPERS["_joined"])
+            return CVal(f"({{ PyObject *_a = {left.text}, *_b = {right.text}; "
+                        f"PyObject *_j = rt_keep(r, RT_CALL({joined}, _a, _b)); if (!_j) goto fail; _j; }})",
+                        self.type_of(e), obj=True)
         a, b = self.scalar(e.left, sc), self.scalar(e.right, sc)
         if op in ("==", "!="):
             return self.equality(e, a, b)
@@ -646,13 +655,14 @@ class Emitter:
                                 f"(int64_t)_t; }})",
                             BOOL)
             case "adjacent":
-                x, y = self.scalar(args[1], sc), self.scalar(args[2], sc)
-                elem = x.type
-                if self.family(x.type) != self.family(y.type):
-                    raise Unsupported(f"`adjacent` of a {x.type} and a {y.type}", e.pos)
+                node, other = self.scalar(args[1], sc), self.scalar(args[2], sc)
+                elem = node.type
+                if self.family(node.type) != self.family(other.type):
+                    raise Unsupported(f"`adjacent` of a {node.type} and a {other.type}", e.pos)
                 yv, found = self.fresh("y"), self.fresh("f")
                 item = self.unbox("PyList_GET_ITEM(_nl, _i)", elem, e.pos)
-                return CVal(f"({{ int64_t {yv} = {y.text}; PyObject *_nl = {self.neighbours(e, x)}; int {found} = 0; "
+                return CVal(f"({{ int64_t {yv} = {other.text}; PyObject *_nl = {self.neighbours(e, node)}; "
+                            f"int {found} = 0; "
                             f"for (Py_ssize_t _i = 0; _i < PyList_GET_SIZE(_nl); _i++) {{ if ({item.text} == {yv}) "
                             f"{{ {found} = 1; break; }} }} (int64_t){found}; }})", BOOL)
             case "connected":
@@ -759,9 +769,9 @@ class Emitter:
                     f"{{ int64_t {var} = {seq[e.func]}; {body(var)} }} }}")
         if isinstance(e, A.Attr) and isinstance(t, ListType) and _scalar(elem):
             arr, row = self.column_of(e, sc)
-            b, i = self.fresh("row"), self.fresh("i")
-            return (f"{{ int64_t {b} = {row}; {charge(f'{arr}_OFF[{b} + 1] - {arr}_OFF[{b}]')} "
-                    f"for (int64_t {i} = {arr}_OFF[{b}]; {i} < {arr}_OFF[{b} + 1]; {i}++) {{ int64_t {var} = "
+            rb, i = self.fresh("row"), self.fresh("i")
+            return (f"{{ int64_t {rb} = {row}; {charge(f'{arr}_OFF[{rb} + 1] - {arr}_OFF[{rb}]')} "
+                    f"for (int64_t {i} = {arr}_OFF[{rb}]; {i} < {arr}_OFF[{rb} + 1]; {i}++) {{ int64_t {var} = "
                         f"{arr}[{i}]; "
                     f"{body(var)} }} }}")
         if isinstance(e, A.ListLit) and _scalar(elem):
@@ -1308,23 +1318,21 @@ class Emitter:
     def branch_options(self, st: A.Stmt, bi: int, bindings: tuple[A.Binding, ...], single: bool) -> str:
         """C statements adding every option of one branch to ``out``: a loop per binding."""
         scope: dict[str, Bound] = {}
-        names: list[tuple[str, Type]] = []
+        names: list[tuple[str, Type, bool]] = []
         heads: list[tuple[A.Binding, dict[str, Bound], str, Type]] = []
         for b in bindings:
             elem = element_type(self.type_of(b.domain))
-            if not _scalar(elem):
-                raise Unsupported(f"an option binding a {elem}", b.pos)
             var = self.fresh(b.var)
             heads.append((b, dict(scope), var, elem))
-            scope = {**scope, b.var: (var, elem, False)}
-            names.append((var, elem))
+            scope = {**scope, b.var: (var, elem, not _scalar(elem))}
+            names.append((var, elem, not _scalar(elem)))
         if single:
-            var, elem = names[0]
-            add = (f"{{ PyObject *_o = {self.box(CVal(var, elem), st.pos)}; if (!_o) goto fail; "
+            var, elem, held = names[0]
+            add = (f"{{ PyObject *_o = {self.box(CVal(var, elem, held), st.pos)}; if (!_o) goto fail; "
                    f"int _bad = PyList_Append(out, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
         else:
             vals = self.fresh("vals")
-            fill = " ".join(f"{vals}[{i}] = {self.box(CVal(v, t), st.pos)};" for i, (v, t) in enumerate(names))
+            fill = " ".join(f"{vals}[{i}] = {self.box(CVal(v, t, h), st.pos)};" for i, (v, t, h) in enumerate(names))
             add = (f"{{ PyObject *{vals}[{max(1, len(names))}]; {fill} PyObject *_t = rt_tuple({len(names)}, {vals}); "
                    f"if (!_t) goto fail; PyObject *_opt = PyTuple_Pack(2, PyTuple_GET_ITEM(SMALL_INTS, {bi}), _t); "
                    f"Py_DECREF(_t); if (!_opt) goto fail; int _bad = PyList_Append(out, _opt); Py_DECREF(_opt); "
@@ -1334,13 +1342,26 @@ class Emitter:
         body = add
         for k in range(len(heads) - 1, -1, -1):
             b, sc, var, elem = heads[k]
-            inner = {**sc, b.var: (var, elem, False)}
+            inner = {**sc, b.var: (var, elem, not _scalar(elem))}
             filt = f"{self.site(b.where.pos)} if ({self.truth(b.where, inner)}) {{ {body} }}" if b.where is not None \
                 else body
             once = k == 0 and self.data_sized(b.domain)
             cost = None if once else self.cost(b.where, names=[b.var]) + len(heads) - k
-            body = f"{self.site(b.pos)} " + self.each(b.domain, sc, var, cost, _constant(filt))
+            loop = self.each if _scalar(elem) else self.each_object
+            body = f"{self.site(b.pos)} " + loop(b.domain, sc, var, cost, _constant(filt))
         return body
+
+    def each_object(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str]) -> str:
+        """C statements looping ``var`` (a borrowed ``PyObject *``) over the items of a list of values
+        C does not hold as numbers (lists, values of type any), running ``body(var)`` for each."""
+        got = self.expr(e, sc)
+        if not got.obj:
+            raise Unsupported("a loop over a value that is not a list", e.pos)
+        lv, i = self.fresh("l"), self.fresh("i")
+        charge = f"if (rt_charge(r, PyList_GET_SIZE({lv}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
+        return (f"{{ PyObject *{lv} = {got.text}; {charge} for (Py_ssize_t {i} = 0; {i} < "
+            f"PyList_GET_SIZE({lv}); {i}++) "
+                f"{{ PyObject *{var} = PyList_GET_ITEM({lv}, {i}); {body(var)} }} }}")
 
     def data_sized(self, e: A.Expr) -> bool:
         """Whether a domain's size is bounded by the component data or the player count."""
