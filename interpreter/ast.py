@@ -640,9 +640,9 @@ class TextDecl:
 #: accounted for instead.
 WAIVER_REASONS = {
     "flavour": "flavour or story",
-    "example": "an example (a scenario test reproduces it)",
-    "component": "a component description (a data table or check holds it)",
-    "summary": "a summary of rules stated elsewhere",
+    "example": "an example",  # the scenario test that reproduces it is named
+    "component": "a component description",  # the data table or check that holds it is named
+    "summary": "a summary of rules stated elsewhere",  # the section that states them is named
 }
 
 

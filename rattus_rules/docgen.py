@@ -30,7 +30,8 @@ from interpreter.tools.rst import RstMarkup, beside, esc, heading, indent, label
 
 from .names import View
 from .paths import project_root
-from .scenario import switch_scenarios
+from .scenario import scenario_citations, switch_scenarios
+from .tools.coveragepage import coverage_rst
 from .wording import VOCABULARY
 
 # ------------------------------------------------------------------ chapters
@@ -547,6 +548,21 @@ def trace_rst(game: Game, players: int = 3, seed: int = 5) -> str:
 
 # ----------------------------------------------------------------- pages
 
+def coverage_page_rst(game: Game) -> str:
+    """Every sentence of the rulebook and the short summary, with the parts of the spec and the scenario tests
+    that cite it (linked to the rulebook, the switches, the invariants and checks, the component tables) or the
+    reason it is waived."""
+    known = Rulebook(game).known
+
+    def target(anchor: str) -> str | None:
+        kind, _, name = anchor.partition(":")
+        if anchor in known:
+            return label(anchor)
+        return f"rules-components-{name}" if kind == "table" and name in game.symbols.tables else None
+
+    return coverage_rst(game, target, ":doc:`the switch table <interpretations>`", scenario_citations())
+
+
 #: Each generated part of the docs: name → function of the loaded spec.
 PAGES: dict[str, Callable[[Game], str]] = {
     "rulebook": rulebook_rst,
@@ -557,6 +573,7 @@ PAGES: dict[str, Callable[[Game], str]] = {
     "decisions": decisions_rst,
     "decision-table": decision_table_rst,
     "trace": trace_rst,
+    "coverage": coverage_page_rst,
 }
 
 

@@ -51,7 +51,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, RulesError, State, notation
+from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, Citation, IllegalAction, RulesError, State, notation
+from interpreter.ast import Pos
 from interpreter.edit import (
     find_pieces,
     newly_revealed,
@@ -87,6 +88,7 @@ from .names import (
     View,
 )
 from .paths import project_root
+from .tools.coverage import Citer
 
 #: Statements that describe a Rattus position (all come before the first step), beside the header's.
 POSITION_WORDS = ("plague", "tokens", "cubes", "castle", "supply", "cards", "turn", "done", "used", "stock", "out",
@@ -727,6 +729,22 @@ def run_file(path: str | Path) -> ScenarioRun:
 #: Where a checkout keeps one scenario per option of a switch, named ``ID.VALUE.scn``: each shows what
 #: that reading does where it differs from the others (the docs' switch table shows them).
 SWITCH_SCENARIOS = ("tests", "rattus", "scenarios", "switches")
+#: The folder of the scenario tests in a checkout (the rulebook's examples, the switches, rules as written).
+SCENARIOS = SWITCH_SCENARIOS[:-1]
+
+
+def scenario_citations() -> list[tuple[Citer, Citation]]:
+    """Every ``cite`` of the scenario tests of a checkout, with the scenario that makes it; none outside one."""
+    root = project_root()
+    folder = root.joinpath(*SCENARIOS) if root is not None else None
+    if root is None or folder is None or not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.rglob("*.scn")):
+        where = path.relative_to(root).as_posix()
+        for c in load_scenario(path).citations:
+            found.append((Citer("scenario", path.name, "", Pos(where, c.pos.line, 1)), c))
+    return found
 
 
 def switch_scenarios() -> dict[tuple[str, str], Path]:

@@ -3,7 +3,8 @@
 A line ``.. rattus-generated:: NAME [SPEC]`` in a page is replaced, when Sphinx
 reads the page, by the reStructuredText of the generated part NAME (see
 ``rattus_rules.docgen.PAGES`` and ``rattus_rules.refpages.PAGES``); with a SPEC
-folder (relative to the docs) the generic English of that spec.  The rules
+folder (relative to the docs) the generic English of that spec (``spec-english``) or
+the coverage of its rulebook (``coverage``, linked to that English).  The rules
 language's lexer is registered for ``rules`` code blocks.
 """
 
@@ -17,9 +18,10 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
-from interpreter.tools.englishpage import english_rst
+from interpreter.tools.englishpage import english_label, english_rst, english_target
 from interpreter.tools.lexer import RulesLexer
 from rattus_rules import __version__, docgen, load_rules, modelgen, refpages
+from rattus_rules.tools.coveragepage import coverage_rst
 
 DOCS = Path(__file__).resolve().parent.parent
 _LINE = re.compile(r"^(?P<indent>[ \t]*)\.\. rattus-generated::[ \t]*(?P<name>\S+)(?:[ \t]+(?P<spec>\S+))?[ \t]*$",
@@ -32,6 +34,10 @@ def generate(name: str, spec: str | None = None) -> str:
         if spec is None:
             raise ValueError("spec-english needs a spec folder")
         return english_rst(load_spec(DOCS / spec))
+    if name == "coverage" and spec is not None:  # another game than Rattus: linked to its English page
+        other = load_spec((DOCS / spec).resolve(), display_root=DOCS.parent)
+        return coverage_rst(other, english_target(other),
+                            f":ref:`the switches <{english_label(other, 'switches')}>`")
     game = load_rules()
     if name in docgen.PAGES:
         return docgen.PAGES[name](game)

@@ -46,6 +46,8 @@ class Citer:
     anchor: str
     pos: A.Pos = attrs.field(eq=False)
     option: str | None = None
+    #: the procedure a `rule` or an option stands in (its anchor), where the docs show no place of its own
+    owner: str = ""
 
 
 @attrs.frozen
@@ -58,9 +60,14 @@ class Accounted:
     waived: tuple[A.Waiver, ...]
 
     @property
+    def by_spec(self) -> tuple[Citer, ...]:
+        """The parts of the spec citing this sentence (a scenario test that cites it accounts for nothing)."""
+        return tuple(c for c in self.cited_by if c.kind != "scenario")
+
+    @property
     def status(self) -> str:
-        """``cited``, ``waived`` or ``unaccounted``."""
-        return "cited" if self.cited_by else "waived" if self.waived else "unaccounted"
+        """``cited`` (by the spec), ``waived`` or ``unaccounted``."""
+        return "cited" if self.by_spec else "waived" if self.waived else "unaccounted"
 
     @property
     def readings(self) -> tuple[Citer, ...]:
@@ -85,7 +92,7 @@ class Coverage:
     @property
     def cited_and_waived(self) -> list[Accounted]:
         """Sentences the spec both cites and waives: a waiver that says no rule carries out what one does."""
-        return [a for a in self.sentences if a.cited_by and a.waived]
+        return [a for a in self.sentences if a.by_spec and a.waived]
 
     @property
     def complete(self) -> bool:
@@ -135,7 +142,7 @@ def _declaration_citers(d: A.Declaration, english: English) -> Iterator[tuple[Ci
             who = Citer("procedure", d.name, f"procedure:{d.name}", d.pos)
             yield from ((who, c) for c in d.citations)
             options = {id(opt): anchor for anchor, opt, _ in english.options_of(d)}
-            yield from _block_citers(d.body, options)
+            yield from _block_citers(d.body, options, who.anchor)
         case A.FunctionDecl():
             who = Citer("function", d.name, f"function:{d.name}", d.pos)
             yield from ((who, c) for c in d.citations)
@@ -153,7 +160,7 @@ def _declaration_citers(d: A.Declaration, english: English) -> Iterator[tuple[Ci
                 | A.ZoneDecl() | A.ScopeDecl() | A.LimitDecl() | A.ScoreDecl():
             name = {A.GameDecl: "game", A.PlayersDecl: "players", A.ScoreDecl: "score"}.get(type(d)) \
                 or str(getattr(d, "name", ""))
-            what = type(d).__name__.replace("Decl", "").lower()
+            what = d.kind if isinstance(d, A.StateDecl) else type(d).__name__.replace("Decl", "").lower()
             who = Citer("declaration", f"{what} {name}" if what != name else name, f"decl:{name}", d.pos)
             yield from ((who, c) for c in d.citations)
         case A.SourceDecl() | A.MainDecl() | A.TextDecl() | A.Waiver():
@@ -162,20 +169,20 @@ def _declaration_citers(d: A.Declaration, english: English) -> Iterator[tuple[Ci
             assert_never(d)
 
 
-def _block_citers(block: A.Block, options: dict[int, str]) -> Iterator[tuple[Citer, A.Citation]]:
+def _block_citers(block: A.Block, options: dict[int, str], owner: str) -> Iterator[tuple[Citer, A.Citation]]:
     for st in block.statements:
         if isinstance(st, A.Rule):
-            who = Citer("rule", st.name, f"rule:{st.name}", st.pos)
+            who = Citer("rule", st.name, f"rule:{st.name}", st.pos, owner=owner)
             yield from ((who, c) for c in st.citations)
         elif isinstance(st, A.Choose):
             for opt in st.options:
-                who = Citer("option", opt.verb, options.get(id(opt), ""), opt.pos)
+                who = Citer("option", opt.verb, options.get(id(opt), ""), opt.pos, owner=owner)
                 yield from ((who, c) for c in opt.citations)
         elif isinstance(st, A.Chance):
-            who = Citer("option", st.verb, options.get(id(st), ""), st.pos)
+            who = Citer("option", st.verb, options.get(id(st), ""), st.pos, owner=owner)
             yield from ((who, c) for c in st.citations)
         for child in child_blocks(st):
-            yield from _block_citers(child, options)
+            yield from _block_citers(child, options, owner)
 
 
 def coverage(game: Game, more: list[tuple[Citer, A.Citation]] | None = None) -> Coverage:
@@ -227,7 +234,7 @@ def report(cov: Coverage) -> list[str]:
     for a in cov.by_status("unaccounted"):
         lines.append(f"  not accounted for: {a.source} {a.sentence.section!r}: \"{a.sentence.text}\"")
     for a in cov.cited_and_waived:
-        who = ", ".join(f"{c.kind} {c.name}" for c in a.cited_by)
+        who = ", ".join(f"{c.kind} {c.name}" for c in a.by_spec)
         lines.append(f"  waived ({', '.join(w.reason for w in a.waived)}) but cited by {who}: "
                      f"{a.source} {a.sentence.section!r}: \"{a.sentence.text}\"")
     for citer, c in cov.unmatched:
