@@ -8,6 +8,17 @@ an engine command that speaks the **engine subset** of the referee protocol
 ``draw``; ``save``/``load`` if it has them, to count perft faster) and drives
 it through every vector, reporting pass or fail per vector with the first
 difference.  See ``conformance/README.md`` and ``docs/protocol.md``.
+
+The engine is untrusted too: every answer must carry the id of its request,
+and what one vector may ask of it is bounded by what the kit itself holds —
+chance events in a row by :data:`CHANCE_MARGIN` times the longest run of chance
+entries in the kit (plus :data:`CHANCE_SLACK`), the positions a perft walk
+visits at each depth by the kit's count for that depth, and the requests of a
+vector by what a correct engine needs for it (:func:`request_budget`).  An
+engine past a bound fails that vector, saying which bound.  The kit is checked
+against the game before any engine starts: a switch or option the game does
+not have, or an entry by a seat beyond the player count, is a
+:class:`KitError`.
 """
 
 from __future__ import annotations
@@ -42,6 +53,10 @@ ANSWER_TIMEOUT = 10.0
 MAX_ANSWER_BYTES = 16_000_000
 #: The largest kit file read, in bytes.
 MAX_KIT_FILE_BYTES = 16_000_000
+#: Chance events in a row an engine may ask for: this many times the longest run in the kit, plus CHANCE_SLACK.
+CHANCE_MARGIN = 2
+#: See CHANCE_MARGIN.
+CHANCE_SLACK = 16
 #: What ``games/expected.json`` holds: a verdict for each record, named by its file in ``games/``.
 EXPECTED_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -150,10 +165,17 @@ class Engine:
         self.commands: set[str] = set()
         #: The deepest perft depth to check (None: every depth of the kit).
         self.perft_depth: int | None = None
+        #: The most chance events in a row this vector may see (None: no bound).
+        self.chance_limit: int | None = None
+        #: The most requests this vector may send (None: no bound).
+        self.budget: int | None = None
 
     def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """Send one request; its answer."""
         assert self.proc.stdin is not None
+        if self.budget is not None and self.count >= self.budget:
+            raise Difference(f"the vector needs more than {self.budget} requests with this engine; what the kit "
+                             f"holds needs fewer (the engine goes on where the kit's game does not)")
         self.count += 1
         line = json.dumps({"cmd": cmd, "id": self.count, **fields}, ensure_ascii=False) + "\n"
         try:
@@ -168,7 +190,21 @@ class Engine:
             raise EngineError(f"the engine answered {cmd!r} with a line that is not JSON: {text[:200]!r}") from None
         if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
             raise EngineError(f"the engine answered {cmd!r} without `ok`: {text[:200]!r}")
+        self._check_id(cmd, answer.get("id", None), "id" in answer)
         return answer
+
+    def _check_id(self, cmd: str, got: Any, present: bool) -> None:
+        """The answer to request :attr:`count` must carry its id (the protocol echoes it)."""
+        if type(got) is int and got == self.count:
+            return
+        due = f"request {self.count} ({cmd!r})"
+        if not present:
+            raise EngineError(f"the engine answered {due} without its id")
+        if type(got) is int and 0 < got < self.count:
+            raise EngineError(f"the engine sent a second answer to request {got} where the answer to {due} "
+                              f"was due (it answers one request twice, or out of order)")
+        raise EngineError(f"the engine answered {due} with the id {json.dumps(got)[:50]}, "
+                          f"not {self.count}: not the answer to that request")
 
     def _line(self, request: str) -> str:
         """The engine's next answer line to ``request`` (named in the error if none comes in time)."""
@@ -318,8 +354,14 @@ class _Game:
         return _texts(self.engine.ok("legal", game=self.id), "legal", "actions")
 
     def resolve(self, rule: str) -> None:
-        """Resolve chance events by the kit's chance rule."""
+        """Resolve chance events by the kit's chance rule (at most ``engine.chance_limit`` in a row)."""
+        steps = 0
+        limit = self.engine.chance_limit
         while self.status.get("to_move") == CHANCE:
+            steps += 1
+            if limit is not None and steps > limit:
+                raise Difference(f"the engine asks for more than {limit} chance events in a row; the kit's "
+                                 f"longest run is {(limit - CHANCE_SLACK) // CHANCE_MARGIN}")
             if rule == "first":
                 self.act(_utf8_first(self.legal()))
             else:
@@ -334,6 +376,8 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
     rule = vector["chance"]
     forced = set(vector.get("forced", ()))  # setup outcomes a client forces: the generator does not step
     fast = {"save", "load"} <= engine.commands
+    seen: dict[int, int] = {}   # positions reached at each depth in the current walk
+    walk = 0
 
     def start() -> _Game:
         game = _Game(engine, vector["players"], vector["seed"], vector["interpretations"])
@@ -366,7 +410,16 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
                 game.resolve(rule)
         return game
 
+    def reached(level: int) -> None:
+        seen[level] = seen.get(level, 0) + 1
+        kit = vector["perft"].get(str(level))
+        if kit is not None and seen[level] > kit:
+            raise Difference(f"depth {walk}: the engine reaches more than {kit} positions after {level} "
+                             f"action(s); the kit counts {kit}")
+
     def count(path: list[str], d: int, saved: dict[str, Any] | None) -> int:
+        if path:
+            reached(len(path))
         game = at(path, saved)
         if game.status.get("to_move") is None:
             return 0
@@ -391,6 +444,8 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
         return total
 
     for d in range(1, depth + 1):
+        seen.clear()
+        walk = d
         yield d, count([], d, None)
 
 
@@ -506,26 +561,98 @@ def _depths(vector: dict[str, Any], where: str) -> None:
         raise KitError(f"{where}: perft counts are for the depths 1 to the deepest, not {depths[:10]}")
 
 
+def _longest_chance_run(entries: list[dict[str, Any]]) -> int:
+    """The most chance entries in a row among record entries (reveal and look entries do not break a run)."""
+    best = run = 0
+    for entry in entries:
+        if "action" in entry:
+            run = run + 1 if entry.get("by") == CHANCE else 0
+            best = max(best, run)
+    return best
+
+
+def _check_content(where: str, rules: Any, players: int, switches: dict[str, str],
+                   entries: list[dict[str, Any]]) -> None:
+    """Refuse kit content the game cannot have: a switch or option it does not know, an entry by a seat
+    beyond ``players`` (:class:`KitError` naming the place)."""
+    try:
+        rules.settings_for(switches)
+    except ValueError as err:
+        raise KitError(f"{where}: interpretations: {err}") from None
+    for i, entry in enumerate(entries):
+        by = entry.get("by")
+        if "action" in entry and by != CHANCE:
+            seat = read_seat(str(by))
+            if seat is None or seat >= players:
+                raise KitError(f"{where}: entry {i}: by {json.dumps(by)[:50]}: a {players}-player game has the "
+                               f"seats P0 to P{players - 1} (and chance)")
+
+
+def request_budget(kind: str, entries: int, chance_limit: int, counts: dict[str, int] | None = None) -> int:
+    """The most requests a correct engine needs for one vector, with room to spare: for a ``golden`` or
+    ``record`` vector of ``entries`` entries, a ``legal`` and an ``apply`` for each; for a ``perft``
+    vector (``entries``: its setup entries; ``counts``: its count at each depth), every position of every
+    walk reached again from the start, each action followed by up to ``chance_limit`` chance events."""
+    if kind != "perft":
+        return 2 * entries + 16
+    assert counts is not None
+    positions = [1] + [counts[str(d)] for d in range(1, len(counts) + 1)]
+    total = 0
+    for deepest in range(1, len(counts) + 1):
+        for level in range(deepest):
+            reach = 4 + entries + chance_limit + level * (1 + chance_limit)
+            total += positions[level] * 2 * (reach + 4)
+    return 2 * total + 16
+
+
+def _bounded(engine: Engine, run: Callable[[Engine], str], chance_limit: int, budget: int) -> str:
+    """Run a vector's check with the kit's bounds on the engine."""
+    engine.chance_limit = chance_limit
+    engine.budget = budget
+    return run(engine)
+
+
 def vectors(kit: Path, game: str | None = None) -> list[tuple[str, Callable[[Engine], str]]]:
     """Every vector of a kit folder of a game (None: the selected one): a name and how to check it.
 
-    Every file is read and checked against its schema first: :class:`KitError` names the first that is not.
+    Every file is read and checked against its schema and the game first (:func:`_check_content`):
+    :class:`KitError` names the first that is not right.  Each check runs with the bounds the kit
+    allows: chance events in a row (see :data:`CHANCE_MARGIN`) and requests (:func:`request_budget`).
     """
-    out: list[tuple[str, Callable[[Engine], str]]] = []
+    found: list[tuple[str, str, int, Callable[[Engine], str], dict[str, int] | None]] = []
     schemas = _schemas(game)
+    rules = load_rules(None, game)
+    longest = 0
     perft = _read(kit, "perft.json", schemas["perft"])
     for i, v in enumerate(perft["vectors"]):
-        _depths(v, f"perft.json: vectors/{i}")
+        where = f"perft.json: vectors/{i}"
+        _depths(v, where)
+        _check_content(where, rules, v["players"], v["interpretations"], v["setup"])
+        longest = max(longest, _longest_chance_run(v["setup"]))
         name = f"perft/{v['players']}p-seed{v['seed']}-{v['chance']}" + ("-forced" if v.get("forced") else "")
-        out.append((name, functools.partial(check_perft, vector=v)))
+        found.append((name, "perft", len(v["setup"]), functools.partial(check_perft, vector=v), v["perft"]))
     for path in sorted((kit / "golden").glob("*.json")):
-        golden = golden_of(_read(kit, f"golden/{path.name}", schemas["golden"]))
-        out.append((f"golden/{path.stem}", functools.partial(check_golden, golden=golden)))
+        rel = f"golden/{path.name}"
+        golden = golden_of(_read(kit, rel, schemas["golden"]))
+        record = golden["record"]
+        _check_content(rel, rules, len(record["seats"]), dict(record.get("interpretations", {})), record["entries"])
+        longest = max(longest, _longest_chance_run(record["entries"]))
+        found.append((f"golden/{path.stem}", "golden", len(record["entries"]),
+                      functools.partial(check_golden, golden=golden), None))
     expected = _read(kit, "games/expected.json", schemas["expected"])
     for name, item in expected.items():
-        record = _read(kit, f"games/{name}", schemas["record"])
-        out.append((f"games/{Path(name).stem}", functools.partial(check_record, record=record, expected=item)))
-    return out
+        rel = f"games/{name}"
+        record = _read(kit, rel, schemas["record"])
+        entries = record["entries"]
+        legal = entries if item["status"] == "legal" else entries[:item.get("index", 0)]
+        _check_content(rel, rules, len(record["seats"]), dict(record.get("interpretations", {})), legal)
+        longest = max(longest, _longest_chance_run(legal))
+        found.append((f"games/{Path(name).stem}", "record", len(entries),
+                      functools.partial(check_record, record=record, expected=item), None))
+    limit = CHANCE_MARGIN * longest + CHANCE_SLACK
+    return [(name, functools.partial(_bounded, run=run, chance_limit=limit,
+                                     budget=request_budget(kind, size, limit, counts)))
+            for name, kind, size, run, counts in found]
 
 
 def check(command: str, kit: Path | None = None, perft_depth: int | None = None,

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
@@ -206,6 +207,68 @@ def test_an_engine_whose_answers_are_out_of_protocol_fails_the_vector_not_the_ch
         assert out.startswith(f"FAIL {only}: ") and out.endswith("0 passed, 1 failed\n") and not err
 
 
+def test_an_engine_that_stays_at_chance_forever_fails_the_vector(tmp_path: Path) -> None:
+    # the referee until a player's action listed by `legal` is applied; then every answer is "chance again",
+    # at once (issue 24, item 5: the check spun at 100 % CPU until killed)
+    engine = changed_referee(tmp_path, """
+        request = json.loads(line)
+        offered = globals().setdefault("offered", set())
+        if request.get("cmd") == "legal" and answer.get("to_move") not in (None, "chance"):
+            offered.update(answer.get("actions", []))
+        if request.get("cmd") == "apply" and request.get("action") in offered or globals().get("forever"):
+            globals()["forever"] = True
+            answer = {"ok": True, "id": answer.get("id"), "game": request.get("game"), "to_move": "chance",
+                      "actions": ["x"], "action": "x", "revealed": []}
+    """)
+    for name in ("perft/2p-seed1-first", "perft/2p-seed1-seed"):
+        run = subprocess.run([sys.executable, "-m", "rattus_rules", "conformance", "check", "--engine", engine,
+                              "--only", name, "--perft-depth", "2"], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 1 and not run.stderr, run.stderr
+        assert run.stdout.startswith(f"FAIL {name}: ") and "more than 58 chance events in a row" in run.stdout
+        assert "the kit's longest run is 21" in run.stdout, run.stdout
+
+
+def test_an_engine_that_reaches_more_positions_than_the_kit_counts_fails_the_vector(tmp_path: Path) -> None:
+    # honest at depth 1; then 1,000 more actions, each ending the game, so that the count stays right
+    engine = changed_referee(tmp_path, """
+        request = json.loads(line)
+        if request.get("cmd") == "legal":
+            globals()["legals"] = globals().get("legals", 0) + 1
+            if globals()["legals"] > 1 and answer.get("ok"):
+                answer["actions"] = answer["actions"] + [f"x{i}" for i in range(1000)]
+        if request.get("cmd") == "apply" and str(request.get("action")).startswith("x"):
+            answer = {"ok": True, "id": request.get("id"), "game": request["game"], "to_move": None,
+                      "revealed": []}
+        if "commands" in answer:
+            answer["commands"] = [c for c in answer["commands"] if c not in ("save", "load")]
+    """)
+    (result,) = check(engine, only="perft/2p-seed1-first", perft_depth=2)
+    assert not result.passed
+    assert result.detail == "depth 2: the engine reaches more than 16 positions after 1 action(s); the kit counts 16"
+
+
+def test_a_vector_is_bounded_in_requests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rattus_rules.kit.request_budget", lambda *args: 30)
+    (result,) = check(REFEREE, only="golden/2p-seed1")
+    assert not result.passed and result.detail.startswith("the vector needs more than 30 requests"), result.detail
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ('answer["id"] = 999999', "the engine answered request 1 ('hello') with the id 999999, not 1"),
+    ('answer.pop("id", None)', "the engine answered request 1 ('hello') without its id"),
+    ('answer["id"] = str(answer.get("id"))', "the engine answered request 1 ('hello') with the id \"1\", not 1"),
+    ('answer["id"] = True', "with the id true, not 1"),
+    # one answer sent twice: the second copy arrives where the next answer is due
+    ('print(json.dumps(answer), flush=True) if json.loads(line).get("cmd") == "new" else None',
+     "the engine sent a second answer to request 2 where the answer to request 3 ('legal') was due"),
+])
+def test_answer_ids_are_checked(tmp_path: Path, change: str, said: str) -> None:
+    # issue 24, item 6: an engine answering every request with id 999999 passed; a doubled answer was
+    # blamed as "step 2 legal actions differ"
+    (result,) = check(changed_referee(tmp_path, change), only="golden/2p-seed1")
+    assert not result.passed and result.detail.startswith("engine: ") and said in result.detail, result.detail
+
+
 SPEWS = """
     import sys
     sys.stdin.readline()
@@ -293,6 +356,20 @@ TAMPERED: dict[str, tuple[Callable[[Path], None], str]] = {
     "record entries a text": (_set(RECORD, ("entries",), "abc"), f"{RECORD}: entries: "),
     "record truncated": (lambda kit: (kit / RECORD).write_bytes((kit / RECORD).read_bytes()[:300]), f"{RECORD}: "),
     "record outside the kit": (_outside(RECORD), f"{RECORD}: not a file inside the kit folder"),
+    # content the game cannot have: a kit error (exit 2), not the engine's failure (issue 24, item 7)
+    "perft unknown switch": (_set("perft.json", ("vectors", 0, "interpretations"), {"no-such-switch": "x"}),
+                             "perft.json: vectors/0: interpretations: unknown interpretation 'no-such-switch'"),
+    "perft unknown option": (_set("perft.json", ("vectors", 0, "interpretations"), {"reveal-order": "sideways"}),
+                             "perft.json: vectors/0: interpretations: interpretation reveal-order has no option"),
+    "perft setup by P3 of 2 players": (_set("perft.json", ("vectors", 0, "setup", 0, "by"), "P3"),
+                                       "perft.json: vectors/0: entry 0: by \"P3\": a 2-player game has the seats"),
+    "golden unknown switch": (_set(GOLDEN, ("record", "interpretations"), {"no-such-switch": "x"}),
+                              f"{GOLDEN}: interpretations: unknown interpretation"),
+    "golden entry by P2 of 2 players": (_set(GOLDEN, ("steps", 0, "entry", "by"), "P2"),
+                                        f"{GOLDEN}: entry 0: by \"P2\""),
+    "record unknown option": (_set(RECORD, ("interpretations",), {"reveal-order": "sideways"}),
+                              f"{RECORD}: interpretations: interpretation reveal-order has no option"),
+    "legal record entry by P3 of 2": (_set(RECORD, ("entries", 3, "by"), "P3"), f"{RECORD}: entry 3: by \"P3\""),
 }
 
 
