@@ -25,6 +25,10 @@ from .types import BoolType, EntityType, IntType, ListType, Type
 ROW_NUMBER = "row_number"
 #: A table file larger than this is refused before it is read.
 MAX_TABLE_BYTES = 1_000_000
+#: The most rows a table may have (a game's components are far fewer).
+MAX_TABLE_ROWS = 10_000
+#: The most problems reported for one table (then how many more there are).
+MAX_TABLE_PROBLEMS = 20
 _FLAGS = {"yes": True, "no": False, "true": True, "false": False, "1": True, "0": False}
 
 
@@ -38,6 +42,13 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[dict[str, Any], ...]
     provenance_column: str | None
+    #: The line of the file each row ends on, as the CSV reader counts (empty for a table not read from a file).
+    lines: tuple[int, ...] = attrs.field(default=(), eq=False, repr=False)
+    _index: dict[Any, dict[str, Any]] = attrs.field(init=False, eq=False, repr=False)
+
+    @_index.default
+    def _by_key(self) -> dict[Any, dict[str, Any]]:
+        return {row[self.key]: row for row in self.rows}
 
     @property
     def keys(self) -> list[Any]:
@@ -46,10 +57,11 @@ class Table:
 
     def row(self, key: Any) -> dict[str, Any]:
         """The row with this key (KeyError if there is none)."""
-        for row in self.rows:
-            if row[self.key] == key:
-                return row
-        raise KeyError(key)
+        return self._index[key]
+
+    def line(self, index: int) -> int:
+        """The line of the file the row at ``index`` (from 0) is on (its last line, if it spans several)."""
+        return self.lines[index] if index < len(self.lines) else index + 2
 
     def provenance(self, key: Any) -> str:
         """Where the row's facts come from, as the data file says."""
@@ -130,6 +142,10 @@ def load_table(
     except csv.Error as err:
         raise SpecError([Diagnostic(A.Pos(shown, max(reader.line_num, 1), 1),
                                     f"table {decl.name}: not readable as CSV: {err}")]) from None
+    if len(raw_rows) > MAX_TABLE_ROWS:
+        raise SpecError([Diagnostic(A.Pos(shown, raw_rows[MAX_TABLE_ROWS][0], 1),
+                                    f"table {decl.name} has {len(raw_rows):,} rows; a table may have at most "
+                                    f"{MAX_TABLE_ROWS:,}")])
     wanted = ([decl.key] if decl.key else []) + list(decl.columns)
     if decl.provenance:
         wanted.append(A.Column(decl.provenance, "text", decl.pos))
@@ -160,13 +176,22 @@ def load_table(
             seen_keys.add(key)
         rows.append(row)
     if problems:
-        raise SpecError(problems)
+        raise SpecError(at_most(problems, f"table {decl.name}"))
     key_name = decl.key.name if decl.key else ROW_NUMBER
     if not decl.key:
         for number, row in enumerate(rows, start=1):
             row[ROW_NUMBER] = number
     return Table(decl.name, shown, key_name, tuple(c.name for c in decl.columns), tuple(rows),
-                 decl.provenance)
+                 decl.provenance, tuple(line for line, _ in raw_rows))
+
+
+def at_most(problems: list[Diagnostic], what: str) -> list[Diagnostic]:
+    """The first :data:`MAX_TABLE_PROBLEMS` problems of ``what``, and one saying how many more there are."""
+    if len(problems) <= MAX_TABLE_PROBLEMS:
+        return problems
+    last = problems[MAX_TABLE_PROBLEMS]
+    more = len(problems) - MAX_TABLE_PROBLEMS
+    return [*problems[:MAX_TABLE_PROBLEMS], Diagnostic(last.pos, f"{what}: {more:,} more problem(s) like these")]
 
 
 #: Characters no cell may hold: control characters (a cell's text becomes words of actions, faces and

@@ -32,7 +32,7 @@ from .compiler import (
     ProcedureCompiler,
     leaf_procedures,
 )
-from .data import Table, load_table
+from .data import Table, at_most, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError, shown
 from .files import inside, read_text, why_unread
 from .notation import Action, Reader, value_word, who
@@ -586,6 +586,7 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
     if problems:
         raise SpecError(problems)
     problems.extend(_check_references(checked, tables))
+    problems.extend(_check_repeats(checked, tables))
     if problems:
         raise SpecError(problems)
     try:
@@ -628,12 +629,54 @@ def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagno
             if not isinstance(t, EntityType) or t.table not in tables:
                 continue
             known = set(tables[t.table].keys)
-            for line, row in enumerate(table.rows, start=2):
+            found = []
+            for i, row in enumerate(table.rows):
                 if row[col.name] not in known:
-                    problems.append(Diagnostic(
-                        A.Pos(table.path, line, 1),
+                    found.append(Diagnostic(
+                        A.Pos(table.path, table.line(i), 1),
                         f"table {name}, column {col.name}: {row[col.name]!r} is not a row of {col.type}"
                         + suggest(str(row[col.name]), [str(k) for k in known])))
+            problems.extend(at_most(found, f"table {name}, column {col.name}"))
+    return problems
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _check_repeats(checked: Checked, tables: dict[str, Table]) -> list[Diagnostic]:
+    """A fact given twice: an edge of a graph given again (either way round), or a row of a table without
+    a key that repeats an earlier one in every column (its provenance aside) — but for a table of pieces,
+    where a repeated row is another piece just like it.  One pass over each table."""
+    problems: list[Diagnostic] = []
+    reported: set[tuple[str, int]] = set()
+    for graph, g in checked.symbols.graphs.items():
+        table = tables[g.edges]
+        first: dict[frozenset[Any], int] = {}
+        found = []
+        for i, row in enumerate(table.rows):
+            a, b = _hashable(row[g.source]), _hashable(row[g.target])
+            earlier = first.setdefault(frozenset((a, b)), i)
+            if earlier != i:
+                reported.add((g.edges, i))
+                found.append(Diagnostic(A.Pos(table.path, table.line(i), 1),
+                                        f"table {g.edges}: the edge {a}–{b} of graph {graph} is given again "
+                                        f"(line {table.line(earlier)})"))
+        problems.extend(at_most(found, f"table {g.edges}"))
+    pieces = {decl.table for decl in checked.symbols.pieces.values()}
+    for name, decl in checked.symbols.tables.items():
+        if decl.key is not None or name in pieces:
+            continue
+        table = tables[name]
+        columns = [c.name for c in decl.columns]
+        seen: dict[tuple[Any, ...], int] = {}
+        found = []
+        for i, row in enumerate(table.rows):
+            earlier = seen.setdefault(tuple(_hashable(row[c]) for c in columns), i)
+            if earlier != i and (name, i) not in reported:
+                found.append(Diagnostic(A.Pos(table.path, table.line(i), 1),
+                                        f"table {name}: this row repeats line {table.line(earlier)}"))
+        problems.extend(at_most(found, f"table {name}"))
     return problems
 
 
