@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "rattus_rules.commands.view",
     "rattus_rules.commands.study",
     "rattus_rules.commands.tournament",
+    "rattus_rules.commands.decisive",
     "rattus_rules.commands.conformance",
     "rattus_rules.commands.web",
 )

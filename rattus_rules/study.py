@@ -144,8 +144,11 @@ class ChanceStreams:
 
 
 def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
-              cap: int | None = DECISION_CAP, game: str | None = None) -> Outcome:
-    """Play one study game: seat ``s`` is agent ``agent`` seeded ``seed * 8 + s``; cut after ``cap`` decisions."""
+              cap: int | None = DECISION_CAP, game: str | None = None,
+              apply: Callable[[State, int], None] | None = None) -> Outcome:
+    """Play one study game: seat ``s`` is agent ``agent`` seeded ``seed * 8 + s``; cut after ``cap`` decisions.
+    ``apply(state, index)`` applies each action (default ``state.apply_index``), e.g. to record it."""
+    step = apply or State.apply_index
     state = new_game(players, seed=seed, interpretations=settings, resolve_setup_chance=False, game=game)
     chance = ChanceStreams(seed)
     seats = [make_agent(agent, seed * 8 + s) for s in range(players)]
@@ -154,11 +157,11 @@ def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
     why = hooks(game).end_reason
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_index(chance.choose(state))
+            step(state, chance.choose(state))
         else:
             if cap is not None and decisions >= cap:
                 return Outcome(tuple(state.scores()), (), decisions, CUT, tuple(state.history))
-            state.apply_index(seats[state.current_player].choose(state))
+            step(state, seats[state.current_player].choose(state))
             decisions += 1
         if reason is None and why is not None:
             reason = why(state)

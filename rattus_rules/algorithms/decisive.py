@@ -1,0 +1,131 @@
+"""Games a reading decides: for each reading a study shows to matter, one pair of recorded games.
+
+A study (:mod:`rattus_rules.study`) counts how often changing one switch
+changes the winner of a paired game.  This module finds, for each such
+reading, the first seed on which the pair's winners differ, plays that pair
+again while recording it (the same seeds, agents and chance streams, so the
+same two games), and writes both records and their viewer pages: a person can
+step through the game under the default reading and under the other one, and
+see where they part and who wins each.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter import State
+
+from ..records import Recorder
+from ..study import play_game
+from ..viewer import viewer_data, viewer_page
+
+#: How many seeds are tried per reading before it is reported as not found.
+TRIES = 40
+
+
+@attrs.frozen
+class Decided:
+    """A pair of games on one seed whose winners differ: the reading, the seed and each game's winners."""
+
+    switch: str
+    option: str
+    players: int
+    seed: int
+    default_winners: tuple[int, ...]
+    option_winners: tuple[int, ...]
+
+
+def mattering(study: Mapping[str, Any]) -> list[tuple[int, str, str, float]]:
+    """The readings a study shows to change the winner: ``(players, switch, option, rate)`` for every
+    option whose winner-change interval lies above 0."""
+    out = []
+    for players, result in study["results"].items():
+        for o in result["options"]:
+            if o["compared"] and o["winner_change"]["low"] > 0:
+                out.append((int(players), o["switch"], o["option"], o["winner_change"]["mean"]))
+    return out
+
+
+def find_decided(game: str, agent: str, players: int, switch: str, option: str, first_seed: int = 0,
+                 tries: int = TRIES) -> Decided | None:
+    """The first seed from ``first_seed`` on whose pair of games has different winners, or None."""
+    for seed in range(first_seed, first_seed + tries):
+        base = play_game(players, seed, {}, agent, game=game)
+        other = play_game(players, seed, {switch: option}, agent, game=game)
+        if not base.cut and not other.cut and base.winners != other.winners:
+            return Decided(switch, option, players, seed, base.winners, other.winners)
+    return None
+
+
+def recorded(game: str, agent: str, players: int, seed: int, settings: Mapping[str, str]) -> dict[str, Any]:
+    """The record of one study game, played again exactly as the study plays it."""
+    holder: dict[str, Recorder] = {}
+
+    def apply(state: State, index: int) -> None:
+        if "r" not in holder:
+            holder["r"] = Recorder(state, seed=seed)
+        holder["r"].apply(state, index)
+
+    play_game(players, seed, settings, agent, game=game, apply=apply)
+    return holder["r"].record
+
+
+def write_pair(folder: Path, game: str, agent: str, found: Decided) -> list[Path]:
+    """Record the pair, check that each record is legal under its reading, and write records and pages."""
+    written = []
+    for name, settings in (("default", {}), (found.option, {found.switch: found.option})):
+        record = recorded(game, agent, found.players, found.seed, settings)
+        shown = viewer_data(record, None, None, game)
+        if shown["verdict"]["status"] != "legal":
+            raise RuntimeError(f"the recorded game {found.switch}={name} is not legal: {shown['verdict']}")
+        stem = f"{found.switch}-{name}-{found.players}p-seed{found.seed}"
+        (folder / f"{stem}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n",
+                                             encoding="utf-8")
+        (folder / f"{stem}.html").write_text(viewer_page(shown), encoding="utf-8")
+        written += [folder / f"{stem}.json", folder / f"{stem}.html"]
+    return written
+
+
+def winners_text(winners: Sequence[int]) -> str:
+    """Winners as seats: ``P0`` or ``P1 and P3``."""
+    return " and ".join(f"P{w}" for w in winners) or "nobody"
+
+
+def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path, link: Callable[[Path], str],
+                   limit: int | None = None) -> dict[str, Any]:
+    """Find, record and list a decided pair for each reading that matters in ``study``; write the page.
+
+    ``link(path)`` writes a link to a written file for the page (the docs use Sphinx's download role).
+    """
+    started = time.perf_counter()
+    agent = study["params"]["agent"]
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for players, switch, option, rate in mattering(study)[:limit]:
+        found = find_decided(game, agent, players, switch, option)
+        if found is None:
+            rows.append(f"| `{switch}={option}` | {players} | {100 * rate:.0f} % | none in {TRIES} seeds | | |")
+            continue
+        files = write_pair(folder, game, agent, found)
+        pages = [f for f in files if f.suffix == ".html"]
+        rows.append(f"| `{switch}={option}` | {players} | {100 * rate:.0f} % | {found.seed} | "
+                    f"{winners_text(found.default_winners)}: {link(pages[0])} | "
+                    f"{winners_text(found.option_winners)}: {link(pages[1])} |")
+    seconds = time.perf_counter() - started
+    lines = [f"# Games a reading decides ({agent})", "",
+             f"For each reading that the study with the `{agent}` player shows to change the winner (its "
+             "winner-change interval lies above 0), the first seed on which the pair of games has different "
+             "winners: the game under the default readings and the same game under the other reading (the same "
+             "seeds, players and chance draws; the games are the same until the reading makes a difference). "
+             "Each link opens the replay viewer, a self-contained page, with the record beside it.", "",
+             "| reading | players | winner changes | seed | default: winners | this reading: winners |",
+             "| --- | --- | --- | --- | --- | --- |", *rows, "",
+             f"Found in {seconds:.0f} s.", ""]
+    page.write_text("\n".join(lines), encoding="utf-8")
+    return {"rows": len(rows), "seconds": round(seconds, 1)}
