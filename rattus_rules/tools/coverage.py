@@ -114,6 +114,15 @@ class Coverage:
             "sources": {name: sum(1 for a in self.sentences if a.source == name) for name in self.texts},
         }
 
+    def by_section(self) -> list[tuple[str, str, dict[str, int]]]:
+        """Each section of each kept text, in text order, with how many of its sentences have each status."""
+        out: list[tuple[str, str, dict[str, int]]] = []
+        for a in self.sentences:
+            if not out or out[-1][:2] != (a.source, a.sentence.section):
+                out.append((a.source, a.sentence.section, {"cited": 0, "waived": 0, "unaccounted": 0}))
+            out[-1][2][a.status] += 1
+        return out
+
     def to_json(self) -> dict[str, object]:
         """The figures and every sentence not cited (with its section and, if waived, its reasons), and every
         unmatched citation."""
@@ -121,6 +130,8 @@ class Coverage:
             return {"source": a.source, "section": a.sentence.section, "sentence": a.sentence.text,
                     "reasons": [{"reason": w.reason, "where": w.where} for w in a.waived]}
         return {**self.figures(),
+                "sections": [{"source": source, "section": section, **counts}
+                             for source, section, counts in self.by_section()],
                 "unaccounted_sentences": [one(a) for a in self.by_status("unaccounted")],
                 "waived_sentences": [one(a) for a in self.by_status("waived")],
                 "cited_and_waived_sentences": [one(a) for a in self.cited_and_waived],
@@ -231,12 +242,17 @@ def report(cov: Coverage) -> list[str]:
     lines = [f"coverage: {f['sentences']} sentences of {', '.join(cov.texts)} — {f['cited']} cited, "
              f"{f['waived']} waived" + (f" ({by_reason})" if by_reason else "")
              + f", {f['unaccounted']} neither"]
+    for source, section, counts in cov.by_section():
+        lines.append(f"  {source} {section!r}: {counts['cited']} cited, {counts['waived']} waived"
+                     + (f", {counts['unaccounted']} NEITHER" if counts["unaccounted"] else ""))
     for a in cov.by_status("unaccounted"):
         lines.append(f"  not accounted for: {a.source} {a.sentence.section!r}: \"{a.sentence.text}\"")
     for a in cov.cited_and_waived:
         who = ", ".join(f"{c.kind} {c.name}" for c in a.by_spec)
         lines.append(f"  waived ({', '.join(w.reason for w in a.waived)}) but cited by {who}: "
                      f"{a.source} {a.sentence.section!r}: \"{a.sentence.text}\"")
+    if not cov.unmatched:
+        lines.append("  every citation matches a sentence of the kept text")
     for citer, c in cov.unmatched:
         lines.append(f"  {c.pos}: {citer.kind} {citer.name} cites no sentence of {c.source}: "
                      f"{c.section!r} \"{c.quote}\"")
