@@ -5,11 +5,15 @@ reads the page, by the reStructuredText of the generated part NAME (see
 ``rattus_rules.docgen.PAGES`` and ``rattus_rules.refpages.PAGES``); with a SPEC
 folder (relative to the docs) the generic English of that spec (``spec-english``) or
 the coverage of its rulebook (``coverage``, linked to that English).  The rules
-language's lexer is registered for ``rules`` code blocks.
+language's lexer is registered for ``rules`` code blocks.  After an HTML build,
+every game record kept under ``decisive/GAME/`` gets its replay-viewer page
+beside it in the output (``decisive/GAME/NAME.html``), for the pages that list
+the games a reading decides.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -75,9 +79,31 @@ class NotExpanded(Directive):
         raise self.error("rattus-generated must stand on its own line of a page (it is expanded on reading)")
 
 
+def write_viewer_pages(outdir: Path, docs: Path = DOCS) -> list[Path]:
+    """A replay-viewer page in ``outdir`` beside each record of ``docs/decisive/GAME/*.json``."""
+    from rattus_rules.viewer import viewer_data, viewer_page
+
+    written = []
+    for folder in sorted(p for p in (docs / "decisive").glob("*") if p.is_dir()):
+        for path in sorted(folder.glob("*.json")):
+            shown = viewer_data(json.loads(path.read_text(encoding="utf-8")), None, None, folder.name)
+            target = outdir / path.relative_to(docs).with_suffix(".html")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(viewer_page(shown), encoding="utf-8")
+            written.append(target)
+    return written
+
+
+def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
+    """After an HTML build, the viewer pages of the decisive games."""
+    if exception is None and app.builder.format == "html":
+        write_viewer_pages(Path(app.outdir))
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the source hook, the guard directive and the rules lexer."""
+    """Register the source hook, the guard directive, the rules lexer and the viewer pages."""
     app.connect("source-read", on_source_read)
+    app.connect("build-finished", on_build_finished)
     app.add_directive("rattus-generated", NotExpanded)
     app.add_lexer("rules", RulesLexer)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

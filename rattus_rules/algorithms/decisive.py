@@ -4,9 +4,10 @@ A study (:mod:`rattus_rules.study`) counts how often changing one switch
 changes the winner of a paired game.  This module finds, for each such
 reading, the first seed on which the pair's winners differ, plays that pair
 again while recording it (the same seeds, agents and chance streams, so the
-same two games), and writes both records and their viewer pages: a person can
-step through the game under the default reading and under the other one, and
-see where they part and who wins each.
+same two games), checks both records and writes them: in the replay viewer
+(``rattus view``; the docs build renders a page for each) a person can step
+through the game under the default reading and under the other one, and see
+where they part and who wins each.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ import attrs
 
 from interpreter import State
 
-from ..records import Recorder
+from ..records import Recorder, validate
 from ..study import play_game
-from ..viewer import viewer_data, viewer_page
 
 #: How many seeds are tried per reading before it is reported as not found.
 TRIES = 40
@@ -77,18 +77,17 @@ def recorded(game: str, agent: str, players: int, seed: int, settings: Mapping[s
 
 
 def write_pair(folder: Path, game: str, agent: str, found: Decided) -> list[Path]:
-    """Record the pair, check that each record is legal under its reading, and write records and pages."""
+    """Record the pair, check that each record is legal and ends as the study's game did, and write both."""
     written = []
-    for name, settings in (("default", {}), (found.option, {found.switch: found.option})):
+    for name, settings, winners in (("default", {}, found.default_winners),
+                                    (found.option, {found.switch: found.option}, found.option_winners)):
         record = recorded(game, agent, found.players, found.seed, settings)
-        shown = viewer_data(record, None, None, game)
-        if shown["verdict"]["status"] != "legal":
-            raise RuntimeError(f"the recorded game {found.switch}={name} is not legal: {shown['verdict']}")
-        stem = f"{found.switch}-{name}-{found.players}p-seed{found.seed}"
-        (folder / f"{stem}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n",
-                                             encoding="utf-8")
-        (folder / f"{stem}.html").write_text(viewer_page(shown), encoding="utf-8")
-        written += [folder / f"{stem}.json", folder / f"{stem}.html"]
+        verdict = validate(record, game_name=game)
+        if verdict.status != "legal" or verdict.winners != winners:
+            raise RuntimeError(f"the recorded game {found.switch}={name} does not replay as played: {verdict}")
+        path = folder / f"{found.switch}-{name}-{found.players}p-seed{found.seed}.json"
+        path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path)
     return written
 
 
@@ -101,7 +100,7 @@ def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path
                    limit: int | None = None) -> dict[str, Any]:
     """Find, record and list a decided pair for each reading that matters in ``study``; write the page.
 
-    ``link(path)`` writes a link to a written file for the page (the docs use Sphinx's download role).
+    ``link(path)`` writes the links to a written record for the page (its viewer page and the record).
     """
     started = time.perf_counter()
     agent = study["params"]["agent"]
@@ -112,18 +111,17 @@ def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path
         if found is None:
             rows.append(f"| `{switch}={option}` | {players} | {100 * rate:.0f} % | none in {TRIES} seeds | | |")
             continue
-        files = write_pair(folder, game, agent, found)
-        pages = [f for f in files if f.suffix == ".html"]
+        default, other = write_pair(folder, game, agent, found)
         rows.append(f"| `{switch}={option}` | {players} | {100 * rate:.0f} % | {found.seed} | "
-                    f"{winners_text(found.default_winners)}: {link(pages[0])} | "
-                    f"{winners_text(found.option_winners)}: {link(pages[1])} |")
+                    f"{winners_text(found.default_winners)}: {link(default)} | "
+                    f"{winners_text(found.option_winners)}: {link(other)} |")
     seconds = time.perf_counter() - started
     lines = [f"# Games a reading decides ({agent})", "",
              f"For each reading that the study with the `{agent}` player shows to change the winner (its "
              "winner-change interval lies above 0), the first seed on which the pair of games has different "
              "winners: the game under the default readings and the same game under the other reading (the same "
              "seeds, players and chance draws; the games are the same until the reading makes a difference). "
-             "Each link opens the replay viewer, a self-contained page, with the record beside it.", "",
+             "Each game opens in the replay viewer; its record (JSON) is beside it.", "",
              "| reading | players | winner changes | seed | default: winners | this reading: winners |",
              "| --- | --- | --- | --- | --- | --- |", *rows, "",
              f"Found in {seconds:.0f} s.", ""]

@@ -19,10 +19,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "decisive", help="for each reading a study shows to matter, record a pair of games it decides",
         description="Read a study's JSON (rattus study --out DIR writes DIR/study.json); for each switch option "
                     "whose winner-change interval lies above 0, find the first seed whose pair of games has "
-                    "different winners, record both games, check each record, and write the records, their "
-                    "viewer pages and a Markdown page listing them.")
+                    "different winners, record both games, check each record, and write the records and a "
+                    "Markdown page listing them (rattus view RECORD shows one; the docs build renders a viewer "
+                    "page beside each record).")
     p.add_argument("study", help="a study's JSON (study.json)")
-    p.add_argument("--out", required=True, metavar="DIR", help="folder for the records and viewer pages")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for the records")
     p.add_argument("--markdown", required=True, metavar="FILE", help="the page listing the games")
     p.add_argument("--agent", metavar="NAME", help="the study's agent to use when the file holds several")
     p.add_argument("--limit", type=int, default=None, help="at most this many readings")
@@ -60,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
     page = Path(args.markdown)
     folder = Path(args.out)
 
-    def link(path: Path) -> str:
-        return f"{{download}}`{path.stem} <{os.path.relpath(path, page.parent)}>`"
+    def link(path: Path) -> str:  # the viewer page beside the record (the docs build makes it: docs/conf.py)
+        rel = Path(os.path.relpath(path, page.parent))
+        return f'<a href="{rel.with_suffix(".html").as_posix()}">viewer</a>, {{download}}`record <{rel.as_posix()}>`'
 
     try:
         result = decisive_games(study, game_name(), folder, page, link, args.limit)

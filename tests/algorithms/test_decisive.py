@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
 from rattus_rules.algorithms.decisive import decisive_games, find_decided, mattering
 from rattus_rules.cli import main
-from rattus_rules.records import validate
+from rattus_rules.records import record_game, validate
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def study(rate_low: float) -> dict[str, object]:
@@ -43,9 +46,24 @@ def test_a_decided_pair_is_recorded_and_each_record_is_legal_under_its_reading(t
     assert validate(shared).winners == verdicts[1].winners
     assert "tie-break" in json.dumps(shared) and "tie-break" not in json.dumps(default)
     text = page.read_text()
-    assert "`tie-break=shared`" in text and records[0].with_suffix(".html").name in text
-    viewer = tmp_path / "games" / f"tie-break-default-2p-seed{found.seed}.html"
-    assert viewer.read_text().startswith("<!DOCTYPE html>")
+    assert "`tie-break=shared`" in text and records[0].name in text
+    assert not list((tmp_path / "games").glob("*.html"))  # the docs build renders the viewer pages
+
+
+def test_the_docs_build_renders_a_viewer_page_beside_each_record(tmp_path: Path) -> None:
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from rattus_docs import write_viewer_pages
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    docs = tmp_path / "docs"
+    (docs / "decisive" / "rattus").mkdir(parents=True)
+    record = record_game(2, seed=3, game_name="rattus")
+    (docs / "decisive" / "rattus" / "g.json").write_text(json.dumps(record))
+    written = write_viewer_pages(tmp_path / "out", docs)
+    assert written == [tmp_path / "out" / "decisive" / "rattus" / "g.html"]
+    page = written[0].read_text()
+    assert page.startswith("<!DOCTYPE html>") and "Rattus" in page
 
 
 def test_the_command_refuses_what_is_not_a_study(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
