@@ -24,7 +24,7 @@ from .api import Interpretation, Option, interpretations, load_rules, new_game, 
 from .games import GameHooks, register_hooks
 from .names import END_REASONS, TURN_PROCEDURE, check_names, end_reason
 from .records import TokenFaces
-from .render import state_svg
+from .render import board_only_svg
 from .textview import position_json, render_text
 from .viewer import players_json
 from .webpage import COMPONENTS_NOTE
@@ -34,7 +34,7 @@ from .webpage import COMPONENTS_NOTE
 # score counts (for the study).
 register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, faces=TokenFaces, check=check_names,
                                       text_view=render_text, json_view=position_json, end_reason=end_reason,
-                                      end_reasons=END_REASONS, score_unit="cubes", picture=state_svg,
+                                      end_reasons=END_REASONS, score_unit="cubes", picture=board_only_svg,
                                       seat_rows=players_json, components_note=COMPONENTS_NOTE))
 
 __all__ = [

@@ -181,14 +181,18 @@ def _token_label(face: dict[str, Any]) -> str:
 
 
 def state_svg(state: State, shown: Callable[[int], bool] | None = None,
-              names: Sequence[str] | None = None) -> str:
+              names: Sequence[str] | None = None, panel: bool = True) -> str:
     """An SVG picture of a game state: cubes, face-down tokens, the plague, castle, cards and supplies.
 
     A face-down token's face is named in its tooltip only where ``shown`` (a
     predicate on tokens: a record has stated the face) allows; without
     ``shown`` no face-down face is named.  ``names`` are the seats' names (a
-    record's), shown beside ``P0``….
+    record's), shown beside ``P0``….  Without ``panel`` only the board is drawn
+    (and the stock and the revealed tokens below it): a page that shows the
+    players in a table of its own gives the board the room.
     """
+    if not panel:
+        return board_only_svg(state, shown)
     game = state.game
     all_regions = [r for r, _ in regions_with_players(game)]
     in_play = set(state.world.nodes[GRAPH])
@@ -204,9 +208,45 @@ def state_svg(state: State, shown: Callable[[int], bool] | None = None,
     for region in all_regions:
         _state_region(drawn, state, region, pos[region], region in in_play, region == plague,
                       shown or (lambda t: False))
-    panel, bottom = _state_panel(state, panel_x, names)
+    side, bottom = _state_panel(state, panel_x, names)
     return _svg(width, max(map_height + 40, bottom + 16), f"{game.title}: a game state",
-                [edges, drawn, _state_legend(map_height + 10), panel])
+                [edges, drawn, _state_legend(map_height + 10), side])
+
+
+def board_only_svg(state: State, shown: Callable[[int], bool] | None = None,
+                   names: Sequence[str] | None = None) -> str:
+    """The board of a game state without the side panel (the replay viewer's picture): the regions with
+    their cubes, tokens and the plague, the legend, and a line on the stock and the revealed tokens.
+    ``names`` is taken for the viewer's picture hook; the seats are in the page's own table."""
+    game = state.game
+    all_regions = [r for r, _ in regions_with_players(game)]
+    in_play = set(state.world.nodes[GRAPH])
+    pos, map_height = positions(all_regions)
+    edges = _el(None, "g", class_="edges")
+    for e in board_edges(game):
+        if e.a in in_play and e.b in in_play:
+            _edge_line(edges, e, pos, opacity="0.45")
+    drawn = _el(None, "g", class_="regions")
+    plague = _value(state, "plague")
+    for region in all_regions:
+        _state_region(drawn, state, region, pos[region], region in in_play, region == plague,
+                      shown or (lambda t: False))
+    zones = state.zones
+    stock = len(zones.get("stock", {}).get(None, []))
+    revealed = zones.get("out", {}).get(None, [])
+    # the legend and the stock in the board's empty top left corner, one line each
+    legend = _el(None, "g", class_="legend")
+    _el(legend, "rect", x=12, y=8, width=16, height=16, rx=4, fill="#3a2f2a")
+    _text(legend, 20, 20, "?", 11, fill="#ffffff")
+    _text(legend, 34, 21, "a face-down rat token", 12, "start")
+    _el(legend, "circle", cx=20, cy=39, r=9, fill=_PLAGUE)
+    _text(legend, 20, 43, "☠", 11, fill="#ffffff")
+    _text(legend, 34, 43, "the plague", 12, "start")
+    _el(legend, "rect", x=13, y=54, width=14, height=14, fill=PLAYER_COLOURS[0], stroke=_INK, stroke_width="0.6")
+    _text(legend, 34, 65, "a player's cubes", 12, "start")
+    tokens = _el(None, "g", class_="tokens", data_stock=stock, data_revealed=len(revealed))
+    _text(tokens, 12, 87, f"stock: {stock} tokens · revealed: {len(revealed)}", 12, "start")
+    return _svg(MAP_WIDTH, map_height + 8, f"{game.title}: a game state", [edges, drawn, legend, tokens])
 
 
 def _state_legend(y: int) -> Element:
@@ -232,7 +272,7 @@ def _state_region(parent: Element, state: State, region: str, at: tuple[int, int
         _el(g, "rect", x=left, y=top, width=w, height=h, rx=10, fill="#eeeeee", stroke="#bbbbbb",
             stroke_dasharray="4 4")
         _text(g, x, y - 4, region, 13, fill="#999999")
-        _text(g, x, y + 14, "not in play", 10, fill="#999999")
+        _text(g, x, y + 14, "not in play", 11, fill="#999999")
         return
     pieces = state.zones.get("rats", {}).get(region, [])
     hidden = [p for p in pieces if not state.face_up[p]]
@@ -252,7 +292,7 @@ def _state_region(parent: Element, state: State, region: str, at: tuple[int, int
         _el(tile, "rect", x=tx, y=top + 24, width=18, height=18, rx=4, fill="#3a2f2a")
         _text(tile, tx + 9, top + 37, "?", 11, fill="#ffffff")
     for i, p in enumerate(face_up):
-        _text(g, left + 8 + (len(hidden) + i) * 22, top + 37, _token_label(state.face(p)), 10, "start",
+        _text(g, left + 8 + (len(hidden) + i) * 22, top + 37, _token_label(state.face(p)), 11, "start",
               fill=_PLAGUE, cls="revealed-token")
     if plague:
         mark = _el(g, "g", class_="plague")

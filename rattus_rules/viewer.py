@@ -31,12 +31,16 @@ from .webpage import asset, page
 
 
 def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """Each seat's supply, castle cubes and cards, and whether it is to move."""
+    """Each seat's supply, castle cubes, cards and score (the spec's ``score``: cubes on the board and in
+    the castle), whether it is to move, and once the game is over whether it won."""
     vals = state.vals
     holder = vals.get("holder", {})
+    scores = state.scores()
+    winners = (state.winner() or []) if state.is_terminal() else []
     return [{"seat": notation.seat(p), "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
              "castle": vals.get("castle", {}).get(p, 0),
              "cards": [str(c) for c, h in holder.items() if h == p],
+             "score": scores[p], "winner": p in winners,
              "to_move": p == state.current_player} for p in state.seats]
 
 
@@ -79,7 +83,13 @@ def verdict_json(verdict: Verdict, record: Mapping[str, Any], end: State) -> dic
     more = len(legal) - 40
     legal = legal[:40] + ([f"… ({more} more)"] if more > 0 else [])
     lines = verdict.format(seats).splitlines()
+    final: list[dict[str, Any]] = []
+    if verdict.status == LEGAL and end.is_terminal():
+        winners = end.winner() or []
+        final = [{"label": seat_name(p, seats), "score": score, "winner": p in winners}
+                 for p, score in enumerate(end.scores())]
     return {"status": verdict.status, "headline": _headline(verdict, seats), "reason": verdict.reason,
+            "final": final,
             "rule": verdict.rule, "citations": citations_json(verdict.citations), "legal": legal,
             "legal_hidden": hidden, "warnings": list(verdict.warnings), "lines": lines}
 
@@ -143,8 +153,8 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
     pool = LinePool()
     shown_frames = [_frame_json(f, seats, pool, drawn) for f in frames]
     end = frames[-1]
-    if end.index is None:
-        shown_frames[-1]["status"] = " ".join(verdict.format(seats).splitlines())
+    if end.index is None:  # the scores and the winner are shown under the verdict
+        shown_frames[-1]["status"] = verdict.format(seats).splitlines()[0]
     settings = ", ".join(f"{k}={v}" for k, v in verdict.settings) or "none"
     kind = record["kind"]
     noun = faces.noun
@@ -153,9 +163,10 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
     article = "An" if kind[0] in "aeiou" else "A"
     names = ", ".join(seat_name(p, seats) for p in range(len(seats or [])))
     about = (f"{len(seats or [])} players: {names}. {article} {kind} record of {len(entries)} entries, showing "
-             f"{seen}. Interpretations: {settings}. Verdict: {'legal' if verdict.status == LEGAL else verdict.status}.")
+             f"{seen}. Verdict: {'legal' if verdict.status == LEGAL else verdict.status}.")
     components = drawn.components_note if drawn.components_note is not None else game.provenance_note() or ""
     return {"title": f"{game.title}: a recorded game ({kind})", "about": about, "components": components,
+            "settings": settings,
             "entries": listed, "frames": shown_frames, "lines": pool.lines,
             "verdict": verdict_json(verdict, record, end.state)}
 

@@ -41,17 +41,18 @@ var Rattus = (function () {
     return svg;
   }
 
-  /* The players' table: seat, supply, castle cubes, cards; the one to move in bold. */
+  /* The players' table: seat, score, supply, castle cubes, cards; the one to move in bold, a winner marked. */
   function players(table, rows, mine) {
     table.replaceChildren();
     var head = el("tr");
-    ["seat", "supply", "castle", "cards"].forEach(function (h) { head.appendChild(el("th", h)); });
+    ["seat", "score", "supply", "castle", "cards"].forEach(function (h) { head.appendChild(el("th", h)); });
     table.appendChild(head);
     rows.forEach(function (p) {
-      var row = el("tr", null, p.to_move ? "to-move" : "");
+      var row = el("tr", null, (p.to_move ? "to-move" : "") + (p.winner ? " winner" : ""));
       row.dataset.seat = p.seat;
-      var label = p.label + (p.seat === mine ? " (you)" : "") + (p.to_move ? " ◀" : "");
-      [label, p.supply, p.castle, p.cards.join(", ") || "none"].forEach(function (v) {
+      var label = p.label + (p.seat === mine ? " (you)" : "") + (p.to_move ? " ◀" : "") +
+        (p.winner ? " (winner)" : "");
+      [label, p.score, p.supply, p.castle, p.cards.join(", ") || "none"].forEach(function (v) {
         row.appendChild(el("td", v));
       });
       table.appendChild(row);

@@ -32,8 +32,8 @@
       box.appendChild(el("p", frame.status));
       return;
     }
-    box.appendChild(el("h2", (last && data.verdict.status === "illegal" ? "Refused: entry " : "Entry ") +
-                       frame.index));
+    box.appendChild(el("h2", (last && data.verdict.status === "illegal" ? "Refused: record entry " : "Record entry ") +
+                       frame.index + " (step " + k + ")"));
     var list = el("div", null, "entry");
     frame.entries.forEach(function (i) { list.appendChild(el("div", data.entries[i].text)); });
     box.appendChild(list);
@@ -65,8 +65,29 @@
       if (v.legal.length) { div.appendChild(el("p", "Legal there: " + v.legal.join(", "))); }
       if (v.legal_hidden) { div.appendChild(el("p", v.legal_hidden, "note")); }
     }
+    if (v.final.length) { div.appendChild(finalScores(v.final)); }
     v.warnings.forEach(function (w) { div.appendChild(el("p", "Warning: " + w, "note")); });
     box.appendChild(div);
+  }
+
+  /* The final scores, highest first, and the winner named plainly. */
+  function finalScores(rows) {
+    var box = el("div", null, "final");
+    var won = rows.filter(function (r) { return r.winner; }).map(function (r) { return r.label; });
+    box.appendChild(el("p", (won.length > 1 ? "Winners: " : "Winner: ") + won.join(", "), "winner"));
+    var table = el("table", null, "scores");
+    table.id = "final-scores";
+    var head = el("tr");
+    ["player", "final score"].forEach(function (h) { head.appendChild(el("th", h)); });
+    table.appendChild(head);
+    rows.slice().sort(function (a, b) { return b.score - a.score; }).forEach(function (r) {
+      var row = el("tr", null, r.winner ? "winner" : "");
+      row.appendChild(el("td", r.label + (r.winner ? " (winner)" : "")));
+      row.appendChild(el("td", r.score));
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    return box;
   }
 
   function entries(frame) {
@@ -79,7 +100,12 @@
       items[i].classList.toggle("current", on);
       if (on && first === null) { first = items[i]; }
     }
-    if (first) { first.scrollIntoView({block: "nearest"}); }
+    if (first) {  /* scroll the record list only, never the window */
+      var list = document.getElementById("entries");
+      var top = first.offsetTop, bottom = top + first.offsetHeight;
+      if (top < list.scrollTop) { list.scrollTop = top - 4; }
+      else if (bottom > list.scrollTop + list.clientHeight) { list.scrollTop = bottom - list.clientHeight + 4; }
+    }
   }
 
   function show(k) {
@@ -88,7 +114,8 @@
     current = k;
     var frame = frames[k];
     slider.value = String(k);
-    document.getElementById("where").textContent = "step " + k + " of " + (frames.length - 1);
+    document.getElementById("where").textContent = "step " + k + " of " + (frames.length - 1) +
+      (frame.index === null ? " · the end" : " · record entry " + frame.index);
     position(frame);
     step(frame, k);
     verdict(k);
@@ -104,6 +131,7 @@
   document.getElementById("title").textContent = data.title;
   document.getElementById("about").textContent = data.about;
   document.getElementById("components").textContent = data.components;
+  document.getElementById("settings").textContent = "Interpretations: " + data.settings + ".";
   var list = document.getElementById("entries");
   data.entries.forEach(function (e, i) {
     var li = el("li", e.text, e.state);
@@ -124,6 +152,16 @@
     else if (ev.key === "Home") { show(0); ev.preventDefault(); }
     else if (ev.key === "End") { show(frames.length - 1); ev.preventDefault(); }
   });
-  var start = parseInt(window.location.hash.slice(1), 10);
-  show(isNaN(start) ? (data.verdict.status === "illegal" ? frames.length - 1 : 0) : start);
+  var zoom = document.getElementById("zoom");
+  zoom.addEventListener("click", function () {
+    var on = document.getElementById("picture").classList.toggle("zoomed");
+    zoom.setAttribute("aria-pressed", on ? "true" : "false");
+    zoom.textContent = on ? "fit board" : "zoom board";
+  });
+  function fromHash() {
+    var start = parseInt(window.location.hash.slice(1), 10);
+    show(isNaN(start) ? (data.verdict.status === "illegal" ? frames.length - 1 : 0) : start);
+  }
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
 }());

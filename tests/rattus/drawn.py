@@ -95,6 +95,24 @@ def check_picture(svg_text: str, state: State) -> None:
         assert seen["status"] == f"{notation.seat(state.current_player)} to decide ({state.decision_rule()})"
 
 
+def check_board(svg_text: str, state: State) -> None:
+    """Assert that a board-only picture (the replay viewer's: :func:`rattus_rules.render.board_only_svg`) shows
+    the regions of ``state`` as :func:`check_picture` reads them, and the stock and revealed counts; the seats
+    are in the page's table, not in this picture."""
+    svg = ET.fromstring(svg_text)
+    regions = {}
+    for g in _groups(svg, "region"):
+        name, *rest = texts(g)
+        regions[name] = {"in_play": "not in play" not in rest, "cubes": _numbers(rest), "hidden": rest.count("?"),
+                         "revealed": [t for t in rest if ":" in t], "plague": "☠" in rest}
+    want = expected_picture(state)
+    assert regions == want["regions"], _diff(regions, want["regions"])
+    assert not list(_groups(svg, "player")), "the seats are the page's table, not the picture's"
+    (tokens,) = _groups(svg, "tokens")
+    stock, out = (len(state.zones[z][None]) for z in ("stock", "out"))
+    assert texts(tokens) == [f"stock: {stock} tokens · revealed: {out}"]
+
+
 def _diff(seen: dict[str, Any], want: dict[str, Any]) -> str:
     return "; ".join(f"{r}: drawn {seen.get(r)}, state {want.get(r)}" for r in sorted(set(seen) | set(want))
                      if seen.get(r) != want.get(r))

@@ -21,7 +21,7 @@ from rattus_rules.records import PLAYERS_EYE, record_game
 from rattus_rules.viewer import viewer_html
 
 from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
-from .drawn import check_picture
+from .drawn import check_board, check_picture
 from .test_viewer import spoiled
 
 
@@ -38,7 +38,7 @@ def drawn(page: Any) -> str:
 
 def where(page: Any) -> tuple[int, int]:
     """The step shown and the last step, read from the page."""
-    words = page.inner_text("#where").split()  # "step K of N"
+    words = page.inner_text("#where").split()  # "step K of N · record entry E"
     return int(words[1]), int(words[3])
 
 
@@ -60,20 +60,20 @@ def test_viewer_steps_through_a_recorded_game(open_page: Any, shots: Path, tmp_p
         page.keyboard.press("ArrowRight")
     assert where(page)[0] == 7
     frame = frames[7]
-    check_picture(drawn(page), frame.state)  # the numbers a person reads, not the data-* attributes
+    check_board(drawn(page), frame.state)  # the numbers a person reads, not the data-* attributes
     assert frame.rule in page.inner_text("#step")
     shown = page.locator("#entries li.current").first.inner_text()
     assert shown.endswith(record["entries"][frame.index or 0]["action"])
-    supplies = page.locator("#picture svg g.player").evaluate_all("gs => gs.map(g => g.dataset.supply)")
-    assert supplies == [str(frame.state.vals["supply"][p]) for p in frame.state.seats]
-    rows = page.locator("#players tr").all_inner_texts()[1:]
-    assert [r.split("\t")[1] for r in rows] == supplies
+    supplies = [str(frame.state.vals["supply"][p]) for p in frame.state.seats]
+    rows = page.locator("#players tr").all_inner_texts()[1:]  # seat, score, supply, castle, cards
+    assert [r.split("\t")[2] for r in rows] == supplies
+    assert [r.split("\t")[1] for r in rows] == [str(n) for n in frame.state.scores()]
     page.keyboard.press("ArrowLeft")
     assert where(page)[0] == 6
     # the slider
     page.locator("#slider").evaluate("(s) => { s.value = '20'; s.dispatchEvent(new Event('input')); }")
     assert where(page)[0] == 20
-    check_picture(drawn(page), frames[20].state)
+    check_board(drawn(page), frames[20].state)
     cubes = [g.get_attribute("data-cubes") for g in page.locator("#picture svg g.region[data-in-play=yes]").all()]
     state = frames[20].state
     assert cubes == [" ".join(str(state.vals["cubes"][(p, r)]) for p in state.seats)
@@ -84,11 +84,11 @@ def test_viewer_steps_through_a_recorded_game(open_page: Any, shots: Path, tmp_p
     assert where(page)[0] == 12
     page.keyboard.press("End")
     assert where(page)[0] == len(frames) - 1
-    check_picture(drawn(page), frames[-1].state)
+    check_board(drawn(page), frames[-1].state)
     box = page.inner_text("#verdict-box")
-    assert "Legal" in box
-    assert "winner" in page.inner_text("#step")
-    assert all(str(s) in page.inner_text("#step") for s in verdict.scores)
+    assert "Legal" in box and "Winner" in box
+    final = page.locator("#final-scores tr").all_inner_texts()[1:]
+    assert sorted(int(r.split("\t")[1]) for r in final) == sorted(verdict.scores)
     screenshot(page, shots, "viewer-end-1280")
     assert not watched.errors, watched.errors
     assert all(u.startswith("file://") for u in watched.requests), watched.requests

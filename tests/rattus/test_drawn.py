@@ -21,7 +21,7 @@ from rattus_rules.render import state_svg
 from rattus_rules.viewer import viewer_data
 
 from .browser import serving
-from .drawn import check_picture, read_picture
+from .drawn import check_board, check_picture, read_picture
 from .test_play_web import Client
 
 KIT = Path(__file__).resolve().parents[2] / "conformance" / "games"
@@ -69,7 +69,7 @@ def test_the_viewer_draws_the_numbers_of_each_frames_state(players: int, seed: i
     pictures = _viewer_pictures(record)
     assert len(pictures) == len(frames)
     for k in _steps(len(frames)):
-        check_picture(pictures[k], frames[k].state)
+        check_board(pictures[k], frames[k].state)
 
 
 def test_the_play_page_draws_the_numbers_of_the_game() -> None:

@@ -64,13 +64,15 @@ def test_page_data_follows_the_record() -> None:
     assert len(drawn) == len(shown["frames"])
     frames, _ = record_frames(record)
     for svg, frame, data in zip(drawn, frames, shown["frames"]):
-        supplies = [g.get("data-supply") for g in svg.iter(f"{SVG}g") if g.get("class") == "player"]
-        assert supplies == [str(p["supply"]) for p in data["players"]]
-        assert supplies == [str(frame.state.vals["supply"][p]) for p in frame.state.seats]
+        assert not [g for g in svg.iter(f"{SVG}g") if g.get("class") == "player"]  # the seats: the page's table
+        supplies = [p["supply"] for p in data["players"]]
+        assert supplies == [frame.state.vals["supply"][p] for p in frame.state.seats]
+        assert [p["score"] for p in data["players"]] == frame.state.scores()
         assert data["citations"] == citations_json(frame.citations)
         assert {c["quote"] for c in data["citations"]} == {c.quote for c in frame.citations}
     scores = validate(record).scores
-    assert all(str(s) in shown["frames"][-1]["status"] for s in scores)
+    assert sorted(r["score"] for r in shown["verdict"]["final"]) == sorted(scores)
+    assert [r["winner"] for r in shown["verdict"]["final"]] == [p in frames[-1].state.winner() for p in range(2)]
 
 
 def test_line_pool_gives_back_the_text() -> None:
