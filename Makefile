@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games mutate parser study clean
+.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games plant mutate parser study clean
 
 setup: $(STAMP)
 
@@ -82,6 +82,10 @@ soak-props: setup
 ## soak-games: many random games (2-4 players, random switch settings), every invariant checked after every step
 soak-games: setup
 	$(BIN)/python bench/soak.py --games $(or $(GAMES),2000)
+
+## plant: plant each known bug (bench/plant.py: engine, tools, spec) in a copy and check that its tests catch it
+plant: setup
+	$(BIN)/python bench/plant.py $(if $(ONLY),--only $(ONLY))
 
 ## mutate: change the spec in small ways and count how many changes the tests notice (takes a while)
 mutate: setup

@@ -17,6 +17,8 @@ from rattus_rules.kit import check, kit_dir
 from rattus_rules.records import record_format, validate, walk
 from rattus_rules.schemas import registry_with, validator
 
+from ..rattus.test_conformance import check_verdicts_by_hand
+
 GAME = "ratten_scharf"
 ROOT = kit_root(GAME, Path(__file__).resolve().parents[2] / "conformance")
 SCHEMA = record_format(load_rules(game=GAME)).schema_dict
@@ -109,3 +111,8 @@ def test_export_holds_this_kit_and_make_remakes_it(tmp_path: Path, capsys: pytes
 def test_rattus_s_export_leaves_the_other_games_kits_out(tmp_path: Path) -> None:
     assert main(["conformance", "export", str(tmp_path)]) == 0
     assert not (tmp_path / GAME).exists() and (tmp_path / "perft.json").is_file()
+
+
+def test_illegal_verdicts_agree_with_the_ones_written_by_hand() -> None:
+    by_hand = json.loads((Path(__file__).parent / "data" / "verdicts_by_hand.json").read_text(encoding="utf-8"))
+    check_verdicts_by_hand(ROOT, by_hand["verdicts"], GAME)
