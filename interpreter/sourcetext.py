@@ -9,7 +9,7 @@ sentences are cited, which waived, which neither):
 * text is compared after folding white space, markdown asterisks and soft
   hyphens (:func:`normalise`);
 * a citation's section names a heading of the text, or the start of some
-  (``"Spielvorbereitung"`` names ``"Spielvorbereitung 1"``, ``"... 2"``, ...,
+  (``"Setup"`` names ``"Setup 1"``, ``"Setup 2"``, ...,
   a word at a time): the quotation is looked for in those sections, in order;
 * ``...`` in a quotation stands for an elision: its parts are found in order;
   each part covers every sentence it overlaps (an elided sentence is not
