@@ -552,7 +552,7 @@ def coverage_page_rst(game: Game) -> str:
     """Every sentence of the rulebook and the short summary, with the parts of the spec and the scenario tests
     that cite it (linked to the rulebook, the switches, the invariants and checks, the component tables) or the
     reason it is waived."""
-    known = Rulebook(game).known
+    known = Rulebook(game).known | {f"scenario:{ident}.{value}" for ident, value in switch_scenarios()}
 
     def target(anchor: str) -> str | None:
         kind, _, name = anchor.partition(":")

@@ -742,8 +742,10 @@ def scenario_citations() -> list[tuple[Citer, Citation]]:
     found = []
     for path in sorted(folder.rglob("*.scn")):
         where = path.relative_to(root).as_posix()
+        # an option's scenario is shown on the switches' page under its label (docgen.switches_rst)
+        anchor = f"scenario:{path.stem}" if path.parent.name == SWITCH_SCENARIOS[-1] else ""
         for c in load_scenario(path).citations:
-            found.append((Citer("scenario", path.name, "", Pos(where, c.pos.line, 1)), c))
+            found.append((Citer("scenario", path.name, anchor, Pos(where, c.pos.line, 1)), c))
     return found
 
 
