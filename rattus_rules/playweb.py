@@ -5,9 +5,11 @@ A small web application (`Bottle <https://bottlepy.org>`_) serves, on
 JSON interface to it.  At the start the person chooses the number of players,
 their seat, a seed and a reading for every interpretation switch.  Then the
 page shows the board as they see it (hidden tokens stay hidden, except those
-their Witch looked at), their legal actions as buttons (a click on a region
-chooses the action naming it), the rule that asks each decision with its German
-text, and every step of the other players and of chance.  The record of the game
+their Witch looked at), whose turn it is, their legal actions grouped by verb
+(each with its rule and German text on hover or focus; a click on a region or
+on a token, or Enter on it, chooses the action naming it, or marks the few it
+may mean), what the other players and chance did since the person's last move,
+and every step of the game.  The record of the game
 can be downloaded at any time: as a players-eye record (what the person saw),
 and, once the game is over, as an omniscient one.
 
@@ -65,7 +67,7 @@ from .api import interpretations, load_rules
 from .faces import UNKNOWN, face_text
 from .names import View
 from .records import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, seat_label
-from .render import state_svg
+from .render import board_only_svg
 from .viewer import entry_text, players_json
 from .webpage import COMPONENTS_NOTE, asset, page, page_policy
 
@@ -142,13 +144,33 @@ class Session:
 
         return [" ".join(option_words(st, i, word)) for i in range(st.num_legal_actions())]
 
+    def actions(self, legal: list[str]) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, str]]]]:
+        """Each legal action with its verb, its values as written, and the key of its rule's German text
+        (the option's own citations, then its decision's); and those texts by key."""
+        st = self.state
+        p = st.pending
+        if p is None or not legal:
+            return [], {}
+        decision = p.decision
+        out, cites = [], {}
+        for text, (branch_index, _) in zip(legal, p.options):
+            branch = decision.branches[branch_index]
+            key = f"{decision.rule}/{branch_index}"
+            if key not in cites:
+                cites[key] = citations_json(branch.citations + decision.citations)
+            verb, *words = text.split(" ")
+            out.append({"text": text, "verb": verb, "words": words, "rule": decision.rule, "cites": key})
+        return out, cites
+
     def view(self, gid: str) -> dict[str, Any]:
         """What the page shows now."""
         st = self.state
         legal = self.legal()
+        actions, cites = self.actions(legal)
         out: dict[str, Any] = {
             "game": gid, "seat": seat_label(self.human), "players": players_json(st),
-            "svg": state_svg(st, self.shown), "legal": legal, "log": self.log, "rules": self.rules,
+            "svg": board_only_svg(st, self.shown), "legal": legal, "actions": actions, "action_cites": cites,
+            "log": self.log, "rules": self.rules,
             "over": st.is_terminal(), "rule": st.decision_rule() if legal else "",
             "citations": citations_json(st.decision_citations()) if legal else [],
             "regions": sorted(View(st).in_play), "components": COMPONENTS_NOTE,

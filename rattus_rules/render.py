@@ -287,7 +287,7 @@ def _state_region(parent: Element, state: State, region: str, at: tuple[int, int
     # face-down rat tokens: small dark tiles
     for i, p in enumerate(hidden):
         tx = left + 8 + i * 22
-        tile = _el(g, "g", class_="token")
+        tile = _el(g, "g", class_="token", data_index=pieces.index(p) + 1)  # its place in the region, from 1
         _el(tile, "title", f"face down: {_token_label(state.face(p))}" if shown(p) else "face down")
         _el(tile, "rect", x=tx, y=top + 24, width=18, height=18, rx=4, fill="#3a2f2a")
         _text(tile, tx + 9, top + 37, "?", 11, fill="#ffffff")

@@ -106,11 +106,52 @@
     }, function (err) { busy = false; showError($("error"), err); });
   }
 
-  function regionClicked(region) {
-    var matching = game.legal.filter(function (t) { return t.split(" ").indexOf(region) > 0; });
-    if (matching.length === 1) { act(matching[0]); return; }
+  /* The actions naming a region (a word of the action is the region's name). */
+  function naming(region) {
+    return game.actions.filter(function (a) { return a.words.indexOf(region) >= 0; });
+  }
+
+  /* The actions choosing the token at place `index` of `region`: `verb REGION index ...`, or `reveal index`
+     while a region is being devastated (the only region with tokens to reveal). */
+  function choosing(region, index) {
+    return game.actions.filter(function (a) {
+      var at = a.words.indexOf(region);
+      if (at >= 0 && a.words[at + 1] === String(index)) { return true; }
+      return a.verb === "reveal" && a.words.length === 1 && a.words[0] === String(index) &&
+        devastated() === region;
+    });
+  }
+
+  /* The region whose tokens `reveal N` counts: the one the plague is in. */
+  function devastated() {
+    var mark = document.querySelector("#picture g.region[data-plague=yes]");
+    return mark ? mark.getAttribute("data-region") : null;
+  }
+
+  /* Take the one action a click means, or mark the few it may mean and move the focus to the first. */
+  function chooseAmong(found, what) {
+    var texts = found.map(function (a) { return a.text; });
+    var unique = texts.filter(function (t, i) { return texts.indexOf(t) === i; });
+    if (unique.length === 1) { act(unique[0]); return; }
+    var first = null;
     document.querySelectorAll("#actions button").forEach(function (b) {
-      b.classList.toggle("suggested", matching.indexOf(b.dataset.action) >= 0);
+      var on = unique.indexOf(b.dataset.action) >= 0;
+      b.classList.toggle("suggested", on);
+      if (on && first === null) { first = b; }
+    });
+    $("hint").textContent = unique.length ? what + " is in " + unique.length +
+      " of your actions (marked in red): choose one." : what + " is in none of your actions now.";
+    if (first) { first.focus(); }
+  }
+
+  function clickable(node, label, run) {
+    node.classList.add("clickable");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", label);
+    node.addEventListener("click", function (ev) { ev.stopPropagation(); run(); });
+    node.addEventListener("keydown", function (ev) {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); run(); }
     });
   }
 
@@ -118,42 +159,103 @@
     var svg = Rattus.picture($("picture"), view.svg);
     svg.querySelectorAll("g.region[data-in-play=yes]").forEach(function (g) {
       var region = g.getAttribute("data-region");
-      var usable = view.legal.some(function (t) { return t.split(" ").indexOf(region) > 0; });
-      if (!usable) { return; }
-      g.classList.add("clickable");
-      g.addEventListener("click", function () { regionClicked(region); });
+      g.querySelectorAll("g.token[data-index]").forEach(function (tile) {
+        var index = tile.getAttribute("data-index");
+        if (choosing(region, index).length) {
+          clickable(tile, region + ", token " + index, function () {
+            chooseAmong(choosing(region, index), region + "'s token " + index);
+          });
+        }
+      });
+      var found = naming(region);
+      if (!found.length) { return; }
+      var verbs = found.map(function (a) { return a.verb; }).filter(function (v, i, all) { return all.indexOf(v) === i; });
+      clickable(g, region + ": " + verbs.join(" or "), function () { chooseAmong(naming(region), region); });
     });
+  }
+
+  /* The rule of an action and its German sentences, shown while the action has the focus or the pointer. */
+  function help(action) {
+    var box = $("action-help");
+    box.replaceChildren();
+    if (!action) { return; }
+    var head = el("p");
+    head.appendChild(el("strong", action.text));
+    head.appendChild(document.createTextNode(" — rule "));
+    head.appendChild(el("code", action.rule));
+    box.appendChild(head);
+    citations(box, game.action_cites[action.cites] || []);
+  }
+
+  /* Whose turn it is, and what happened since the person last acted (the bots' and chance's steps). */
+  function since(view) {
+    var box = $("recent");
+    box.replaceChildren();
+    var last = -1;
+    view.log.forEach(function (step, i) { if (step.you) { last = i; } });
+    var steps = view.log.slice(last + 1);
+    box.appendChild(el("h2", last < 0 ? "Before your first move" : "Since your last move"));
+    if (!steps.length) { box.appendChild(el("p", "Nothing: it is your turn again.", "note")); return; }
+    var list = el("ol", null, "recent");
+    steps.forEach(function (step) {
+      list.appendChild(el("li", step.entries.join(" · "), step.by === "chance" ? "chance" : "bot"));
+    });
+    box.appendChild(list);
   }
 
   function turn(view) {
     var box = $("turn");
     box.replaceChildren();
+    var banner = $("whose");
     if (view.over) {
+      banner.textContent = "The game is over.";
       box.appendChild(el("h2", "The game is over"));
       var scores = view.scores.map(function (s, p) { return "P" + p + " " + s; }).join(", ");
       box.appendChild(el("p", "Scores: " + scores + ". Winner: " +
                           view.winners.map(function (w) { return "P" + w; }).join(" and ") + "."));
       return;
     }
+    banner.textContent = "Your turn (" + view.seat + "): " + (view.actions.length === 1 ? "one action" :
+      view.actions.length + " actions") + ". Click a region or a token on the board, or a button below.";
     box.appendChild(el("h2", "Your turn (" + view.seat + ")"));
     var rule = el("p", "The rule asking: ");
     rule.appendChild(el("code", view.rule));
     box.appendChild(rule);
-    citations(box, view.citations);
     var actions = el("div", null, "actions");
     actions.id = "actions";
-    view.legal.forEach(function (text) {
-      var b = el("button", text);
+    var groups = {};
+    var seen = {};
+    view.actions.forEach(function (a) {
+      if (seen[a.text]) { return; }
+      seen[a.text] = true;
+      var group = groups[a.verb];
+      if (!group) {
+        group = groups[a.verb] = el("fieldset", null, "verb");
+        group.dataset.verb = a.verb;
+        group.appendChild(el("legend", a.verb));
+        actions.appendChild(group);
+      }
+      var b = el("button", a.words.length ? a.words.join(" ") : a.verb);
       b.type = "button";
-      b.dataset.action = text;
-      b.title = "rule " + view.rule;
-      b.addEventListener("click", function () { act(text); });
-      actions.appendChild(b);
+      b.dataset.action = a.text;
+      var quote = (view.action_cites[a.cites] || []).map(function (c) { return c.quote; }).join(" / ");
+      b.title = a.text + " — rule " + a.rule + (quote ? ": " + quote : "");
+      b.setAttribute("aria-describedby", "action-help");
+      b.addEventListener("click", function () { act(a.text); });
+      b.addEventListener("focus", function () { help(a); });
+      b.addEventListener("mouseenter", function () { help(a); });
+      group.appendChild(b);
     });
     box.appendChild(actions);
-    if (document.querySelector("#picture g.region.clickable")) {
-      box.appendChild(el("p", "Or click a region on the board (outlined in blue).", "note"));
-    }
+    var hint = el("p", "", "note");
+    hint.id = "hint";
+    hint.setAttribute("aria-live", "polite");
+    box.appendChild(hint);
+    var about = el("div", null, "action-help");
+    about.id = "action-help";
+    about.setAttribute("aria-live", "polite");
+    box.appendChild(about);
+    help(view.actions[0]);
   }
 
   function players(view) {
@@ -183,6 +285,7 @@
     $("download-full").hidden = !view.over;
     picture(view);
     turn(view);
+    since(view);
     players(view);
     log(view);
   }

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from rattus_rules.frames import record_frames
+from rattus_rules.playweb import PlayServer
 from rattus_rules.records import record_game, validate
 
-from .browser import WIDTHS, browser, open_page, screenshot, shots  # noqa: F401
+from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
 from .test_browser import where, write_page
 from .test_viewer import spoiled
 
@@ -145,3 +146,102 @@ def test_a_phone_zooms_the_board_inside_its_box(open_page: Any, shots: Path, tmp
     page.click("#zoom")
     assert layout(page)["smallest"] < READABLE_PX  # fitted to the phone again: the whole board in view
     assert page.locator("#picture").evaluate("(b) => b.scrollWidth <= b.clientWidth")
+
+
+# ------------------------------------------------------------------ the play page
+def _play(opener: Any, url: str, size: tuple[int, int]) -> Any:
+    page = opener(*size).page
+    page.goto(url)
+    page.select_option("#players", "3")
+    page.select_option("#seat", "1")
+    page.fill("#seed", "5")
+    page.select_option("select[data-switch='reveal-order']", "chosen")
+    page.click("#start")
+    page.wait_for_selector("#actions button")
+    return page
+
+
+def _step(page: Any, session: Any, run: Any) -> None:
+    """Do ``run`` (a click or a key) and wait until the server's log grew or the page shows an error."""
+    before = len(session.log)
+    run()
+    page.wait_for_function(f"() => !document.getElementById('error').hidden || "
+                           f"document.querySelectorAll('#log li').length > {before}")
+    assert page.locator("#error").is_hidden(), page.inner_text("#error")
+
+
+def test_the_play_page_is_played_on_the_board(open_page: Any, shots: Path) -> None:  # noqa: F811
+    server = PlayServer(seed=3)
+    with serving(server) as url:
+        page = _play(open_page, url, WIDTHS["1280"])
+        (session,) = server.games.values()
+        on_board = tokens = 0
+        for _ in range(120):
+            if session.state.is_terminal() or (on_board >= 8 and tokens >= 1):
+                break
+            token = page.locator("#picture g.token.clickable")
+            region = page.locator("#picture g.region.clickable")
+            if token.count():
+                target, tokens = token.first, tokens + 1
+            elif region.count():
+                target = region.first
+            else:
+                _step(page, session, lambda: page.locator("#actions button").first.click())
+                continue
+            legal_before = list(session.legal())
+            before = len(session.log)
+            target.click()
+            page.wait_for_function(f"() => !document.getElementById('error').hidden || "
+                                   f"document.querySelector('#actions button.suggested') !== null || "
+                                   f"document.querySelectorAll('#log li').length > {before}")
+            if page.locator("#actions button.suggested").count():  # a click that may mean several actions
+                assert "choose one" in page.inner_text("#hint")
+                suggested = page.locator("#actions button.suggested").first
+                assert suggested.evaluate("(b) => b === document.activeElement")  # the focus moved to it
+                _step(page, session, lambda: page.keyboard.press("Enter"))  # the keyboard takes it
+            assert page.locator("#error").is_hidden(), page.inner_text("#error")
+            mine = [s for s in session.log if s["you"]][-1]
+            assert mine["entries"][0].split(": ", 1)[1] in legal_before
+            on_board += 1
+        assert on_board >= 8, f"only {on_board} actions were taken on the board"
+        page.evaluate("() => window.scrollTo(0, 0)")  # the focus moved with the person's clicks: look from the top
+        check_seen(page, WIDTHS["1280"])
+        screenshot(page, shots, "usability-play-midgame-1280")
+        # whose turn, and what the bots and chance did since the person's last move, step by step
+        banner = page.inner_text("#whose")
+        assert banner.startswith(f"Your turn (P{session.human}): ") or banner == "The game is over."
+        for _ in range(40):  # until the others have moved since the person's last action
+            last = max(i for i, s in enumerate(session.log) if s["you"])
+            since = [" · ".join(s["entries"]) for s in session.log[last + 1:]]
+            assert page.locator("#recent li").all_inner_texts() == since
+            assert page.inner_text("#recent h2") == "Since your last move"
+            if any(line.startswith(("P0: ", "P2: ")) for line in since):
+                break
+            if not since:
+                assert page.inner_text("#recent p") == "Nothing: it is your turn again."
+            _step(page, session, lambda: page.locator("#actions button").first.click())
+        assert since and any(line.startswith(("P0: ", "P2: ")) for line in since), since
+        # actions grouped by verb, each with its rule and German sentence on focus and on hover
+        groups = page.locator("#actions fieldset.verb")
+        verbs = groups.evaluate_all("fs => fs.map(f => f.dataset.verb)")
+        assert verbs == list(dict.fromkeys(a.split(" ")[0] for a in session.legal()))
+        last_button = page.locator("#actions button").last
+        last_button.focus()
+        action = str(last_button.get_attribute("data-action"))
+        helpbox = page.inner_text("#action-help")
+        assert helpbox.startswith(action) and "rule " in helpbox
+        assert page.locator("#action-help blockquote[lang=de]").count() >= 1
+        page.mouse.move(1, 1)
+        page.locator("#actions button").first.hover()
+        assert page.inner_text("#action-help").startswith(str(page.locator("#actions button").first
+                                                              .get_attribute("data-action")))
+        # the keyboard: Tab reaches the board's regions, Enter acts
+        region = page.locator("#picture g.region.clickable")
+        if region.count():
+            region.first.focus()
+            assert region.first.evaluate("(g) => g === document.activeElement")
+        for name in ("phone",):
+            page.set_viewport_size({"width": WIDTHS[name][0], "height": WIDTHS[name][1]})
+            page.evaluate("() => window.scrollTo(0, 0)")
+            check_seen(page, WIDTHS[name])
+            screenshot(page, shots, f"usability-play-midgame-{name}")
