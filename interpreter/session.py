@@ -34,14 +34,17 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 4 << 20
 #: How many games one session keeps at a time.
 MAX_GAMES = 10_000
+#: How many different component data sets (by content) the games of one session may use at a time: each
+#: is a compiled copy of the rules (about 1.5 MB for Rattus), shared by every game that uses it.
+MAX_DATA_SETS = 8
 #: Chance modes of a game: the client resolves chance events, or the state's own generator does.
 CHANCE_MODES = ("client", "seed")
 
 #: The fields each request of the session's own commands may have besides ``cmd`` and ``id``
 #: (a host adds the fields of its own with :meth:`Host.request_fields`); any other field is a ``bad-request``.
 REQUEST_FIELDS: dict[str, frozenset[str]] = {
-    "hello": frozenset({"version"}), "new": frozenset({"game", "chance"}),
-    "load": frozenset({"state", "game", "chance"}), "drop": frozenset({"game"}), "games": frozenset(),
+    "hello": frozenset({"version"}), "new": frozenset({"game", "chance", "replace"}),
+    "load": frozenset({"state", "game", "chance", "replace"}), "drop": frozenset({"game"}), "games": frozenset(),
     "legal": frozenset({"game", "detail"}), "apply": frozenset({"game", "action", "index"}),
     "chance": frozenset({"game", "force", "draw"}), "state": frozenset({"game", "player"}),
     "save": frozenset({"game"}), "explain": frozenset({"game", "action", "index"}), "quit": frozenset(),
@@ -181,6 +184,8 @@ class Session:
     def __init__(self, host: Host):
         self.host = host
         self.games: dict[str, _Game] = {}
+        #: How many kept games use each set of compiled rules (by identity): at most MAX_DATA_SETS of them.
+        self.uses: dict[int, int] = {}
         self.counter = 0
         self.closed = False
         self.handlers: dict[str, Callable[[Request], Reply]] = {
@@ -264,11 +269,32 @@ class Session:
             raise ProtocolError("unknown-game", f"no game {gid!r}", games=sorted(self.games)[:50])
         return found
 
+    @staticmethod
+    def _use(uses: dict[int, int], state: State, change: int) -> None:
+        """Count a game more (1) or less (-1) among the users of its compiled rules (by identity)."""
+        key = id(state.game)
+        uses[key] = uses.get(key, 0) + change
+        if not uses[key]:
+            del uses[key]
+
+    def check_new_id(self, request: Request) -> None:
+        """Refuse a ``game`` id that is not one, or is kept already without ``replace: true`` (before any
+        work is done for the request)."""
+        gid = request.get("game")
+        if gid is None:
+            return
+        if not isinstance(gid, str) or not 0 < len(gid) <= 100:
+            raise ProtocolError("bad-request", "a game id is a string of 1 to 100 characters")
+        if gid in self.games and not self.flag(request, "replace"):
+            raise ProtocolError("game-exists", f"a game {gid!r} is kept already: drop it, choose another id, "
+                                               "or say `replace: true`")
+
     def add(self, state: State, request: Request) -> Reply:
         """Keep a new game under the request's ``game`` id (or a fresh one)."""
         chance = request.get("chance", "client")
         if chance not in CHANCE_MODES:
             raise ProtocolError("bad-request", f"chance is one of {', '.join(CHANCE_MODES)}, not {chance!r}")
+        self.check_new_id(request)
         gid = request.get("game")
         if gid is None:
             self.counter += 1
@@ -276,12 +302,19 @@ class Session:
             while gid in self.games:
                 self.counter += 1
                 gid = f"g{self.counter}"
-        elif not isinstance(gid, str) or not 0 < len(gid) <= 100:
-            raise ProtocolError("bad-request", "a game id is a string of 1 to 100 characters")
         if gid not in self.games and len(self.games) >= MAX_GAMES:
             raise ProtocolError("too-many-games", f"a session keeps at most {MAX_GAMES} games; drop some")
+        replaced = self.games.get(gid)
+        uses = dict(self.uses)
+        if replaced is not None:
+            self._use(uses, replaced.state, -1)
+        if id(state.game) not in uses and len(uses) >= MAX_DATA_SETS:
+            raise ProtocolError("too-many-data-sets", f"the games of a session use at most {MAX_DATA_SETS} "
+                                f"different sets of component data; drop the games of one")
         g = _Game(state, chance, self.host.piece_word(state))
         outcomes = self._auto(g)
+        self._use(uses, state, 1)
+        self.uses = uses
         self.games[gid] = g
         reply = {"game": gid, **self.status(g)}
         if outcomes:
@@ -375,7 +408,8 @@ class Session:
                 "commands": sorted(self.handlers), **self.host.hello()}
 
     def new(self, request: Request) -> Reply:
-        """Start a game."""
+        """Start a game (``game``: under this id; one kept already only with ``replace: true``)."""
+        self.check_new_id(request)
         return self.add(self.host.new_state(request), request)
 
     def load(self, request: Request) -> Reply:
@@ -383,11 +417,13 @@ class Session:
         stored = request.get("state")
         if not isinstance(stored, dict):
             raise ProtocolError("bad-request", "`state` is a saved state (the object `save` answers)")
+        self.check_new_id(request)
         return self.add(self.host.load_state(stored, request), request)
 
     def drop(self, request: Request) -> Reply:
         """Forget a game."""
-        self.game(request)
+        g = self.game(request)
+        self._use(self.uses, g.state, -1)
         del self.games[request["game"]]
         return {}
 

@@ -14,22 +14,34 @@ start and restore games.
 
 from __future__ import annotations
 
-import functools
+import hashlib
 import secrets
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from interpreter import Citation, Game, State, load_spec, notation
+from interpreter import Citation, Game, SpecError, State, load_spec, notation
+from interpreter.data import MAX_TABLE_BYTES, path_problem, resolve_file
+from interpreter.files import read_text
 
 from .games import game_name, hooks
 from .paths import project_root, spec_dir
 
+#: The most compiled games kept loaded (by spec folder and content of the component data); the least
+#: recently used is forgotten first.
+MAX_LOADED = 8
+_loaded: OrderedDict[tuple[str, str, str], Game] = OrderedDict()
+#: Every loaded game still in use somewhere (a state holds its game), also once forgotten by ``_loaded``.
+_alive: weakref.WeakValueDictionary[tuple[str, str, str], Game] = weakref.WeakValueDictionary()
+_loaded_lock = threading.Lock()
 
-@functools.lru_cache(maxsize=8)
-def _load(folder: str, data: str | None, name: str) -> Game:
+
+def _load_spec(folder: str, data: str | None, name: str) -> Game:
     game = load_spec(Path(folder), data=data, display_root=project_root())
     # the package of the registry name, and the one the tools find by the name the rules give the game
     # (faces, views: rattus_rules.games): each checks that the spec has what it reads
@@ -40,12 +52,64 @@ def _load(folder: str, data: str | None, name: str) -> Game:
     return game
 
 
+def _content_key(folder: str, data: str | None, name: str) -> str:
+    """What tells loaded games apart: ``shipped``; for a data path, the sha256 of the table files it gives
+    (so that two folders holding the same tables share one compiled game); ``path:DATA`` where those
+    files cannot be read here (loading them says why)."""
+    if data is None:
+        return "shipped"
+    digest = hashlib.sha256()
+    override = Path(data)
+    mine = False
+    try:
+        for decl in sorted(_load(folder, None, name).symbols.tables.values(), key=lambda d: d.file):
+            if path_problem(decl.file) is not None:
+                return f"path:{data}"
+            path = resolve_file(decl, Path(folder), override)
+            mine = mine or path != Path(folder) / decl.file
+            text = read_text(path, MAX_TABLE_BYTES)
+            digest.update(f"{decl.file}\0{len(text)}\0{text}".encode("utf-8", "surrogatepass"))
+    except (OSError, ValueError, SpecError):
+        return f"path:{data}"
+    return f"sha256:{digest.hexdigest()}" if mine else f"path:{data}"
+
+
+def _load(folder: str, data: str | None, name: str) -> Game:
+    """A game's compiled rules with these component tables, shared by every caller that gives the same
+    tables (:func:`_content_key`) while any uses them; at most :data:`MAX_LOADED` are kept beyond that."""
+    key = (folder, _content_key(folder, data, name), name)
+    with _loaded_lock:
+        found = _loaded.get(key) or _alive.get(key)
+        if found is not None:
+            _loaded[key] = found
+            _loaded.move_to_end(key)
+            return found
+    game = _load_spec(folder, data, name)
+    if key[1] != "shipped" and _content_key(folder, data, name) != key[1]:
+        return game  # the files changed while they were read: not kept for another caller
+    with _loaded_lock:
+        game = _loaded.get(key) or _alive.setdefault(key, game)
+        _loaded[key] = game
+        _loaded.move_to_end(key)
+        while len(_loaded) > MAX_LOADED:
+            _loaded.popitem(last=False)
+    return game
+
+
+def forget_loaded() -> None:
+    """Forget every loaded game (a back end or spec folder chosen anew loads them again)."""
+    with _loaded_lock:
+        _loaded.clear()
+        _alive.clear()
+
+
 def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
     """The compiled rules of a game; ``data`` names a folder of corrected component tables.
 
     ``game`` is a name from the registry or a folder (:mod:`rattus_rules.games`);
     None is Rattus (or the game chosen with ``rattus --game``).  Loaded once
-    per folder and data path and cached.  Raises :class:`interpreter.SpecError`,
+    per folder and content of the data's tables and cached (two data folders holding the same tables
+    share one compiled game).  Raises :class:`interpreter.SpecError`,
     or :class:`rattus_rules.games.UnknownGame` (a ValueError).
     """
     return _load(str(spec_dir(game)), None if data is None else str(Path(data).resolve()), game_name(game))

@@ -55,8 +55,7 @@ from interpreter.compiler import CHOOSE, Decision
 from interpreter.tools.perft import perft
 
 from .agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
-from .api import _load as api_load
-from .api import load_rules
+from .api import forget_loaded, load_rules
 from .commands.common import EXIT_USAGE, UsageError
 from .commands.records import MAX_PERFT_DEPTH
 from .conformance import start_position
@@ -202,7 +201,7 @@ def backend_selected(backend: str) -> Iterator[None]:
     package's loaded games forgotten before and after (none loaded under another back end is reused)."""
     old = os.environ.get(BACKEND_ENV)
     os.environ[BACKEND_ENV] = backend
-    api_load.cache_clear()
+    forget_loaded()
     try:
         yield
     finally:
@@ -210,7 +209,7 @@ def backend_selected(backend: str) -> Iterator[None]:
             os.environ.pop(BACKEND_ENV, None)
         else:
             os.environ[BACKEND_ENV] = old
-        api_load.cache_clear()
+        forget_loaded()
 
 
 def backend_running(game: Game, settings: Mapping[str, str] | None = None) -> str:
