@@ -118,6 +118,9 @@ class Emitter:
         self.arrays: list[str] = []
         self._columns: dict[tuple[str, str], str] = {}
         self._key_index: dict[str, dict[tuple[type, Any], int]] = {}
+        #: Mirrored tables and zones: name -> (mirror index, dimensions, kind of values).
+        self.mirrors: dict[str, tuple[int, list[int], int]] = {}
+        self.zone_mirrors: dict[str, tuple[int, list[int]]] = {}
         self.functions: list[str] = []
         self.exported: list[tuple[str, str]] = []
         self.leaf_defined: dict[str, str] = {}
@@ -330,7 +333,7 @@ class Emitter:
                     return self.as_list(e, sc)
                 raise Unsupported(f"the name {ident}", e.pos)
             case Kind.STATE:
-                return self.state_value(ident, "Py_NewRef(Py_None)", t, e.pos)
+                return self.state_read(ident, (), sc, t, e.pos)
             case Kind.TABLE | Kind.ENUM:
                 return self.as_list(e, sc)
             case Kind.SWITCH:
@@ -358,6 +361,130 @@ class Emitter:
             raise Unsupported(f"a value of type {t} in a state", pos)
         return self.unbox(f"({{ PyObject *_g = {got}; if (!_g) goto fail; _g; }})", t, pos)
 
+    # --------------------------------------------------------------- mirrors
+    def dims_of(self, dims: Sequence[str]) -> list[int] | None:
+        """The dimensions of a table or zone as the runtime's mirrors take them (-1 a seat, else an
+        entity table's index); None if one is neither."""
+        out = []
+        for d in dims:
+            if d == "player":
+                out.append(-1)
+            elif d in self.symbols.graphs:
+                out.append(self.table_id(self.symbols.graphs[d].nodes))
+            elif d in self.game.table_keys:
+                out.append(self.table_id(d))
+            else:
+                return None
+        return out
+
+    def value_kind(self, t: Type | None) -> int | None:
+        """How a mirror holds values of a type (see ``rt_unbox_kind``), None if it does not."""
+        match t:
+            case IntType() | PlayerType() | PieceType():
+                return 0
+            case BoolType():
+                return 1
+            case TextType():
+                return 2
+            case EntityType():
+                return 3 + self.table_id(t.table)
+            case _:
+                return None
+
+    def mirror(self, name: str) -> tuple[int, list[int], int] | None:
+        """The mirror of a counter's or var's table, if it can have one."""
+        got = self.mirrors.get(name)
+        if got is not None:
+            return got
+        decl = self.symbols.states[name]
+        dims = self.dims_of(decl.dims)
+        kind = self.value_kind(self.symbols.declared_state_type(decl))
+        if dims is None or kind is None:
+            return None
+        got = self.mirrors[name] = (len(self.mirrors), dims, kind)
+        return got
+
+    def zone_mirror(self, name: str) -> tuple[int, list[int]] | None:
+        """The mirror of a zone's lists, if it can have one."""
+        got = self.zone_mirrors.get(name)
+        if got is None:
+            dims = self.dims_of(self.symbols.zones[name].dims)
+            if dims is None:
+                return None
+            got = self.zone_mirrors[name] = (len(self.zone_mirrors), dims)
+        return got
+
+    def flat_index(self, dims: list[int], keys: Sequence[CVal], names: Sequence[str]) -> tuple[str, str] | None:
+        """(C test that each key is in its dimension, C text of the flat index), or None where a
+        key's type is not its dimension's (the dict is read then)."""
+        tests, index = [], "0"
+        for d, k, c in zip(dims, keys, names):
+            if d < 0:
+                if self.family(k.type) != "num":
+                    return None
+                size = "r->n"
+            else:
+                if not (isinstance(k.type, EntityType) and self.tables.get(k.type.table) == d):
+                    return None
+                size = str(len(self.game.table_keys[k.type.table]))
+            tests.append(f"{c} >= 0 && {c} < {size}")
+            index = f"({index}) * {size} + {c}"
+        return " && ".join(tests) or "1", index
+
+    def state_read(self, name: str, args: tuple[A.Expr, ...], sc: Scope, t: Type, pos: A.Pos) -> CVal:
+        """The value of a counter or var at its keys: from the table's mirror where it has one,
+        else (or for a key the mirror does not hold) from the dict, as the Python back end reads it."""
+        keys = [self.expr(a, sc) for a in args]
+        mirror = self.mirror(name)
+        names = [self.fresh("k") for _ in keys]
+        held = [CVal(c, k.type, k.obj) for c, k in zip(names, keys)]
+        decls = " ".join(f"{'PyObject *' if k.obj else 'int64_t '}{c} = {k.text};" for c, k in zip(names, keys))
+        boxed = self.key_of(held, pos)
+        slow = self.state_value(name, boxed, t, pos)
+        place = self.flat_index(mirror[1], held, names) if mirror is not None and not any(k.obj for k in keys) \
+            else None
+        if mirror is None or place is None or not _scalar(t) or self.value_kind(t) is None \
+                or self.family(t) != self.family(self._kind_type(mirror[2], t)):
+            if slow.obj:
+                return CVal(f"({{ {decls} {slow.text}; }})", t, obj=True)
+            return CVal(f"({{ {decls} {slow.text}; }})", t)
+        i, dims, kind = mirror
+        test, index = place
+        m, v = self.fresh("m"), self.fresh("v")
+        return CVal(f"({{ {decls} int64_t *{m} = rt_mirror(r, &VM[{i}], {self.name(name)}, {len(dims)}, VD{i}, "
+            f"{kind}); "
+                    f"if (!{m}) goto fail; int64_t {v}; if ({m} != RT_MIRROR_OFF && {test}) {v} = {m}[{index}]; "
+                    f"else {v} = {slow.text}; {v}; }})", t)
+
+    def _kind_type(self, kind: int, t: Type) -> Type:
+        """A type whose values a mirror holds as this kind (for comparing families)."""
+        kinds: dict[int, Type] = {0: INT, 1: BOOL, 2: TEXT}
+        return kinds.get(kind, t)
+
+    def key_of(self, keys: Sequence[CVal], pos: A.Pos) -> str:
+        """C text of a new reference to the key made of values already computed (None, one, a tuple)."""
+        if not keys:
+            return "Py_NewRef(Py_None)"
+        boxed = [self.box(k, pos) for k in keys]
+        if len(boxed) == 1:
+            return boxed[0]
+        items = self.fresh("kk")
+        fill = " ".join(f"{items}[{i}] = {b};" for i, b in enumerate(boxed))
+        return f"({{ PyObject *{items}[{len(boxed)}]; {fill} rt_tuple({len(boxed)}, {items}); }})"
+
+    def mirror_source(self) -> list[str]:
+        """The C declarations of the mirrors."""
+        out = []
+        for name, (i, dims, _kind) in self.mirrors.items():
+            out.append(f"static const int VD{i}[{max(1, len(dims))}] = {{{', '.join(map(str, dims)) or '0'}}}; "
+                       f"/* {name} */")
+        out.append(f"static Mirror VM[{max(1, len(self.mirrors))}];")
+        for name, (i, dims) in self.zone_mirrors.items():
+            out.append(f"static const int ZD{i}[{max(1, len(dims))}] = {{{', '.join(map(str, dims)) or '0'}}}; "
+                       f"/* {name} */")
+        out.append(f"static Mirror ZM[{max(1, len(self.zone_mirrors))}];")
+        return out
+
     def key(self, args: tuple[A.Expr, ...], sc: Scope, pos: A.Pos) -> str:
         """C text of a new reference to the key of an indexed state: None, a value or a tuple."""
         if not args:
@@ -373,7 +500,7 @@ class Emitter:
         """``name[keys]``: a state's value, or whether a limit is unused."""
         kind = self.checked.ref(e)
         if kind is Kind.STATE:
-            return self.state_value(e.base, self.key(e.args, sc, e.pos), self.type_of(e), e.pos)
+            return self.state_read(e.base, e.args, sc, self.type_of(e), e.pos)
         if kind is Kind.LIMIT:
             u, k = self.fresh("u"), self.fresh("k")
             return CVal(f"({{ PyObject *{u} = ({{ PyObject *_s = PyObject_GetAttr(r->st, S_used); if (!_s) goto fail; "
@@ -387,8 +514,23 @@ class Emitter:
     def zone_list(self, e: A.Expr, sc: Scope) -> str:
         """C text of the live list of piece ids of a zone expression (borrowed)."""
         if isinstance(e, A.Index) and self.checked.ref(e) is Kind.ZONE:
-            return (f"({{ PyObject *_z = rt_zone(r, {self.name(e.base)}, {self.key(e.args, sc, e.pos)}); "
-                    f"if (!_z) goto fail; _z; }})")
+            keys = [self.expr(a, sc) for a in e.args]
+            names = [self.fresh("k") for _ in keys]
+            held = [CVal(c, k.type, k.obj) for c, k in zip(names, keys)]
+            decls = " ".join(f"{'PyObject *' if k.obj else 'int64_t '}{c} = {k.text};" for c, k in zip(names, keys))
+            slow = f"rt_zone(r, {self.name(e.base)}, {self.key_of(held, e.pos)})"
+            mirror = self.zone_mirror(e.base)
+            place = self.flat_index(mirror[1], held, names) if mirror is not None and not any(k.obj for k in keys) \
+                else None
+            if mirror is None or place is None:
+                return f"({{ {decls} PyObject *_z = {slow}; if (!_z) goto fail; _z; }})"
+            i, dims = mirror
+            test, index = place
+            zm, z = self.fresh("zm"), self.fresh("z")
+            return (f"({{ {decls} PyObject **{zm} = rt_zone_mirror(r, &ZM[{i}], {self.name(e.base)}, "
+                f"{len(dims)}, ZD{i}); "
+                    f"if (!{zm}) goto fail; PyObject *{z} = ({zm} != RT_ZONES_OFF && {test}) ? {zm}[{index}] : NULL; "
+                    f"if (!{z}) {z} = {slow}; if (!{z}) goto fail; {z}; }})")
         if isinstance(e, A.Name) and self.checked.ref(e) is Kind.ZONE:
             return (f"({{ PyObject *_z = rt_zone(r, {self.name(e.ident)}, Py_NewRef(Py_None)); if (!_z) goto "
                     f"fail; _z; }})")
@@ -1025,30 +1167,55 @@ class Emitter:
             return
         decl_t = self.type_of(st.value)
         table = f"({{ PyObject *_t = rt_table(r, {self.name(st.name)}); if (!_t) goto fail; _t; }})"
-        key = self.key(st.keys, {}, st.pos)
+        keys = [self.expr(k, {}) for k in st.keys]
+        names = [self.fresh("k") for _ in keys]
+        held = [CVal(c, k.type, k.obj) for c, k in zip(names, keys)]
+        decls = " ".join(f"{'PyObject *' if k.obj else 'int64_t '}{c} = {k.text};" for c, k in zip(names, keys))
+        key = self.key_of(held, st.pos)
+        mirror = self.mirror(st.name)
+        place = self.flat_index(mirror[1], held, names) if mirror is not None and not any(k.obj for k in keys) \
+            else None
+
+        def wrote(value: str | None) -> str:
+            """C text keeping the table's mirror up to date after the write (or dropping it)."""
+            if mirror is None:
+                return ""
+            if place is None or value is None:
+                return f"if (VM[{mirror[0]}].dict == _tb) VM[{mirror[0]}].dict = NULL;"
+            test, index = place
+            return f"rt_mirror_wrote(&VM[{mirror[0]}], _tb, _tag0, ({test}) ? ({index}) : -1, {value});"
+
         if op == "=":
             value = self.expr(st.value, {})
-            out.append(f"{{ PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; "
+            same = mirror is not None and not value.obj and self.value_kind(value.type) is not None and \
+                self.family(value.type) == self.family(self._kind_type(mirror[2], value.type)) and \
+                (mirror[2] < 3 or self.value_kind(value.type) == mirror[2])
+            out.append(f"{{ {decls} PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; "
                        f"int _has = PyDict_Contains(_tb, _k); if (_has <= 0) {{ if (_has == 0) "
-                           f"PyErr_Format(PyExc_KeyError, "
-                       f"\"%U has no key %R\", {self.name(st.name)}, _k); Py_DECREF(_k); goto fail; }} "
-                       f"_k = rt_keep(r, _k); if (!_k) goto fail; PyObject *_v = {self.box(value, st.pos)}; if "
-                           f"(!_v) goto fail; "
-                       f"int _bad = PyDict_SetItem(_tb, _k, _v); Py_DECREF(_v); if (_bad) goto fail; }}")
+                       f"PyErr_Format(PyExc_KeyError, \"%U has no key %R\", {self.name(st.name)}, _k); Py_DECREF(_k); "
+                       f"goto fail; }} _k = rt_keep(r, _k); if (!_k) goto fail; "
+                       f"{'int64_t' if same else 'PyObject *'} _x = {value.text if same else self.box(value, st.pos)}; "
+                       f"PyObject *_v = {self.box(CVal('_x', value.type), st.pos) if same else '_x'}; if (!_v) "
+                           f"goto fail; "
+                       f"uint64_t _tag0 = RT_DICT_TAG(_tb); (void)_tag0; "
+                       f"int _bad = PyDict_SetItem(_tb, _k, _v); Py_DECREF(_v); if (_bad) goto fail; "
+                       f"{wrote('_x' if same else None)} }}")
             return
         if decl_t != INT and self.family(decl_t) != "num":
             raise Unsupported(f"`{op}` of a {decl_t}", st.pos)
         value = self.scalar(st.value, {})
         helper = "rt_add" if op == "+=" else "rt_sub"
         old = self.unbox("_ov", INT, st.pos)
-        out.append(f"{{ PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; _k = rt_keep(r, _k); "
+        out.append(f"{{ {decls} PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; _k = "
+            f"rt_keep(r, _k); "
                    f"if (!_k) goto fail; PyObject *_ov = PyDict_GetItemWithError(_tb, _k); if (!_ov) {{ "
-                   f"if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, _k); goto fail; }} int64_t _o = "
-                       f"{old.text}; "
-                   f"int64_t _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; PyObject *_n = "
-                       f"rt_int_obj(_r); "
-                   f"if (!_n) goto fail; int _bad = PyDict_SetItem(_tb, _k, _n); Py_DECREF(_n); if (_bad) goto "
-                       f"fail; }}")
+                   f"if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, _k); goto fail; }} "
+                   f"int64_t _o = {old.text}; "
+                   f"int64_t _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; "
+                   f"PyObject *_n = rt_int_obj(_r); if (!_n) goto fail; uint64_t _tag0 = RT_DICT_TAG(_tb); "
+                       f"(void)_tag0; "
+                   f"int _bad = PyDict_SetItem(_tb, _k, _n); Py_DECREF(_n); if (_bad) goto fail; "
+                   f"{wrote('_r' if mirror is not None and mirror[2] == 0 else None)} }}")
 
     def round_cost(self, statements: Sequence[A.Stmt]) -> int:
         """The steps one round of a loop body costs, as the Python back end weighs it."""
@@ -1447,6 +1614,7 @@ class Emitter:
             "#define RETOBJ(x) do { retobj = (x); if (!retobj) goto fail; goto done; } while (0)",
             *decls,
             *self.arrays,
+            *self.mirror_source(),
             "static int rt_look(R *r, int64_t piece, int64_t who) {",
             "    if (who == RT_NONE || who < 0 || who >= r->n) { PyErr_Format(PyExc_ValueError, \"no seat "
                 "%lld\", (long long)who); return -1; }",

@@ -458,3 +458,152 @@ static int rt_setup_common(PyObject *args) {
     }
     return 0;
 }
+
+/* ----------------------------------------------------- mirrors of tables
+ * A counter's or var's table (a dict keyed by None, a value or a tuple) read as an array of int64,
+ * made again whenever the dict is another one or was changed (CPython's dict version tag), and kept
+ * up to date by the generated code's own writes.  A table that cannot be mirrored (a key or value
+ * C does not hold) is read through the dict, as before.  Zones likewise: an array of the lists of
+ * pieces of a zone's keys (the lists are changed in place; the dict of a zone never is). */
+
+typedef struct Mirror {
+    PyObject *dict;     /* identity only (never dereferenced unless it is the state's current dict) */
+    uint64_t tag;
+    Py_ssize_t size;
+    int off;            /* this dict cannot be mirrored */
+    int64_t *vals;      /* tables */
+    PyObject **lists;   /* zones (borrowed from the dict) */
+} Mirror;
+
+static int64_t RT_MIRROR_OFF_[1];
+#define RT_MIRROR_OFF RT_MIRROR_OFF_
+static PyObject *RT_ZONES_OFF_[1];
+#define RT_ZONES_OFF RT_ZONES_OFF_
+
+#if PY_VERSION_HEX < 0x030C0000
+#define RT_DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#define RT_MIRRORS 1
+#else
+#define RT_DICT_TAG(d) ((uint64_t)0)
+#define RT_MIRRORS 0
+#endif
+
+/* The index of a key part (dims[i]: -1 a seat, else an entity table); -1 if it is none of them. */
+static Py_ssize_t rt_key_part(int dim, PyObject *k, int64_t n) {
+    if (dim < 0) {
+        if (!PyLong_CheckExact(k)) return -1;
+        long long v = PyLong_AsLongLong(k);
+        if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
+        return (v >= 0 && v < n) ? (Py_ssize_t)v : -1;
+    }
+    PyObject *i = PyDict_GetItemWithError(PyTuple_GET_ITEM(KEY_IDS, dim), k);
+    if (!i) { PyErr_Clear(); return -1; }
+    PyObject *keys = PyTuple_GET_ITEM(KEYS, dim);
+    Py_ssize_t at = PyLong_AsSsize_t(i);
+    /* 1 and True are equal keys: only the very kind of key the table has */
+    if (at < 0 || at >= PyTuple_GET_SIZE(keys) || Py_TYPE(PyTuple_GET_ITEM(keys, at)) != Py_TYPE(k)) return -1;
+    return at;
+}
+
+static Py_ssize_t rt_dim_size(int dim, int64_t n) {
+    return dim < 0 ? (Py_ssize_t)n : PyTuple_GET_SIZE(PyTuple_GET_ITEM(KEYS, dim));
+}
+
+/* The flat index of a dict key of a table of these dimensions, -1 if it is not one. */
+static Py_ssize_t rt_flat_key(PyObject *key, int ndims, const int *dims, int64_t n) {
+    if (ndims == 0) return key == Py_None ? 0 : -1;
+    if (ndims == 1) return rt_key_part(dims[0], key, n);
+    if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != ndims) return -1;
+    Py_ssize_t at = 0;
+    for (int d = 0; d < ndims; d++) {
+        Py_ssize_t part = rt_key_part(dims[d], PyTuple_GET_ITEM(key, d), n);
+        if (part < 0) return -1;
+        at = at * rt_dim_size(dims[d], n) + part;
+    }
+    return at;
+}
+
+static int rt_unbox_kind(int vkind, PyObject *o, int64_t *out) {
+    /* vkind: 0 a number (int, seat, piece), 1 yes/no, 2 a text, 3+t a key of entity table t */
+    if (o == Py_None) { *out = RT_NONE; return 0; }
+    if (vkind == 0) { if (!PyLong_CheckExact(o)) return -1; return rt_int_of(o, out); }
+    if (vkind == 1) { if (o == Py_True) { *out = 1; return 0; } if (o == Py_False) { *out = 0; return 0; } return -1; }
+    if (vkind == 2) { if (!PyUnicode_CheckExact(o)) return -1; return rt_text_of(o, out); }
+    Py_ssize_t at = rt_key_part(vkind - 3, o, 0);
+    if (at < 0) return -1;
+    *out = at;
+    return 0;
+}
+
+/* The array of a table's values (RT_MIRROR_OFF: read the dict), NULL with an error set. */
+static int64_t *rt_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int *dims, int vkind) {
+    PyObject *d = rt_table(r, name);
+    if (!d) return NULL;
+    if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_MIRROR_OFF;
+    uint64_t tag = RT_DICT_TAG(d);
+    if (m->dict == d && m->tag == tag) return m->off ? RT_MIRROR_OFF : m->vals;
+    m->dict = d; m->tag = tag; m->off = 1;
+    Py_ssize_t size = 1;
+    for (int i = 0; i < ndims; i++) size *= rt_dim_size(dims[i], r->n);
+    if (PyDict_GET_SIZE(d) != size || size > 1000000) return RT_MIRROR_OFF;
+    if (size > m->size || !m->vals) {
+        int64_t *grown = PyMem_Realloc(m->vals, sizeof(int64_t) * (size_t)(size ? size : 1));
+        if (!grown) return RT_MIRROR_OFF;
+        m->vals = grown; m->size = size;
+    }
+    char *seen = PyMem_Calloc((size_t)(size ? size : 1), 1);
+    if (!seen) return RT_MIRROR_OFF;
+    Py_ssize_t pos = 0; PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        Py_ssize_t at = rt_flat_key(k, ndims, dims, r->n);
+        int64_t x;
+        if (at < 0 || seen[at] || rt_unbox_kind(vkind, v, &x) < 0) {
+            PyErr_Clear();
+            PyMem_Free(seen);
+            return RT_MIRROR_OFF;
+        }
+        seen[at] = 1;
+        m->vals[at] = x;
+    }
+    PyMem_Free(seen);
+    m->off = 0;
+    return m->vals;
+}
+
+/* After the generated code set d[key] (flat index at) to x: keep the mirror of d up to date. */
+static void rt_mirror_wrote(Mirror *m, PyObject *d, uint64_t before, Py_ssize_t at, int64_t x) {
+    if (!RT_MIRRORS) return;
+    if (m->dict == d && m->tag == before && !m->off && at >= 0 && at < m->size) {
+        m->vals[at] = x;
+        m->tag = RT_DICT_TAG(d);
+    } else if (m->dict == d) {
+        m->dict = NULL;
+    }
+}
+
+/* The lists of pieces of a zone's keys (RT_ZONES_OFF: read the dict), NULL with an error set. */
+static PyObject **rt_zone_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int *dims) {
+    PyObject *d = rt_zone_table(r, name);
+    if (!d) return NULL;
+    if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_ZONES_OFF;
+    uint64_t tag = RT_DICT_TAG(d);
+    if (m->dict == d && m->tag == tag) return m->off ? RT_ZONES_OFF : m->lists;
+    m->dict = d; m->tag = tag; m->off = 1;
+    Py_ssize_t size = 1;
+    for (int i = 0; i < ndims; i++) size *= rt_dim_size(dims[i], r->n);
+    if (PyDict_GET_SIZE(d) != size || size > 1000000) return RT_ZONES_OFF;
+    if (size > m->size || !m->lists) {
+        PyObject **grown = PyMem_Realloc(m->lists, sizeof(PyObject *) * (size_t)(size ? size : 1));
+        if (!grown) return RT_ZONES_OFF;
+        m->lists = grown; m->size = size;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) m->lists[i] = NULL;
+    Py_ssize_t pos = 0; PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        Py_ssize_t at = rt_flat_key(k, ndims, dims, r->n);
+        if (at < 0 || m->lists[at] || !PyList_CheckExact(v)) { PyErr_Clear(); return RT_ZONES_OFF; }
+        m->lists[at] = v;
+    }
+    m->off = 0;
+    return m->lists;
+}

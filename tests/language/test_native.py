@@ -207,3 +207,26 @@ def test_a_folder_others_can_write_is_not_used(tmp_path: Path, monkeypatch: pyte
     (shared / "native").chmod(0o777)
     built = native.build_and_load(_module_source(name, 3), name, name)
     assert built.module.marker == 3 and not list((shared / "native").iterdir())  # built privately, not cached
+
+
+def test_a_state_changed_in_place_from_python_is_read_afresh(tmp_path: Path) -> None:
+    # the C code keeps arrays mirroring the state's tables (see crt.h); a table changed by Python in
+    # place (an edit, a tool) must be read anew, never from a stale mirror
+    body = ('loop { choose by first_player { "take" k in 1 .. n where m[0] + k > 0 and (who == none or k > 1) '
+            + CITE + " { n += k\nm[0] += 1 } }\nif n > 1000000 { finish [first_player] } }")
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    a, b = c.new_state(2), py.new_state(2)
+    other = c.new_state(2)  # a second state of the same game, played in between
+    for step in range(6):
+        other.apply_index(0)
+        a.apply_index(a.num_legal_actions() - 1)
+        b.apply_index(b.num_legal_actions() - 1)
+        for st in (a, b):
+            st.vals["n"][None] += 3 * step
+            st.vals["m"][0] -= 2
+            st.vals["who"][None] = None if step % 2 else 0  # read by the listing, never written by C
+        a.apply_index(0)
+        b.apply_index(0)
+        assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts()
