@@ -94,6 +94,11 @@ def _c_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _comment(text: str) -> str:
+    """A name as the text of a C comment (ASCII letters, digits and underscores only)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c == "_") else "?" for c in text)
+
+
 def _scalar(t: Type) -> bool:
     """Whether values of a type are held as ``int64_t``."""
     return isinstance(t, (IntType, BoolType, PlayerType, PieceType, EntityType, TextType, NoneType, SwitchType))
@@ -133,9 +138,10 @@ class Emitter:
 
     # ------------------------------------------------------------ plumbing
     def fresh(self, base: str = "t") -> str:
-        """A new C identifier."""
+        """A new C identifier (a spec name's ASCII letters and digits, then a number)."""
         self._counter += 1
-        return f"_{base}{self._counter}"
+        safe = "".join(c for c in base if c.isascii() and (c.isalnum() or c == "_"))[:24]
+        return f"_{safe}{self._counter}"
 
     def name(self, text: str) -> str:
         """The C variable holding an interned Python str (a state's, zone's or local's name)."""
@@ -477,11 +483,11 @@ class Emitter:
         out = []
         for name, (i, dims, _kind) in self.mirrors.items():
             out.append(f"static const int VD{i}[{max(1, len(dims))}] = {{{', '.join(map(str, dims)) or '0'}}}; "
-                       f"/* {name} */")
+                       f"/* {_comment(name)} */")
         out.append(f"static Mirror VM[{max(1, len(self.mirrors))}];")
         for name, (i, dims) in self.zone_mirrors.items():
             out.append(f"static const int ZD{i}[{max(1, len(dims))}] = {{{', '.join(map(str, dims)) or '0'}}}; "
-                       f"/* {name} */")
+                       f"/* {_comment(name)} */")
         out.append(f"static Mirror ZM[{max(1, len(self.zone_mirrors))}];")
         return out
 

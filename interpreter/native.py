@@ -59,6 +59,8 @@ BACKENDS = ("python", "c", "auto")
 RUNTIME_HEADER = Path(__file__).with_name("crt.h")
 #: The most seconds one build may take.
 BUILD_TIMEOUT = 120
+#: The most C a spec may make (a larger one runs on Python: a build must stay short).
+MAX_SOURCE = 8_000_000
 #: Flags of every build (the digest covers them).
 CFLAGS = ("-shared", "-fPIC", "-O1", "-fno-strict-aliasing", "-w")
 
@@ -355,6 +357,8 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
         return report
     placeholder = "MODULE_NAME_"
     source = em.source(placeholder)
+    if len(source) > MAX_SOURCE:
+        raise NativeUnavailable(f"the spec makes more than {MAX_SOURCE} characters of C")
     tools = toolchain()
     if isinstance(tools, str):
         raise NativeUnavailable(tools)
