@@ -49,9 +49,10 @@ def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None
     ``dask`` is the address of a Dask distributed scheduler (or a
     ``distributed.Client``): the items are sent to its workers, which must be
     able to import ``fn``.  Otherwise ``workers`` local processes (default: all
-    cores) compute them; with one worker, or one item, they are computed in
-    this process.  ``done`` is called once per item as its result arrives (in
-    the order of the items), for a progress bar.
+    cores; never more than the cores available, :func:`local_cores`) compute
+    them; with one worker, or one item, they are computed in this process.
+    ``done`` is called once per item as its result arrives (in the order of
+    the items), for a progress bar.
     """
     tick = done or (lambda: None)
     if dask is not None:
@@ -59,6 +60,7 @@ def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None
     count = local_cores() if workers is None else workers
     if count < 1:
         raise ValueError("workers must be at least 1")
+    count = min(count, local_cores())
     if count == 1 or len(items) <= 1:
         return [_ticked(fn(item), tick) for item in items]
     with ProcessPoolExecutor(max_workers=min(count, len(items))) as pool:

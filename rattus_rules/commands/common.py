@@ -22,6 +22,26 @@ class UsageError(Exception):
     """Bad command-line input (exit code 2)."""
 
 
+#: The help of every ``--workers`` option, after what the processes do.
+WORKERS_HELP = "(default: all cores; at most the cores this process may run on: a larger N is capped, and said)"
+
+
+def workers_arg(value: int | None) -> int | None:
+    """A ``--workers`` value: at least 1 (else :class:`UsageError`), and at most the cores available (a larger
+    one is capped, with a note on standard error); None stays None (all cores)."""
+    from ..executor import local_cores
+
+    if value is None:
+        return None
+    if value < 1:
+        raise UsageError(f"--workers must be at least 1, not {value}")
+    cores = local_cores()
+    if value > cores:
+        print(f"rattus: --workers {value} capped at the {cores} core(s) available", file=sys.stderr)
+        return cores
+    return value
+
+
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
     """--interpretation and --data."""
     parser.add_argument(

@@ -47,6 +47,7 @@ from .common import (
     EXIT_RULES,
     EXIT_USAGE,
     PLAYERS_HELP,
+    WORKERS_HELP,
     UsageError,
     add_json_option,
     add_rules_options,
@@ -56,6 +57,7 @@ from .common import (
     print_json,
     print_provenance,
     seed_arg,
+    workers_arg,
     write_output,
 )
 
@@ -71,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "files, folders (every *.json and *.jsonl below), glob patterns, JSON-lines files "
                         "(*.jsonl: one record a line)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="processes validating an archive (default: all cores)")
+                   help="processes validating an archive " + WORKERS_HELP)
     p.add_argument("--which-interpretations", action="store_true",
                    help="search the interpretation settings under which the record is legal")
     add_json_option(p, "the verdict (or the report of --which-interpretations)")
@@ -160,8 +162,7 @@ def load_record_arg(path: str, as_json: Callable[[dict[str, Any]], Any] | None =
 def run_validate(args: argparse.Namespace) -> int:
     """Validate a record; exit 0 legal, 1 illegal, 2 not a record."""
     chosen = parse_interpretations(args.interpretation)
-    if args.workers is not None and args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    args.workers = workers_arg(args.workers)
     if is_archive(args.files):
         load_rules(args.data)  # rules that do not load are their error, not the records'
         return _validate_archive(args, chosen)

@@ -12,7 +12,7 @@ from ..api import MAX_SEED, load_rules
 from ..games import DEFAULT_GAME, game_name
 from ..progress import progress as study_bar
 from ..study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
-from .common import EXIT_OK, UsageError, check_output, check_output_folder, seed_arg
+from .common import EXIT_OK, WORKERS_HELP, UsageError, check_output, check_output_folder, seed_arg, workers_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--switch", action="append", default=None, metavar="ID", help="study only this switch; repeatable")
     add_bound_option(p)
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
-    p.add_argument("--workers", "-w", type=int, default=None, help="local processes (default: all cores)")
+    p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS")
     p.add_argument("--output", "--out", "-o", dest="output", default="study",
                    help="folder for study.json, study.csv, plots, report.html (default: study)")
@@ -59,9 +59,10 @@ def run(args: argparse.Namespace) -> int:
     """Run one study per agent, print the largest winner-change rates, write the files."""
     from ..study_report import NO_PLOTS, can_plot, write_report
 
-    for option, value in (("--workers", args.workers), ("--games", args.games), ("--chunk", args.chunk)):
+    for option, value in (("--games", args.games), ("--chunk", args.chunk)):
         if value is not None and value < 1:
             raise UsageError(f"{option} must be at least 1, not {value}")
+    args.workers = workers_arg(args.workers)
     rules = load_rules()  # the game chosen with --game
     counts = list(range(rules.min_players, rules.max_players + 1))
     player_counts = args.players or counts

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..api import load_rules
 from ..games import DEFAULT_GAME, game_name
 from ..progress import progress as bar_of
-from .common import EXIT_OK, UsageError, check_output, seed_arg
+from .common import EXIT_OK, WORKERS_HELP, UsageError, check_output, seed_arg, workers_arg
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="one agent per seat: random, greedy, ismcts or ismcts-ITERATIONS[-ROLLOUT]")
     p.add_argument("--games", type=int, default=10, help="game seeds, each played in every rotation (default 10)")
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
-    p.add_argument("--workers", "-w", type=int, default=None, help="local processes (default: all cores)")
+    p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
     p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS "
                    "(a cluster runs code it is sent and sends results back as pickles: use only your own)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="search iterations per decision (default 30 100)")
     s.add_argument("--games", type=int, default=10, help="game seeds per line-up (default 10)")
     s.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
-    s.add_argument("--workers", "-w", type=int, default=None, help="local processes (default: all cores)")
+    s.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
     s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS "
                    "(a cluster runs code it is sent and sends results back as pickles: use only your own)")
     s.add_argument("--markdown", metavar="FILE", required=True, help="the page to write")
@@ -57,7 +57,8 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     """Play the tournament and print its table."""
     from ..algorithms.tournament import CHUNK, TournamentParams, run_tournament
 
-    _positive(games=args.games, workers=args.workers)
+    _positive(games=args.games)
+    args.workers = workers_arg(args.workers)
     check_output(args.json, "--json")
     try:
         params = TournamentParams(players=len(args.agents), lineup=tuple(args.agents), games=args.games,
@@ -84,7 +85,8 @@ def run_strength_command(args: argparse.Namespace) -> int:
     """Play the strength tournaments and write the page."""
     from ..algorithms.strength import line_ups, markdown, run_strength
 
-    _positive(games=args.games, workers=args.workers, **{"budgets": min(args.budgets)})
+    _positive(games=args.games, **{"budgets": min(args.budgets)})
+    args.workers = workers_arg(args.workers)
     rules = load_rules()
     counts = list(range(rules.min_players, rules.max_players + 1))
     players = args.players or counts
