@@ -105,8 +105,8 @@ study: setup
 ## golden: rewrite conformance/ and conformance/ratten_scharf/ (perft vectors, recorded games, golden
 ## playthroughs) after a deliberate rule change
 golden: setup
-	$(BIN)/python -m rattus_rules.conformance --write conformance
-	$(BIN)/python -m rattus_rules.conformance --write conformance --game ratten_scharf
+	$(BIN)/python -m rattus_rules.tools.kit.conformance --write conformance
+	$(BIN)/python -m rattus_rules.tools.kit.conformance --write conformance --game ratten_scharf
 
 ## parser: rebuild the LALR parser shipped beside the grammar (after a grammar change)
 parser: setup

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from rattus_rules.benchmark import main
+from rattus_rules.tools.bench.benchmark import main
 
 if __name__ == "__main__":
     sys.exit(main())

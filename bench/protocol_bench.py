@@ -30,7 +30,7 @@ import threading
 import time
 
 from rattus_rules import new_game
-from rattus_rules.referee import referee_session
+from rattus_rules.tools.kit.referee import referee_session
 
 TARGET = 20_000
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from rattus_rules.recordbench import main
+from rattus_rules.tools.bench.recordbench import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,7 @@ Usage::
 ``--model`` also plays each game against the independent reference model of
 ``tests/rattus/reference_model.py`` and reports the first difference.  A game is cut
 after ``--max-decisions`` player decisions (default
-``rattus_rules.agents.DECISION_BOUND``; under ``phase-b-optional=yes`` a game can
+``rattus_rules.algorithms.agents.DECISION_BOUND``; under ``phase-b-optional=yes`` a game can
 go on forever, docs/rules-as-written.md); the summary says how many were cut.
 """
 
@@ -34,8 +34,8 @@ if str(ROOT) not in sys.path:
 
 from interpreter import InvariantViolation, RulesError  # noqa: E402
 from rattus_rules import interpretations, new_game  # noqa: E402
-from rattus_rules.agents import add_bound_option, bound_text  # noqa: E402
-from rattus_rules.progress import progress  # noqa: E402
+from rattus_rules.algorithms.agents import add_bound_option, bound_text  # noqa: E402
+from rattus_rules.tools.progress import progress  # noqa: E402
 
 #: What one game reports: players, actions, violations, messages, whether it was cut at the bound.
 Outcome = tuple[int, int, int, list[str], bool]

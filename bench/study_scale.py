@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from rattus_rules.study import StudyParams, run_study  # noqa: E402
+from rattus_rules.tools.study.study import StudyParams, run_study  # noqa: E402
 
 
 def hours(seconds: float) -> str:

@@ -22,12 +22,12 @@ from interpreter import (
 
 from .api import Interpretation, Option, interpretations, load_rules, new_game, player_label, state_from_json
 from .games import GameHooks, register_hooks
-from .names import END_REASONS, TURN_PROCEDURE, check_names, end_reason
-from .records import TokenFaces
-from .render import board_only_svg
-from .textview import position_json, render_text
-from .viewer import players_json
-from .webpage import COMPONENTS_NOTE
+from .games.rattus.names import END_REASONS, TURN_PROCEDURE, check_names, end_reason
+from .games.rattus.render import board_only_svg
+from .games.rattus.textview import position_json, render_text
+from .tools.records.validate import TokenFaces
+from .tools.views.viewer import players_json
+from .tools.views.webpage import COMPONENTS_NOTE
 
 # Rattus's own words for the game-agnostic tools: setup ends at the first player turn; tokens are written as
 # faces; the spec names the package reads are checked when the rules load; why a game ends, and what the

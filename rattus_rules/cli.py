@@ -22,7 +22,7 @@ from interpreter.checker import suggest
 from . import __version__
 from .commands.common import EXIT_INTERNAL, EXIT_RULES, EXIT_USAGE, UsageError, check_data_path
 from .games import DEFAULT_GAME, GAMES_PATH_ENV, UnknownGame, game_name, known_games, select
-from .terminal import EscapingStream
+from .tools.terminal import EscapingStream
 
 COMMAND_MODULES = (
     "rattus_rules.commands.core",
@@ -78,7 +78,7 @@ def _any_game(parser: argparse.ArgumentParser) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code.
 
-    Everything written to the terminal goes through :mod:`rattus_rules.terminal`:
+    Everything written to the terminal goes through :mod:`rattus_rules.tools.terminal`:
     control characters from untrusted input are shown as escapes.
     """
     out, err = sys.stdout, sys.stderr

@@ -9,7 +9,7 @@ from typing import Any
 
 from interpreter.session import Session
 from rattus_rules.games import select
-from rattus_rules.referee import referee_session
+from rattus_rules.tools.kit.referee import referee_session
 
 Reply = dict[str, Any]
 

@@ -35,7 +35,7 @@ from interpreter import RulesError, SpecError
 from interpreter.ast import MAX_INT
 from interpreter.checker import MAX_PLAYERS
 from interpreter.runtime import State
-from rattus_rules.benchmark import BACKEND_ENV
+from rattus_rules.tools.bench.benchmark import BACKEND_ENV
 from tests.backends.harness import BACKENDS, ROOT, load, running, unavailable
 
 #: Numbers a mutation writes: small ones, and ones at and near the bound of the language.

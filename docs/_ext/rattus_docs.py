@@ -2,7 +2,7 @@
 
 A line ``.. rattus-generated:: NAME [SPEC]`` in a page is replaced, when Sphinx
 reads the page, by the reStructuredText of the generated part NAME (see
-``rattus_rules.docgen.PAGES`` and ``rattus_rules.refpages.PAGES``); with a SPEC
+``rattus_rules.games.rattus.docgen.PAGES`` and ``rattus_rules.games.rattus.refpages.PAGES``); with a SPEC
 folder (relative to the docs) the generic English of that spec (``spec-english``) or
 the coverage of its rulebook (``coverage``, linked to that English).  The rules
 language's lexer is registered for ``rules`` code blocks.  After an HTML build,
@@ -22,10 +22,11 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
-from interpreter.tools.englishpage import english_label, english_rst, english_target
-from interpreter.tools.lexer import RulesLexer
-from rattus_rules import __version__, docgen, load_rules, modelgen, refpages
+from rattus_rules import __version__, load_rules
+from rattus_rules.games.rattus import docgen, modelgen, refpages
 from rattus_rules.tools.coveragepage import coverage_rst
+from rattus_rules.tools.docs.englishpage import english_label, english_rst, english_target
+from rattus_rules.tools.docs.lexer import RulesLexer
 
 DOCS = Path(__file__).resolve().parent.parent
 _LINE = re.compile(r"^(?P<indent>[ \t]*)\.\. rattus-generated::[ \t]*(?P<name>\S+)(?:[ \t]+(?P<spec>\S+))?[ \t]*$",
@@ -81,7 +82,7 @@ class NotExpanded(Directive):
 
 def write_viewer_pages(outdir: Path, docs: Path = DOCS) -> list[Path]:
     """A replay-viewer page in ``outdir`` beside each record of ``docs/decisive/GAME/*.json``."""
-    from rattus_rules.viewer import viewer_data, viewer_page
+    from rattus_rules.tools.views.viewer import viewer_data, viewer_page
 
     written = []
     for folder in sorted(p for p in (docs / "decisive").glob("*") if p.is_dir()):

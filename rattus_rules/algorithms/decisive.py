@@ -1,6 +1,6 @@
 """Games a reading decides: for each reading a study shows to matter, one pair of recorded games.
 
-A study (:mod:`rattus_rules.study`) counts how often changing one switch
+A study (:mod:`rattus_rules.tools.study.study`) counts how often changing one switch
 changes the winner of a paired game.  This module finds, for each such
 reading, the first seed on which the pair's winners differ, plays that pair
 again while recording it (the same seeds, agents and chance streams, so the
@@ -22,8 +22,8 @@ import attrs
 
 from interpreter import State
 
-from ..records import Recorder, validate
-from ..study import play_game
+from ..tools.records.validate import Recorder, validate
+from ..tools.study.study import play_game
 
 #: How many seeds are tried per reading before it is reported as not found.
 TRIES = 40

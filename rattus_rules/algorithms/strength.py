@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..executor import partition, run_all
+from ..tools.executor import partition, run_all
 from .tournament import Played, TournamentParams, bradley_terry, play_chunk, summary
 
 #: The opponents the search meets, in the page's order.

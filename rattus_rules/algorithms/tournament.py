@@ -30,11 +30,11 @@ from typing import Any
 
 import attrs
 
-from ..agents import DECISION_BOUND, make_agent, parse_agent
 from ..api import MAX_SEED, load_rules
-from ..executor import partition, run_all
 from ..games import game_name
-from ..stats import wilson
+from ..tools.executor import partition, run_all
+from ..tools.study.stats import wilson
+from .agents import DECISION_BOUND, make_agent, parse_agent
 
 #: Seeds per work item.
 CHUNK = 2

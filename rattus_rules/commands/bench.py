@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..benchmark import add_arguments, run
+from ..tools.bench.benchmark import add_arguments, run
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -29,7 +29,7 @@ WORKERS_HELP = "(default: all cores; at most the cores this process may run on: 
 def workers_arg(value: int | None) -> int | None:
     """A ``--workers`` value: at least 1 (else :class:`UsageError`), and at most the cores available (a larger
     one is capped, with a note on standard error); None stays None (all cores)."""
-    from ..executor import local_cores
+    from ..tools.executor import local_cores
 
     if value is None:
         return None

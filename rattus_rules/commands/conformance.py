@@ -64,8 +64,8 @@ def _check_target(target: Path) -> None:
 
 def run_make(args: argparse.Namespace) -> int:
     """Generate the kit of the selected game into a folder."""
-    from ..conformance import build, is_default
-    from ..kit import kits_dir
+    from ..tools.kit.conformance import build, is_default
+    from ..tools.kit.kit import kits_dir
 
     target = Path(args.dir)
     _check_target(target)
@@ -85,7 +85,7 @@ def run_make(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Write the kit into a folder."""
-    from ..kit import export, kit_dir
+    from ..tools.kit.kit import export, kit_dir
 
     target = Path(args.dir)
     _check_target(target)
@@ -104,7 +104,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     An engine that does not answer a request within ``--timeout`` seconds is killed; the check stops (exit 2).
     """
-    from ..kit import ANSWER_TIMEOUT, EngineError, check, kit_dir
+    from ..tools.kit.kit import ANSWER_TIMEOUT, EngineError, check, kit_dir
 
     kit = Path(args.kit) if args.kit else None
     if kit is None and not (kit_dir(args.game) / "perft.json").is_file():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from interpreter import SpecError, State, load_spec, notation
 
-from ..agents import add_bound_option, bound_text, play_random
+from ..algorithms.agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
 from ..games import log_lines
 from ..paths import spec_dir

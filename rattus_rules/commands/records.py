@@ -14,15 +14,17 @@ import attrs
 
 from interpreter import Game, State, notation
 from interpreter.files import why_unread
-from interpreter.tools.perft import CHANCE_RULES, divide, perft
+from rattus_rules.tools.perft import CHANCE_RULES, divide, perft
 
 from ..api import load_rules
-from ..archive import is_archive, summary, summary_table, validate_archive
-from ..conformance import start_position
-from ..executor import local_cores
 from ..games import DEFAULT_GAME, follow_record, game_name, hooks, position_json, position_text
-from ..progress import progress
-from ..records import (
+from ..games.rattus.render import state_svg
+from ..games.rattus.scenario import Failure, ScenarioError, load_scenario, run_scenario
+from ..tools.executor import local_cores
+from ..tools.kit.conformance import start_position
+from ..tools.progress import progress
+from ..tools.records.archive import is_archive, summary, summary_table, validate_archive
+from ..tools.records.validate import (
     ILLEGAL,
     KINDS,
     MAX_RECORD_CHARS,
@@ -40,8 +42,6 @@ from ..records import (
     validate,
     which_interpretations,
 )
-from ..render import state_svg
-from ..scenario import Failure, ScenarioError, load_scenario, run_scenario
 from .common import (
     EXIT_OK,
     EXIT_RULES,

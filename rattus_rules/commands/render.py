@@ -18,10 +18,10 @@ from typing import Any
 from interpreter import State
 from interpreter.files import read_text, why_unread
 
-from ..agents import RandomPlayer
+from ..algorithms.agents import RandomPlayer
 from ..api import load_rules, new_game, state_from_json
-from ..records import FORMAT, ILLEGAL, seats_of
-from ..render import board_svg, state_svg
+from ..games.rattus.render import board_svg, state_svg
+from ..tools.records.validate import FORMAT, ILLEGAL, seats_of
 from .common import (
     EXIT_OK,
     EXIT_RULES,

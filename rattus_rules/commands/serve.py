@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until end of input."""
-    from ..referee import run
+    from ..tools.kit.referee import run
 
     run(sys.stdin.buffer, sys.stdout.buffer)
     return EXIT_OK

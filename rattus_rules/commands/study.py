@@ -7,11 +7,11 @@ import shlex
 import sys
 from pathlib import Path
 
-from ..agents import AGENTS, add_bound_option, parse_agent
+from ..algorithms.agents import AGENTS, add_bound_option, parse_agent
 from ..api import MAX_SEED, load_rules
 from ..games import DEFAULT_GAME, game_name
-from ..progress import progress as study_bar
-from ..study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
+from ..tools.progress import progress as study_bar
+from ..tools.study.study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
 from .common import EXIT_OK, WORKERS_HELP, UsageError, check_output, check_output_folder, seed_arg, workers_arg
 
 
@@ -57,7 +57,7 @@ def _agents(items: list[str], games: int) -> list[tuple[str, int]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run one study per agent, print the largest winner-change rates, write the files."""
-    from ..study_report import NO_PLOTS, can_plot, write_report
+    from ..tools.study.study_report import NO_PLOTS, can_plot, write_report
 
     for option, value in (("--games", args.games), ("--chunk", args.chunk)):
         if value is not None and value < 1:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..api import load_rules
 from ..games import DEFAULT_GAME, game_name
-from ..progress import progress as bar_of
+from ..tools.progress import progress as bar_of
 from .common import EXIT_OK, WORKERS_HELP, UsageError, check_output, seed_arg, workers_arg
 
 

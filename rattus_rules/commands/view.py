@@ -1,12 +1,12 @@
-"""`rattus view`: a recorded game as one self-contained HTML page (see :mod:`rattus_rules.viewer`)."""
+"""`rattus view`: a recorded game as one self-contained HTML page (see :mod:`rattus_rules.tools.views.viewer`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from ..records import ILLEGAL
-from ..viewer import steps_summary, viewer_data, viewer_page
+from ..tools.records.validate import ILLEGAL
+from ..tools.views.viewer import steps_summary, viewer_data, viewer_page
 from .common import (
     EXIT_OK,
     EXIT_RULES,

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from interpreter import Game
 from interpreter import ast as A
-from interpreter.tools.rst import esc, heading, list_table, literal
+from rattus_rules.tools.docs.rst import esc, heading, list_table, literal
 
 from .coverage import Accounted, Citer, Coverage, coverage
 

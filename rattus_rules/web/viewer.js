@@ -1,4 +1,4 @@
-/* The replay viewer: steps through the frames embedded in the page (see rattus_rules/viewer.py). */
+/* The replay viewer: steps through the frames embedded in the page (see rattus_rules/tools/views/viewer.py). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("rattus-data").textContent);

@@ -10,7 +10,7 @@ import pytest
 
 from rattus_rules.algorithms.decisive import decisive_games, find_decided, mattering
 from rattus_rules.cli import main
-from rattus_rules.records import record_game, validate
+from rattus_rules.tools.records.validate import record_game, validate
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

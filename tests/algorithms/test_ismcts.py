@@ -8,7 +8,7 @@ import pytest
 
 from interpreter import State
 from interpreter.relabel import relabelled
-from rattus_rules.agents import RandomPlayer
+from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.algorithms.ismcts import ISMCTSPlayer, SearchParams, parse_params
 from rattus_rules.algorithms.views import HiddenInformation, PlayerView
 from rattus_rules.api import load_rules

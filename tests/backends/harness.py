@@ -29,8 +29,8 @@ from typing import Any
 import pytest
 
 from interpreter import Game, RulesError, State, load_spec
-from rattus_rules.benchmark import backend_running as running
-from rattus_rules.benchmark import backend_selected as selected
+from rattus_rules.tools.bench.benchmark import backend_running as running
+from rattus_rules.tools.bench.benchmark import backend_selected as selected
 
 __all__ = ["BACKENDS", "GAMES", "ROOT", "game", "load", "lockstep", "random_settings", "running", "selected",
            "skip_unless", "switch_options", "unavailable"]

@@ -16,8 +16,8 @@ import json
 import pytest
 
 from rattus_rules.api import load_rules
-from rattus_rules.conformance import _legal_texts, build, differences, kit_root, loads_golden
-from rattus_rules.records import validate, walk
+from rattus_rules.tools.kit.conformance import _legal_texts, build, differences, kit_root, loads_golden
+from rattus_rules.tools.records.validate import validate, walk
 
 from .harness import BACKENDS, running, selected, skip_unless
 

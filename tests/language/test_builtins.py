@@ -12,7 +12,7 @@ from interpreter import ast as A
 from interpreter import load_spec
 from interpreter.builtins import BUILTINS, SPECIAL_NAMES
 from interpreter.english import English
-from interpreter.tools.refgen import builtins_rst
+from rattus_rules.tools.docs.refgen import builtins_rst
 
 #: A spec argument for each kind of argument a builtin documents (its `params` words).
 ARGUMENTS = {

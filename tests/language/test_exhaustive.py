@@ -21,8 +21,8 @@ import pytest
 from interpreter import ast as A
 from interpreter import checker, codegen, compiler, english, stored
 from interpreter.parser import grammar_nodes
-from interpreter.tools import refgen
-from interpreter.tools.refgen import GRAMMAR_NODES, grammar_rules
+from rattus_rules.tools.docs import refgen
+from rattus_rules.tools.docs.refgen import GRAMMAR_NODES, grammar_rules
 
 #: Nodes that are parts of other nodes, not kinds a pass dispatches on.
 PARTS = {A.Pos, A.Citation, A.Block, A.Binding, A.Option, A.Column, A.SwitchOption, A.SpecFile, A.Param,

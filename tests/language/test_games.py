@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.tools.perft import perft
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import main
-from rattus_rules.conformance import start_position
 from rattus_rules.games import GAMES_PATH_ENV, UnknownGame, game_dir, known_games
+from rattus_rules.tools.kit.conformance import start_position
+from rattus_rules.tools.perft import perft
 
 SPECS = Path(__file__).parent / "specs"
 NIM = SPECS / "nim"

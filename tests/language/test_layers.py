@@ -21,6 +21,12 @@ from pathlib import Path
 import interpreter
 
 PACKAGE = Path(interpreter.__file__).parent
+#: The packages scanned, by dotted name: the language, and the tools for any game that came with it.
+PACKAGES = {"interpreter": PACKAGE, "rattus_rules.tools": PACKAGE.parent / "rattus_rules" / "tools"}
+#: The modules of ``rattus_rules/tools/`` that came with the language (formerly ``interpreter/tools/``).
+LANGUAGE_TOOLS = {"__init__", "perft", "scenario", "docs/__init__", "docs/englishpage", "docs/lexer", "docs/refgen",
+                  "docs/rst", "records/__init__", "records/recordformat", "records/walk", "views/__init__",
+                  "views/textview"}
 
 
 #: Imports allowed to close a circle, each only under ``TYPE_CHECKING`` (see above).
@@ -30,11 +36,15 @@ TYPE_ONLY_BACK_EDGES = {("interpreter.runtime", "interpreter.game")}
 def modules() -> dict[str, Path]:
     """Every module of the package (subpackages too), by dotted name."""
     out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join(("interpreter", *parts))] = path
+    for prefix, package in PACKAGES.items():
+        for path in package.rglob("*.py"):
+            name = path.relative_to(package).with_suffix("").as_posix()
+            if prefix == "rattus_rules.tools" and name not in LANGUAGE_TOOLS:
+                continue
+            parts = path.relative_to(package).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join((prefix, *parts))] = path
     return out
 
 
@@ -131,12 +141,12 @@ def test_the_import_scan_sees_imports_under_type_checking_and_in_functions() -> 
     assert {"interpreter.ast", "interpreter.treejson"} <= graph["interpreter.parser"]
     assert "interpreter.errors" in graph["interpreter.checker"]
     assert "interpreter.game" in graph["interpreter.runtime"]  # under TYPE_CHECKING
-    assert "interpreter.tools.lexer" in graph["interpreter.tools.refgen"]  # inside a function
+    assert "rattus_rules.tools.docs.lexer" in graph["rattus_rules.tools.docs.refgen"]  # inside a function
     assert "interpreter.game" in graph["interpreter"]  # the package's face
 
 
 def test_the_core_never_imports_its_tools() -> None:
     graph = imports()
     for name, targets in graph.items():
-        if not name.startswith("interpreter.tools"):
-            assert not any(t.startswith("interpreter.tools") for t in targets), name
+        if not name.startswith("rattus_rules.tools"):
+            assert not any(t.startswith("rattus_rules.tools") for t in targets), name

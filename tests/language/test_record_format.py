@@ -1,4 +1,4 @@
-"""The record format for any game (interpreter/tools/recordformat.py) on games that are not Rattus.
+"""The record format for any game (rattus_rules/tools/records/recordformat.py) on games that are not Rattus.
 
 Records of Nim, Gifts and the bag of stones are written by the generic
 :class:`Recorder`, with pieces written by their table rows (:class:`RowFaces`,
@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 
 from interpreter import Game, load_spec
-from interpreter.tools.recordformat import (
+from rattus_rules.tools.records.recordformat import (
     MAX_ENTRIES,
     Recorder,
     RecordFormat,
@@ -28,7 +28,7 @@ from interpreter.tools.recordformat import (
     load_record_text,
     seats_pattern,
 )
-from interpreter.tools.records import LEGAL, OMNISCIENT, PLAYERS_EYE, RowFaces, check_entries
+from rattus_rules.tools.records.walk import LEGAL, OMNISCIENT, PLAYERS_EYE, RowFaces, check_entries
 
 from .test_record_walk import COLOURS, SPEC
 

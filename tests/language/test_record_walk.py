@@ -1,4 +1,4 @@
-"""The record walk (interpreter/tools/records.py) on a game that is not Rattus.
+"""The record walk (rattus_rules/tools/records/walk.py) on a game that is not Rattus.
 
 A toy game of stones drawn blind from a bag: chance draws a stone into the
 active player's hand (hidden), who may show a stone of the hand (it goes face
@@ -22,7 +22,7 @@ import pytest
 
 from interpreter import Game, State, load_spec, notation
 from interpreter.edit import newly_revealed
-from interpreter.tools.records import (
+from rattus_rules.tools.records.walk import (
     ILLEGAL,
     LEGAL,
     OMNISCIENT,

@@ -12,10 +12,10 @@ import pytest
 
 from rattus_rules.api import load_rules
 from rattus_rules.cli import main
-from rattus_rules.conformance import build, differences, kit_root, loads_golden
-from rattus_rules.kit import check, kit_dir
-from rattus_rules.records import record_format, validate, walk
-from rattus_rules.schemas import registry_with, validator
+from rattus_rules.tools.kit.conformance import build, differences, kit_root, loads_golden
+from rattus_rules.tools.kit.kit import check, kit_dir
+from rattus_rules.tools.kit.schemas import registry_with, validator
+from rattus_rules.tools.records.validate import record_format, validate, walk
 
 from ..rattus.test_conformance import check_verdicts_by_hand
 

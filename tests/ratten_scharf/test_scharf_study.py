@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rattus_rules.cli import main
-from rattus_rules.study import StudyParams, run_study
+from rattus_rules.tools.study.study import StudyParams, run_study
 
 
 def _options(result: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -11,10 +11,10 @@ import pytest
 
 from interpreter import Game
 from interpreter.notation import NO_VALUE
-from interpreter.tools.perft import perft
 from rattus_rules.cli import main
-from rattus_rules.conformance import start_position
 from rattus_rules.games import known_games
+from rattus_rules.tools.kit.conformance import start_position
+from rattus_rules.tools.perft import perft
 
 from ..language.test_notation import spec_verbs, verbs_read_back
 

@@ -96,9 +96,10 @@ def check_picture(svg_text: str, state: State) -> None:
 
 
 def check_board(svg_text: str, state: State) -> None:
-    """Assert that a board-only picture (the replay viewer's: :func:`rattus_rules.render.board_only_svg`) shows
-    the regions of ``state`` as :func:`check_picture` reads them, and the stock and revealed counts; the seats
-    are in the page's table, not in this picture."""
+    """Assert that a board-only picture (the replay viewer's:
+    :func:`rattus_rules.games.rattus.render.board_only_svg`) shows the regions of ``state`` as
+    :func:`check_picture` reads them, and the stock and revealed counts; the seats are in the page's table, not
+    in this picture."""
     svg = ET.fromstring(svg_text)
     regions = {}
     for g in _groups(svg, "region"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rattus_rules.scenario import ScenarioRun, parse_scenario, run_scenario
+from rattus_rules.games.rattus.scenario import ScenarioRun, parse_scenario, run_scenario
 
 
 def run(text: str, name: str = "<test>") -> ScenarioRun:

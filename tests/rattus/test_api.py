@@ -9,7 +9,7 @@ import pytest
 
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, SpecError
 from rattus_rules import interpretations, load_rules, new_game, state_from_json
-from rattus_rules.agents import RandomPlayer, play_out
+from rattus_rules.algorithms.agents import RandomPlayer, play_out
 from rattus_rules.paths import spec_dir
 
 

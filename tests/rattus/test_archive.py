@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from rattus_rules import archive as archive_module
-from rattus_rules.archive import JSON_LINES, Result, list_items, summary, validate_archive
 from rattus_rules.cli import main
-from rattus_rules.executor import run_all
-from rattus_rules.progress import Progress
-from rattus_rules.records import MAX_RECORD_CHARS, dumps, record_game
+from rattus_rules.tools.executor import run_all
+from rattus_rules.tools.progress import Progress
+from rattus_rules.tools.records import archive as archive_module
+from rattus_rules.tools.records.archive import JSON_LINES, Result, list_items, summary, validate_archive
+from rattus_rules.tools.records.validate import MAX_RECORD_CHARS, dumps, record_game
 
 GAMES = Path(__file__).resolve().parents[2] / "conformance" / "games"
 

@@ -6,8 +6,8 @@ import pytest
 
 from interpreter import Game
 from rattus_rules.api import load_rules
-from rattus_rules.benchmark import measure_games, play_random_game
 from rattus_rules.cli import main
+from rattus_rules.tools.bench.benchmark import measure_games, play_random_game
 
 
 def test_random_game_counts_actions_and_decisions(rules: Game) -> None:
@@ -49,7 +49,7 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
 
 
 def test_the_record_benchmark_prints_both_kinds_and_the_yardstick(capsys: pytest.CaptureFixture[str]) -> None:
-    from rattus_rules.recordbench import main as bench_records
+    from rattus_rules.tools.bench.recordbench import main as bench_records
 
     assert bench_records(["--seconds", "0", "--any-core"]) == 0
     out = capsys.readouterr().out
@@ -59,8 +59,8 @@ def test_the_record_benchmark_prints_both_kinds_and_the_yardstick(capsys: pytest
 
 def test_the_lazy_yardstick_replays_the_game_by_its_texts(rules: Game) -> None:
     # the second yardstick: a lazy state, each text tested on its own; it ends where the record does
-    from rattus_rules.recordbench import conformance_records, lazy_replay_plan
-    from rattus_rules.records import validate
+    from rattus_rules.tools.bench.recordbench import conformance_records, lazy_replay_plan
+    from rattus_rules.tools.records.validate import validate
 
     for record in conformance_records()["players-eye"]:
         lazy_replay_plan(rules, record)()  # raises IllegalAction if a text were not legal
@@ -69,7 +69,7 @@ def test_the_lazy_yardstick_replays_the_game_by_its_texts(rules: Game) -> None:
 
 
 def test_the_record_yardstick_replays_the_game(rules: Game) -> None:
-    from rattus_rules.recordbench import conformance_records, replay_plan
+    from rattus_rules.tools.bench.recordbench import conformance_records, replay_plan
 
     records = conformance_records()
     assert all(records.values())
@@ -78,7 +78,7 @@ def test_the_record_yardstick_replays_the_game(rules: Game) -> None:
 
 
 def test_the_engines_side_by_side_play_the_same_seeds(rules: Game) -> None:
-    from rattus_rules.benchmark import (
+    from rattus_rules.tools.bench.benchmark import (
         load_reference_model,
         measure_side_by_side,
         reference_model_path,
@@ -100,8 +100,8 @@ def test_the_model_of_ratten_scharf_plays_the_very_games_of_the_spec() -> None:
     """Its options come in the spec's order, so the same picks by index make the same game."""
     import random
 
-    from rattus_rules.benchmark import load_reference_model, reference_model_path
     from rattus_rules.paths import spec_dir
+    from rattus_rules.tools.bench.benchmark import load_reference_model, reference_model_path
 
     path = reference_model_path("ratten_scharf")
     assert path is not None
@@ -119,7 +119,7 @@ def test_the_model_of_ratten_scharf_plays_the_very_games_of_the_spec() -> None:
 
 
 def test_a_back_end_that_cannot_run_is_said_not_measured() -> None:
-    from rattus_rules.benchmark import backend_running, load_under
+    from rattus_rules.tools.bench.benchmark import backend_running, load_under
 
     game, _ = load_under("python", "ratten_scharf")
     assert game is not None and backend_running(game) == "python"
@@ -128,9 +128,9 @@ def test_a_back_end_that_cannot_run_is_said_not_measured() -> None:
 
 
 def test_perft_counts_the_last_ply_in_bulk(rules: Game) -> None:
-    from interpreter.tools.perft import perft
-    from rattus_rules.benchmark import measure_perft
-    from rattus_rules.conformance import start_position
+    from rattus_rules.tools.bench.benchmark import measure_perft
+    from rattus_rules.tools.kit.conformance import start_position
+    from rattus_rules.tools.perft import perft
 
     state, _ = start_position(2, seed=3)
     by_hand = 0
@@ -145,7 +145,12 @@ def test_perft_counts_the_last_ply_in_bulk(rules: Game) -> None:
 
 
 def test_the_time_split_times_the_turn_listing_and_puts_it_back(rules: Game) -> None:
-    from rattus_rules.benchmark import load_reference_model, measure_split, reference_model_path, turn_decisions
+    from rattus_rules.tools.bench.benchmark import (
+        load_reference_model,
+        measure_split,
+        reference_model_path,
+        turn_decisions,
+    )
 
     path = reference_model_path()
     assert path is not None

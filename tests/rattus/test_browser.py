@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from interpreter.session import citations_json
-from rattus_rules.frames import record_frames
-from rattus_rules.playweb import PlayServer
-from rattus_rules.records import PLAYERS_EYE, record_game
-from rattus_rules.viewer import viewer_html
+from rattus_rules.tools.records.validate import PLAYERS_EYE, record_game
+from rattus_rules.tools.views.frames import record_frames
+from rattus_rules.tools.views.playweb import PlayServer
+from rattus_rules.tools.views.viewer import viewer_html
 
 from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
 from .drawn import check_board
@@ -95,7 +95,7 @@ def test_viewer_steps_through_a_recorded_game(open_page: Any, shots: Path, tmp_p
 
 
 def _drawn_order(state: Any) -> list[str]:
-    from rattus_rules.render import regions_with_players
+    from rattus_rules.games.rattus.render import regions_with_players
 
     return [r for r, _ in regions_with_players(state.game)]
 

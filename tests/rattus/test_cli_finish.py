@@ -13,8 +13,8 @@ import pytest
 
 from rattus_rules import __version__
 from rattus_rules.cli import main
-from rattus_rules.records import dumps, record_game, replay
-from rattus_rules.render import state_svg
+from rattus_rules.games.rattus.render import state_svg
+from rattus_rules.tools.records.validate import dumps, record_game, replay
 
 from ..conftest import ROOT
 

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from interpreter.tools.perft import divide, perft
 from rattus_rules import interpretations
 from rattus_rules.cli import main
-from rattus_rules.conformance import start_position
-from rattus_rules.faces import face_text
-from rattus_rules.progress import PROGRESS_ENV, progress
-from rattus_rules.records import dumps, record_game, replay
+from rattus_rules.games.rattus.faces import face_text
+from rattus_rules.tools.kit.conformance import start_position
+from rattus_rules.tools.perft import divide, perft
+from rattus_rules.tools.progress import PROGRESS_ENV, progress
+from rattus_rules.tools.records.validate import dumps, record_game, replay
 
 from ..conftest import ROOT
 
@@ -149,7 +149,7 @@ def test_perft_shows_progress_with_rate_and_eta_on_a_terminal(monkeypatch: pytes
     monkeypatch.setattr("sys.stderr", screen)
     monkeypatch.delenv(PROGRESS_ENV, raising=False)
     monkeypatch.setenv("COLUMNS", "120")
-    monkeypatch.setattr("rattus_rules.progress.MIN_INTERVAL", 0)
+    monkeypatch.setattr("rattus_rules.tools.progress.MIN_INTERVAL", 0)
     assert main(["perft", "-n", "2", "-d", "3"]) == 0
     drawn = screen.getvalue()
     assert "depth 3, first actions" in drawn and "17/17 [" in drawn

@@ -10,10 +10,10 @@ import pytest
 
 from interpreter import State
 from interpreter.edit import option_words
-from interpreter.tools.perft import first_outcome, perft
-from rattus_rules.conformance import GOLDEN_CASES, build, differences, loads_golden
-from rattus_rules.faces import face_text
-from rattus_rules.records import replay, validate, walk, which_interpretations
+from rattus_rules.games.rattus.faces import face_text
+from rattus_rules.tools.kit.conformance import GOLDEN_CASES, build, differences, loads_golden
+from rattus_rules.tools.perft import first_outcome, perft
+from rattus_rules.tools.records.validate import replay, validate, walk, which_interpretations
 
 ROOT = Path(__file__).resolve().parents[2] / "conformance"
 

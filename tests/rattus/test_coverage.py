@@ -20,10 +20,10 @@ import pytest
 from interpreter import Game, SpecError, load_spec
 from interpreter import ast as A
 from interpreter.sourcetext import SourceText, normalise
-from interpreter.tools.scenario import ScenarioError, parse_text
 from rattus_rules import load_rules
 from rattus_rules.cli import main
 from rattus_rules.tools import coverage as C
+from rattus_rules.tools.scenario import ScenarioError, parse_text
 
 from ..conftest import ROOT, SHARED
 from ..language.test_exhaustive import _match_cases

@@ -14,10 +14,11 @@ import pytest
 
 from interpreter import Game
 from interpreter.edit import frames_of
-from rattus_rules import modelgen, new_game
-from rattus_rules.agents import RandomPlayer
+from rattus_rules import new_game
+from rattus_rules.algorithms.agents import RandomPlayer
+from rattus_rules.games.rattus import modelgen
 from rattus_rules.paths import spec_dir
-from rattus_rules.records import components_digest
+from rattus_rules.tools.records.validate import components_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "decision-model.rst").read_text(encoding="utf-8")

@@ -17,15 +17,15 @@ import interpreter.english
 from interpreter import Game
 from interpreter import ast as A
 from interpreter.english import English, render_plain, walk_steps
-from interpreter.tools.lexer import RulesLexer, grammar_keywords
-from interpreter.tools.refgen import grammar_rules, modules
-from interpreter.tools.rst import label
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import build_parser, main
 from rattus_rules.commands.render import random_state
-from rattus_rules.docgen import CHAPTERS, PAGES, Rulebook, expected_anchors
-from rattus_rules.render import board_edges, board_svg, state_svg
-from rattus_rules.wording import VOCABULARY
+from rattus_rules.games.rattus.docgen import CHAPTERS, PAGES, Rulebook, expected_anchors
+from rattus_rules.games.rattus.render import board_edges, board_svg, state_svg
+from rattus_rules.games.rattus.wording import VOCABULARY
+from rattus_rules.tools.docs.lexer import RulesLexer, grammar_keywords
+from rattus_rules.tools.docs.refgen import grammar_rules, modules
+from rattus_rules.tools.docs.rst import label
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -146,8 +146,8 @@ def test_pictures_language_cli_and_api_pages(site: Path) -> None:
 
 
 def test_language_reference_shows_each_construct_in_use_and_in_english(rules: Game) -> None:
-    from interpreter.tools.refgen import GRAMMAR_NODES, spec_example
-    from rattus_rules.refpages import language_rst
+    from rattus_rules.games.rattus.refpages import language_rst
+    from rattus_rules.tools.docs.refgen import GRAMMAR_NODES, spec_example
 
     documented = {name for name, r in grammar_rules().items() if r.doc}
     assert set(GRAMMAR_NODES) <= set(grammar_rules())
@@ -327,7 +327,7 @@ def test_the_generic_english_needs_no_vocabulary() -> None:
 def test_lexer_highlights_every_keyword_and_every_spec_file() -> None:
     from pygments.token import Error, Keyword, Name, Operator
 
-    from interpreter.tools.lexer import AGGREGATE_WORDS, DECLARATION_WORDS
+    from rattus_rules.tools.docs.lexer import AGGREGATE_WORDS, DECLARATION_WORDS
 
     lexer = RulesLexer()
     for word in grammar_keywords():

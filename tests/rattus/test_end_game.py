@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from rattus_rules.scenario import ScenarioError
+from rattus_rules.games.rattus.scenario import ScenarioError
 
 from .scenario_helpers import assert_ok, run
 

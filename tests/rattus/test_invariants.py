@@ -21,7 +21,7 @@ import pytest
 
 from interpreter import Game, InvariantViolation, State, load_spec
 from rattus_rules import new_game
-from rattus_rules.agents import play_out
+from rattus_rules.algorithms.agents import play_out
 from rattus_rules.paths import SPEC_DIR_ENV, spec_dir
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from rattus_rules import new_game
-from rattus_rules.agents import RandomPlayer
+from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.cli import main
-from rattus_rules.conformance import loads_golden
-from rattus_rules.kit import check, kit_dir
-from rattus_rules.schemas import validator
+from rattus_rules.tools.kit.conformance import loads_golden
+from rattus_rules.tools.kit.kit import check, kit_dir
+from rattus_rules.tools.kit.schemas import validator
 
 REFEREE = f"{sys.executable} -m rattus_rules serve"
 
@@ -94,7 +94,7 @@ def test_the_full_perft_depth_of_one_vector() -> None:
 #: An engine that is the referee but for ``CHANGE``: statements that alter each ``answer`` before it is sent.
 CHANGED_REFEREE = """
 import json, sys
-from rattus_rules.referee import referee_session
+from rattus_rules.tools.kit.referee import referee_session
 session = referee_session()
 for line in sys.stdin:
     answer = session.answer(json.loads(line))
@@ -248,7 +248,7 @@ def test_an_engine_that_reaches_more_positions_than_the_kit_counts_fails_the_vec
 
 
 def test_a_vector_is_bounded_in_requests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("rattus_rules.kit.request_budget", lambda *args: 30)
+    monkeypatch.setattr("rattus_rules.tools.kit.kit.request_budget", lambda *args: 30)
     (result,) = check(REFEREE, only="golden/2p-seed1")
     assert not result.passed and result.detail.startswith("the vector needs more than 30 requests"), result.detail
 
@@ -279,7 +279,7 @@ SPEWS = """
 
 def test_an_engine_that_writes_without_end_of_line_is_stopped_at_the_longest_answer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("rattus_rules.kit.MAX_ANSWER_BYTES", 1_000_000)
+    monkeypatch.setattr("rattus_rules.tools.kit.kit.MAX_ANSWER_BYTES", 1_000_000)
     script = tmp_path / "spews.py"
     script.write_text(textwrap.dedent(SPEWS), encoding="utf-8")
     (result,) = check(f"{sys.executable} {script}", only="golden/2p-seed1", timeout=60)

@@ -1,4 +1,4 @@
-"""One view of the spec's names: the Rattus package reads spec names through rattus_rules.names only,
+"""One view of the spec's names: the Rattus package reads spec names through rattus_rules.games.rattus.names only,
 and a spec without one of them fails to load, naming it."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 import rattus_rules
 from interpreter import Game, SpecError
 from rattus_rules import load_rules, new_game
-from rattus_rules.faces import LETTERS, face_text, piece_face
-from rattus_rules.names import NAMES, View, check_names, classes
+from rattus_rules.games.rattus.faces import LETTERS, face_text, piece_face
+from rattus_rules.games.rattus.names import NAMES, View, check_names, classes
 from rattus_rules.paths import SPEC_DIR_ENV
 
 PACKAGE = Path(rattus_rules.__file__).parent
@@ -48,8 +48,9 @@ def test_the_card_classes_come_from_the_spec(rules: Game) -> None:
         assert face_text(rules, piece) == str(piece_face(rules, piece))
 
 
-@pytest.mark.parametrize("module", ["scenario", "textview", "conformance", "render", "playweb", "study", "docgen",
-                                    "modelgen"])
+@pytest.mark.parametrize("module", ["games/rattus/scenario", "games/rattus/textview", "tools/kit/conformance",
+                                    "games/rattus/render", "tools/views/playweb", "tools/study/study",
+                                    "games/rattus/docgen", "games/rattus/modelgen"])
 def test_no_module_spells_a_spec_lookup_of_its_own(module: str) -> None:
     text = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")
     assert not re.findall(r"""(?:vals|zones|nodes|table_keys|used)\[["']""", text)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rattus_rules.records import validate
+from rattus_rules.tools.records.validate import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "conformance" / "clients" / "referee_client.js"

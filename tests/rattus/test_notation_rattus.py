@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from interpreter import Game, notation
 from rattus_rules import player_label
-from rattus_rules.records import seat_label
+from rattus_rules.tools.records.validate import seat_label
 
 from ..language.test_notation import ROUND_TRIP, check_round_trip, random_states, spec_verbs, verbs_read_back
 

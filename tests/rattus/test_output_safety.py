@@ -20,7 +20,7 @@ import pytest
 from interpreter import SpecError, load_spec
 from rattus_rules.cli import main
 from rattus_rules.paths import spec_dir
-from rattus_rules.terminal import ESCAPES, escape_controls
+from rattus_rules.tools.terminal import ESCAPES, escape_controls
 
 HOSTILE_NAMES = [
     "\x1b[2K\rgame.json: legal, 1 entries, winner P1",  # erase the line, write a fake verdict

@@ -6,7 +6,7 @@ import pytest
 
 from interpreter import Game
 from rattus_rules import new_game
-from rattus_rules.agents import play_out
+from rattus_rules.algorithms.agents import play_out
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -74,7 +74,7 @@ def test_play_writes_tokens_by_their_faces_and_says_what_is_reconstructed(
     import re
 
     from rattus_rules.cli import main
-    from rattus_rules.faces import face_text
+    from rattus_rules.games.rattus.faces import face_text
 
     assert main(["play", "-n", "2", "-s", "1"]) == 0
     out = capsys.readouterr().out

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from interpreter.session import MAX_LINE, Session, serve
 from rattus_rules import new_game
 from rattus_rules.cli import main
-from rattus_rules.records import record_game, validate
-from rattus_rules.referee import referee_session
-from rattus_rules.schemas import validator
+from rattus_rules.tools.kit.referee import referee_session
+from rattus_rules.tools.kit.schemas import validator
+from rattus_rules.tools.records.validate import record_game, validate
 
 Reply = dict[str, Any]
 

@@ -1,7 +1,7 @@
 """Records: arbitrary and mutated JSON only ever yields a verdict.
 
-``rattus_rules.records.validate`` must answer anything with a
-:class:`~rattus_rules.records.Verdict` — legal, illegal (naming the first bad
+``rattus_rules.tools.records.validate.validate`` must answer anything with a
+:class:`~rattus_rules.tools.records.validate.Verdict` — legal, illegal (naming the first bad
 entry, which must really be in the record) or not a record (with a JSON path)
 — never raise, never change its input, and never fall back on its
 "internal error" answer (that would be a bug caught by its last resort).
@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rattus_rules.cli import main
-from rattus_rules.records import OMNISCIENT, PLAYERS_EYE, Verdict, record_game, validate
+from rattus_rules.tools.records.validate import OMNISCIENT, PLAYERS_EYE, Verdict, record_game, validate
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from rattus_rules.cli import main
-from rattus_rules.records import (
+from rattus_rules.tools.records.validate import (
     MAX_ENTRIES,
     MAX_RECORD_CHARS,
     NOT_A_RECORD,
@@ -90,9 +90,9 @@ def test_the_cli_refuses_huge_records_cleanly(tmp_path: Path, which: bool,
 def test_a_fast_pass_that_needs_copies_starts_again_with_them() -> None:
     # without its seed a players-eye record's hidden draws take tokens that later show other faces:
     # the fast pass keeps no copies to rebind from, so the full pass answers, as before
-    from interpreter.tools.records import RecordWalk, Rewind
     from rattus_rules.api import load_rules
-    from rattus_rules.records import TokenFaces, _validate_checked
+    from rattus_rules.tools.records.validate import TokenFaces, _validate_checked
+    from rattus_rules.tools.records.walk import RecordWalk, Rewind
 
     game = load_rules()
     record = record_game(3, seed=4, kind="players-eye")

@@ -15,11 +15,11 @@ import pytest
 
 from interpreter import State
 from interpreter.edit import procedure_of
-from rattus_rules.agents import RandomPlayer
+from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import load_rules
 from rattus_rules.cli import main
-from rattus_rules.faces import face_text
-from rattus_rules.records import (
+from rattus_rules.games.rattus.faces import face_text
+from rattus_rules.tools.records.validate import (
     ILLEGAL,
     LEGAL,
     NOT_A_RECORD,
@@ -88,7 +88,7 @@ def test_a_recorded_game_is_legal_with_its_scores(players: int) -> None:
     assert verdict.status == LEGAL and verdict.finished
     assert verdict.entries == len(record["entries"])
     state = load_rules().new_state(players, seed=players)
-    from rattus_rules.agents import play_out
+    from rattus_rules.algorithms.agents import play_out
 
     played = play_out(state, players)
     assert list(verdict.scores) == played.scores()
@@ -609,10 +609,10 @@ def test_cli_record_from_a_fifo_is_refused(command: str, tmp_path: Path,
 
 
 def test_the_shipped_schema_is_the_one_built_for_rattus() -> None:
-    # one definition: interpreter/tools/recordformat.py builds the schema of any game's records; the file
+    # one definition: rattus_rules/tools/records/recordformat.py builds the schema of any game's records; the file
     # other implementations read is the one it builds for Rattus (rewrite it with json.dumps(..., indent=2))
     from rattus_rules import load_rules
-    from rattus_rules.records import record_format
+    from rattus_rules.tools.records.validate import record_format
 
     assert record_format(load_rules()).schema_dict == schema()
 
@@ -623,8 +623,8 @@ def test_token_faces_read_a_face_by_their_own_game_s_classes() -> None:
     # answer for another game's classes
     from types import SimpleNamespace
 
-    from rattus_rules.names import CLASS_ENUM
-    from rattus_rules.records import TokenFaces
+    from rattus_rules.games.rattus.names import CLASS_ENUM
+    from rattus_rules.tools.records.validate import TokenFaces
 
     ours = TokenFaces(load_rules())
     assert ours.canonical("2:monk+M") == "2:M+monk"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rattus_rules.games import log_lines
-from rattus_rules.scenario import ScenarioRun, parse_scenario, run_scenario
+from rattus_rules.games.rattus.scenario import ScenarioRun, parse_scenario, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -223,7 +223,7 @@ def test_king_only_from_a_region_without_tokens() -> None:
 
 
 def test_a_position_that_breaks_an_invariant_is_refused() -> None:
-    from rattus_rules.scenario import ScenarioError
+    from rattus_rules.games.rattus.scenario import ScenarioError
 
     with pytest.raises(ScenarioError, match="more than their 20"):
         run("players 2\ncubes Gallia: P0 21\n")

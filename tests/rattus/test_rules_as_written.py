@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rattus_rules import interpretations
-from rattus_rules.scenario import parse_scenario, run_scenario, switch_scenarios
+from rattus_rules.games.rattus.scenario import parse_scenario, run_scenario, switch_scenarios
 
 from .scenario_helpers import assert_ok, run
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from rattus_rules.cli import main
-from rattus_rules.faces import face_text
-from rattus_rules.scenario import ScenarioError, ScenarioRun, build_position, parse_scenario, run_scenario
+from rattus_rules.games.rattus.faces import face_text
+from rattus_rules.games.rattus.scenario import ScenarioError, ScenarioRun, build_position, parse_scenario, run_scenario
 
 
 def run(text: str) -> ScenarioRun:

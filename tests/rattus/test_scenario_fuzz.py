@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter import RulesError
-from rattus_rules.scenario import ScenarioError, parse_scenario, run_scenario
+from rattus_rules.games.rattus.scenario import ScenarioError, parse_scenario, run_scenario
 
 TEXTS = [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent / "scenarios").glob("*.scn"))]
 WORDS = sorted({w for text in TEXTS for w in text.split()} | {"-1", "99999999999", '"', "#", ":", ",", "\x00"})

@@ -11,7 +11,7 @@ import pytest
 from interpreter.session import MAX_DATA_SETS
 from rattus_rules import load_rules
 from rattus_rules.paths import spec_dir
-from rattus_rules.referee import referee_session
+from rattus_rules.tools.kit.referee import referee_session
 
 
 def _folder(tmp_path: Path, name: str, note: str | None = None) -> str:
@@ -79,7 +79,7 @@ def test_a_kept_game_is_not_replaced_unless_the_request_says_so(cmd: str) -> Non
 
 
 def test_replace_and_the_new_errors_are_in_the_protocol_schema() -> None:
-    from rattus_rules.schemas import validator
+    from rattus_rules.tools.kit.schemas import validator
 
     assert validator("protocol", "request-new").is_valid({"cmd": "new", "players": 2, "game": "g", "replace": True})
     assert not validator("protocol", "request-new").is_valid({"cmd": "new", "players": 2, "replace": "yes"})

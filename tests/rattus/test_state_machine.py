@@ -52,8 +52,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from interpreter import CHANCE_PLAYER, TERMINAL_PLAYER, IllegalAction, State
 from rattus_rules import interpretations, new_game, state_from_json
-from rattus_rules.faces import face_text
-from rattus_rules.records import OMNISCIENT, PLAYERS_EYE, Recorder, validate
+from rattus_rules.games.rattus.faces import face_text
+from rattus_rules.tools.records.validate import OMNISCIENT, PLAYERS_EYE, Recorder, validate
 
 SWITCHES = {i.id: [o.value for o in i.options] for i in interpretations()}
 SETTINGS = st.fixed_dictionaries({ident: st.sampled_from(values) for ident, values in SWITCHES.items()})

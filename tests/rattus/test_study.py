@@ -11,12 +11,12 @@ from pathlib import Path
 import attrs
 import pytest
 
-from rattus_rules.agents import GreedyPlayer
+from rattus_rules.algorithms.agents import GreedyPlayer
 from rattus_rules.api import new_game
 from rattus_rules.cli import main
-from rattus_rules.executor import partition, run_all
-from rattus_rules.stats import mean_interval, t_quantile, wilson
-from rattus_rules.study import StudyParams, play_game, run_study
+from rattus_rules.tools.executor import partition, run_all
+from rattus_rules.tools.study.stats import mean_interval, t_quantile, wilson
+from rattus_rules.tools.study.study import StudyParams, play_game, run_study
 
 SMALL = StudyParams(players=(2, 3), games=6, switches=("tie-break", "final-reveal-order"), chunk=2)
 

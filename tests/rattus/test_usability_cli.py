@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-import rattus_rules.study_report as study_report
+import rattus_rules.tools.study.study_report as study_report
 from interpreter import State
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import build_parser, main
-from rattus_rules.referee import referee_session
+from rattus_rules.tools.kit.referee import referee_session
 
 from ..conftest import ROOT
 

@@ -14,10 +14,10 @@ import pytest
 
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import main
-from rattus_rules.conformance import mixed_vector
-from rattus_rules.kit import check
-from rattus_rules.modelgen import PAGES
-from rattus_rules.modeltext import rst_to_markdown
+from rattus_rules.games.rattus.modelgen import PAGES
+from rattus_rules.games.rattus.modeltext import rst_to_markdown
+from rattus_rules.tools.kit.conformance import mixed_vector
+from rattus_rules.tools.kit.kit import check
 
 from ..conftest import ROOT
 
@@ -83,7 +83,7 @@ def test_the_mixed_vector_forces_a_shared_face_and_draws_around_it() -> None:
 _FAKE = '''
 import json, sys
 sys.path.insert(0, {root!r})
-from rattus_rules.referee import referee_session
+from rattus_rules.tools.kit.referee import referee_session
 session = referee_session()
 kind = {kind!r}
 for line in sys.stdin:

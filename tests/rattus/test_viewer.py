@@ -13,9 +13,9 @@ import pytest
 
 from interpreter.session import citations_json
 from rattus_rules.cli import main
-from rattus_rules.frames import record_frames
-from rattus_rules.records import PLAYERS_EYE, dumps, record_game, validate
-from rattus_rules.viewer import LinePool, viewer_data, viewer_html
+from rattus_rules.tools.records.validate import PLAYERS_EYE, dumps, record_game, validate
+from rattus_rules.tools.views.frames import record_frames
+from rattus_rules.tools.views.viewer import LinePool, viewer_data, viewer_html
 
 SVG = "{http://www.w3.org/2000/svg}"
 PAYLOAD = '"/><script>alert(1)</script><g x="'

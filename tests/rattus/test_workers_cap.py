@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from rattus_rules import executor
 from rattus_rules.cli import main
-from rattus_rules.executor import run_all
+from rattus_rules.tools import executor
+from rattus_rules.tools.executor import run_all
 
 
 def test_run_all_starts_no_more_processes_than_cores(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,1 @@
+"""Conformance for any game: the conformance files and kits, the referee protocol, the JSON Schemas."""

@@ -1,0 +1,1 @@
+"""The study for any game: which readings matter, by paired games, with confidence intervals and reports."""

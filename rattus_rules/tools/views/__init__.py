@@ -1,0 +1,1 @@
+"""Views of any game: a position as text and JSON, the replay viewer, the play page."""
