@@ -91,6 +91,19 @@ class Result:
         return one_line(f"{self.name}: {text}")
 
 
+def shown_name(path: str) -> str:
+    """A file's name as text UTF-8 can write: a byte the file system's name holds that is not UTF-8 (Python
+    reads it as a lone surrogate) written ``\\xff``, any other lone surrogate ``\\ud800``."""
+    def escaped(found: re.Match[str]) -> str:
+        code = ord(found.group())
+        return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+    return _LONE.sub(escaped, path)
+
+
+_LONE = re.compile("[\ud800-\udfff]")
+
+
 def list_items(sources: Iterable[str]) -> list[Item]:
     """The records of an archive, in order; ValueError for a source that names nothing, or for more
     than :data:`MAX_ARCHIVE_RECORDS` records (the listing stops there)."""
@@ -115,7 +128,7 @@ def list_items(sources: Iterable[str]) -> list[Item]:
             raise ValueError(f"no such file or folder: {source}")
         for f in files:
             items.extend(_lines(f, MAX_ARCHIVE_RECORDS - len(items)) if f.suffix in JSON_LINES
-                         else [Item(str(f), str(f))])
+                         else [Item(shown_name(str(f)), str(f))])
             if len(items) > MAX_ARCHIVE_RECORDS:
                 raise _too_many()
     return items
@@ -164,11 +177,11 @@ def _lines(path: Path, room: int) -> list[Item]:
     try:
         fd = open_regular(path)
     except NotAFile:
-        return [Item(str(path), str(path))]
+        return [Item(shown_name(str(path)), str(path))]
     except OSError as err:
         raise ValueError(f"cannot read {path}: {why_unread(err)}") from None
     out: list[Item] = []
-    name = str(path)
+    name = shown_name(str(path))
     with os.fdopen(fd, "rb") as f:
         offset = start = 0  # where the chunk and the current line start in the file
         number, blank = 1, True
@@ -176,12 +189,12 @@ def _lines(path: Path, room: int) -> list[Item]:
             pos = 0
             while (end := chunk.find(b"\n", pos)) >= 0:
                 if not (blank and not chunk[pos:end].strip()):
-                    out.append(Item(f"{name}:{number}", name, start, offset + end + 1 - start))
+                    out.append(Item(f"{name}:{number}", str(path), start, offset + end + 1 - start))
                 number, blank, start, pos = number + 1, True, offset + end + 1, end + 1
             blank = blank and not chunk[pos:].strip()
             offset += len(chunk)
         if offset > start and not blank:
-            out.append(Item(f"{name}:{number}", name, start, offset - start))
+            out.append(Item(f"{name}:{number}", str(path), start, offset - start))
     return out
 
 

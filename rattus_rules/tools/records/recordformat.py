@@ -64,6 +64,31 @@ def seats_pattern(count: int) -> str:
     return "(" + "|".join(notation.seat(p) for p in range(count)) + ")"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(value: Any) -> tuple[str, int] | None:
+    """Where a text (or an object's key) of parsed JSON holds a lone surrogate, and its code: ``("$.seats[0]",
+    0xD800)``; None if none does.  JSON's ``\\ud800`` escapes can write them, UTF-8 cannot: such a text
+    would fail wherever it is written out.  One pass, without recursion (the JSON may be deep)."""
+    stack: list[tuple[str, Any]] = [("$", value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            found = _SURROGATE.search(item)
+            if found is not None:
+                return where, ord(found.group())
+        elif isinstance(item, dict):
+            for key, child in reversed(list(item.items())):
+                found = _SURROGATE.search(key) if isinstance(key, str) else None
+                if found is not None:
+                    return f"{where} (a key)", ord(found.group())
+                stack.append((f"{where}.{key}", child))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", child) for i, child in reversed(list(enumerate(item))))
+    return None
+
+
 @attrs.frozen(eq=False)
 class RecordFormat:
     """How records of one game are written: the format's name and version, the game, its faces.
@@ -282,6 +307,11 @@ class RecordFormat:
             return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
                                              "(a whole game has a few hundred)")
         self._compiled, self._entry_fits  # noqa: B018  # made first: an error in them is the format's, not the record's
+        found = lone_surrogate(record)
+        if found is not None:
+            where, code = found
+            return not_a_record(where, f"a lone surrogate (U+{code:04X}) is not a character: a record's text must be "
+                                       "Unicode that UTF-8 can write")
         try:
             err = self._schema_error(record)
             if err is not None:
