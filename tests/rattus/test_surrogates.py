@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from interpreter.tools.recordformat import lone_surrogate
+
 from rattus_rules import archive
 from rattus_rules.cli import main
 
