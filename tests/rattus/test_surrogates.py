@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interpreter.tools.recordformat import lone_surrogate
 
-from rattus_rules import archive
 from rattus_rules.cli import main
+from rattus_rules.tools.records import archive
+from rattus_rules.tools.records.recordformat import lone_surrogate
 
 RECORD = Path(__file__).resolve().parents[2] / "conformance" / "games" / "legal-2p-omniscient.json"
 
