@@ -2,7 +2,7 @@
 
 For each player count of the game and each budget, the search plays one seat
 against the greedy player (then the random player) in every other seat, in
-every seat rotation (:mod:`.tournament`).  The page gives each line-up's win
+every seat rotation (:mod:`rattus_rules.algorithms.tournament`).  The page gives each line-up's win
 share of the search with its 95 % interval beside the share an equal player
 would have (one in ``n``), and the Bradley–Terry ratings of all agents of
 that player count, fitted to every game of every line-up together.

@@ -86,3 +86,89 @@ def test_the_phone_link_leads_to_the_navigation(open_page: Any, site: Path) -> N
     wide = open_page(*WIDTHS["1280"]).page
     wide.goto((site / "rulebook.html").as_uri())
     assert not wide.locator("p.rattus-skip a").is_visible()
+
+
+# ------------------------------------------------------------------ every page on a phone (issue 28)
+#: Measured on a page: page-wide horizontal scroll, and each wide table or code block, which must scroll
+#: inside its own box (its box within the window, its overflow auto or scroll).
+WIDE = """() => {
+  const d = document.documentElement;
+  const boxes = [...document.querySelectorAll('div.body table, div.body pre')].map(e => {
+    const r = e.getBoundingClientRect();
+    return {tag: e.tagName, right: r.right, wide: e.scrollWidth > e.clientWidth + 1,
+            overflow: getComputedStyle(e).overflowX, text: e.textContent.trim().slice(0, 40)};
+  });
+  return {scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, boxes: boxes};
+}"""
+
+
+def generated_pages(site: Path) -> list[Path]:
+    """Every page of the built docs (not Sphinx's own folders)."""
+    return sorted(p for p in site.rglob("*.html")
+                  if not any(part.startswith("_") for part in p.relative_to(site).parts))
+
+
+def test_every_page_fits_a_phone_and_wide_tables_scroll_in_their_box(open_page: Any, site: Path,  # noqa: F811
+                                                                     shots: Path) -> None:  # noqa: F811
+    pages = generated_pages(site)
+    names = {p.relative_to(site).as_posix() for p in pages}
+    assert {"interpretations.html", "study.html", "coverage.html", "rulebook.html", "api.html"} <= names
+    w, h = WIDTHS["phone"]
+    page = open_page(w, h).page
+    wide_tables = 0
+    for path in pages:
+        page.goto(path.as_uri())
+        seen = page.evaluate(WIDE)
+        name = path.relative_to(site).as_posix()
+        assert seen["scrollWidth"] <= seen["clientWidth"], f"{name}: the page scrolls sideways at {w} px"
+        for box in seen["boxes"]:
+            assert box["right"] <= w + 1, f"{name}: {box}"
+            if box["wide"]:
+                assert box["overflow"] in ("auto", "scroll"), f"{name}: a wide box that does not scroll: {box}"
+                wide_tables += box["tag"] == "TABLE"
+    assert wide_tables >= 3  # the switch table, the decision tables, ... scroll inside their own boxes
+    for name in ("interpretations", "study", "coverage"):
+        for width in ("1280", "phone"):
+            shown = open_page(*WIDTHS[width]).page
+            shown.goto((site / f"{name}.html").as_uri())
+            assert shown.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+            screenshot(shown, shots, f"usability-docs-{name}-{width}")
+
+
+def test_the_switch_table_scrolls_inside_its_box_on_a_phone(open_page: Any, site: Path) -> None:  # noqa: F811
+    page = open_page(*WIDTHS["phone"]).page
+    page.goto((site / "interpretations.html").as_uri())
+    table = page.locator("table.rules-switches").first
+    sizes = table.evaluate("(t) => ({sw: t.scrollWidth, cw: t.clientWidth, right: t.getBoundingClientRect().right})")
+    assert sizes["sw"] > sizes["cw"] and sizes["right"] <= WIDTHS["phone"][0]
+    table.evaluate("(t) => { t.scrollLeft = t.scrollWidth; }")
+    assert table.evaluate("(t) => t.scrollLeft") > 0  # the columns past the edge are reached in the box
+
+
+def test_the_study_page_gives_the_answer_first(site: Path, open_page: Any) -> None:  # noqa: F811
+    page = open_page(*WIDTHS["1280"]).page
+    for name in ("study", "study-ratten-scharf"):
+        page.goto((site / f"{name}.html").as_uri())
+        headings = page.locator("div.body h2").all_inner_texts()
+        assert [h.rstrip("¶").strip() for h in headings[:2]] == ["The answer", "How it was measured"]
+        first = page.locator("div.body section section p").first.inner_text()
+        assert first.startswith("Which readings change the winner, and how often")
+        answer = page.locator("div.body section section").first.inner_text()
+        assert "the winner changes most under" in answer and "%" in answer
+
+
+@pytest.mark.parametrize("folder", ["study", "study-ratten-scharf"])
+def test_the_study_report_is_rendered_with_margins(folder: str, open_page: Any, shots: Path) -> None:  # noqa: F811
+    report = Path(__file__).resolve().parents[2] / "docs" / folder / "report.html"
+    for width in ("1280", "phone"):
+        w, h = WIDTHS[width]
+        page = open_page(w, h).page
+        page.goto(report.as_uri())
+        text = page.inner_text("body")
+        assert "**" not in text and "`" not in text and "*diverged*" not in text, "raw Markdown on the page"
+        assert page.locator("p strong").count() >= 3 and page.locator("p em").count() >= 3
+        assert page.locator("p code").count() >= 3
+        left = page.evaluate("() => document.querySelector('h1').getBoundingClientRect().left")
+        assert left >= 12, f"no margin at {w} px: the text starts at {left} px"
+        assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        screenshot(page, shots, f"usability-study-report-{folder}-{width}")
