@@ -24,7 +24,7 @@ from sphinx.application import Sphinx
 from interpreter import load_spec
 from rattus_rules import __version__, load_rules
 from rattus_rules.games.rattus import docgen, modelgen, refpages
-from rattus_rules.tools.coveragepage import coverage_rst
+from rattus_rules.tools.docs.coveragepage import coverage_rst
 from rattus_rules.tools.docs.englishpage import english_label, english_rst, english_target
 from rattus_rules.tools.docs.lexer import RulesLexer
 

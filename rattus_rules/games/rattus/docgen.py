@@ -27,7 +27,7 @@ from interpreter import Game, notation
 from interpreter import ast as A
 from interpreter.english import English, child_blocks, doc_comment, walk_steps
 from rattus_rules.paths import project_root
-from rattus_rules.tools.coveragepage import coverage_rst
+from rattus_rules.tools.docs.coveragepage import coverage_rst
 from rattus_rules.tools.docs.rst import RstMarkup, beside, esc, heading, indent, label, list_table, literal, steps_rst
 
 from .names import View

@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 
 from interpreter import Game
 from interpreter import ast as A
-from rattus_rules.tools.docs.rst import esc, heading, list_table, literal
 
-from .coverage import Accounted, Citer, Coverage, coverage
+from ..coverage import Accounted, Citer, Coverage, coverage
+from .rst import esc, heading, list_table, literal
 
 #: How each kind of citer is named on the page.
 _KIND_WORDS = {"rule": "rule", "procedure": "procedure", "function": "function", "option": "action",
