@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
+from .games import SPEC_DIR_ENV as SPEC_DIR_ENV
+from .games import game_dir
 
-#: The environment variable that points the package at another folder for Rattus.
-SPEC_DIR_ENV = "RATTUS_SPEC_DIR"
+_HERE = Path(__file__).resolve().parent
 
 
 def spec_dir(game: str | None = None) -> Path:
@@ -22,8 +22,6 @@ def spec_dir(game: str | None = None) -> Path:
 
     Raises :class:`rattus_rules.games.UnknownGame` (a ValueError) for an unknown game.
     """
-    from .games import game_dir
-
     return game_dir(game)
 
 

@@ -50,6 +50,8 @@ FINISHED = {"finished": "the rules finished the game"}
 DEFAULT_GAME = "rattus"
 #: The environment variable listing further folders of games.
 GAMES_PATH_ENV = "RATTUS_GAMES_PATH"
+#: The environment variable that points the default game, Rattus, at another folder (:mod:`rattus_rules.paths`).
+SPEC_DIR_ENV = "RATTUS_SPEC_DIR"
 
 _HERE = Path(__file__).resolve().parents[1]  # the rattus_rules package folder
 
@@ -233,8 +235,6 @@ def game_dir(game: str | None = None) -> Path:
     """
     name = game_name(game)
     if name == DEFAULT_GAME:
-        from ..paths import SPEC_DIR_ENV
-
         chosen = os.environ.get(SPEC_DIR_ENV)
         if chosen:
             return Path(chosen)

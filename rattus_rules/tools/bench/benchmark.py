@@ -33,7 +33,6 @@ import functools
 import importlib.util
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -62,6 +61,8 @@ from rattus_rules.tools.perft import perft
 
 from ..kit.conformance import start_position
 from ..progress import Progress, progress
+from .machine import machine as machine
+from .machine import pin_to_one_core as pin_to_one_core
 
 _CHILD = r"""
 import json, sys, time
@@ -473,21 +474,6 @@ def measure_first_build(path: Path, game: Game, runs: int, backend: str) -> Buil
                         float(statistics.median(s["variant"] for s in samples)), settings)
 
 
-def pin_to_one_core() -> str:
-    """Run this process (and its children) on one CPU where the OS allows it."""
-    if hasattr(os, "sched_setaffinity") and hasattr(os, "sched_getaffinity"):
-        cpus = sorted(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpus[-1]})
-        return f"pinned to CPU {cpus[-1]}"
-    return "not pinned (no CPU affinity on this OS)"
-
-
-def machine() -> str:
-    """A line describing the machine and Python."""
-    return (f"{platform.machine()} {platform.system()}, {os.cpu_count()} cores, "
-            f"{platform.python_implementation()} {platform.python_version()}")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the figures; ``--seconds`` per player count, ``--runs`` cold loads."""
     parser = argparse.ArgumentParser(prog="bench", description=__doc__.splitlines()[0])
@@ -679,7 +665,7 @@ def _perft(loaded: Loaded, depth: int, bar: Progress) -> None:
 
 
 def _records(loaded: Loaded, seconds: float, bar: Progress) -> None:
-    from .recordbench import TARGETS, conformance_records, measure  # (recordbench imports this module)
+    from .recordbench import TARGETS, conformance_records, measure
 
     say = bar.note
     say("records validated per second: the legal recorded games of each conformance kit, validated whole")

@@ -28,7 +28,7 @@ from interpreter import Game
 from rattus_rules.api import load_rules
 
 from ..records.validate import KINDS, OMNISCIENT, validate
-from .benchmark import machine, pin_to_one_core
+from .machine import machine, pin_to_one_core
 
 #: The speeds aimed at, per core (issue 13): records per second by kind.
 TARGETS = {OMNISCIENT: 1000, "players-eye": 300}
