@@ -21,21 +21,12 @@ from interpreter import (
 )
 
 from .api import Interpretation, Option, interpretations, load_rules, new_game, player_label, state_from_json
-from .games import GameHooks, register_hooks
-from .games.rattus.names import END_REASONS, TURN_PROCEDURE, check_names, end_reason
-from .games.rattus.render import board_only_svg
-from .games.rattus.textview import position_json, render_text
-from .tools.records.validate import TokenFaces
-from .tools.views.viewer import players_json
-from .tools.views.webpage import COMPONENTS_NOTE
+from .games import GameHooks as GameHooks
+from .games import register_hooks as register_hooks
+from .games.rattus import register
 
-# Rattus's own words for the game-agnostic tools: setup ends at the first player turn; tokens are written as
-# faces; the spec names the package reads are checked when the rules load; why a game ends, and what the
-# score counts (for the study).
-register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, faces=TokenFaces, check=check_names,
-                                      text_view=render_text, json_view=position_json, end_reason=end_reason,
-                                      end_reasons=END_REASONS, score_unit="cubes", picture=board_only_svg,
-                                      seat_rows=players_json, components_note=COMPONENTS_NOTE))
+# Rattus's own words for the game-agnostic tools (rattus_rules.games.rattus).
+register()
 
 __all__ = [
     "CHANCE_PLAYER",

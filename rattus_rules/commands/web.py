@@ -1,4 +1,4 @@
-"""`rattus play --web`: play in the browser against random players (see :mod:`rattus_rules.tools.views.playweb`)."""
+"""`rattus play --web`: play in the browser against random players (see :mod:`rattus_rules.games.rattus.playweb`)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_web(args: argparse.Namespace) -> int:
     """Serve the play page until Ctrl-C."""
-    from ..tools.views.playweb import PlayServer, make_play_server
+    from ..games.rattus.playweb import PlayServer, make_play_server
 
     if getattr(args, "record", None):
         raise UsageError("--record is for games of random players; on the play page, download the record")

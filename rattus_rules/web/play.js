@@ -1,4 +1,4 @@
-/* The play page: talks to the JSON interface of `rattus play --web` (see rattus_rules/tools/views/playweb.py). */
+/* The play page: talks to the JSON interface of `rattus play --web` (see rattus_rules/games/rattus/playweb.py). */
 (function () {
   "use strict";
   var page = JSON.parse(document.getElementById("rattus-data").textContent);

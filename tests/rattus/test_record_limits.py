@@ -91,7 +91,8 @@ def test_a_fast_pass_that_needs_copies_starts_again_with_them() -> None:
     # without its seed a players-eye record's hidden draws take tokens that later show other faces:
     # the fast pass keeps no copies to rebind from, so the full pass answers, as before
     from rattus_rules.api import load_rules
-    from rattus_rules.tools.records.validate import TokenFaces, _validate_checked
+    from rattus_rules.games.rattus.faces import TokenFaces
+    from rattus_rules.tools.records.validate import _validate_checked
     from rattus_rules.tools.records.walk import RecordWalk, Rewind
 
     game = load_rules()

@@ -623,8 +623,8 @@ def test_token_faces_read_a_face_by_their_own_game_s_classes() -> None:
     # answer for another game's classes
     from types import SimpleNamespace
 
+    from rattus_rules.games.rattus.faces import TokenFaces
     from rattus_rules.games.rattus.names import CLASS_ENUM
-    from rattus_rules.tools.records.validate import TokenFaces
 
     ours = TokenFaces(load_rules())
     assert ours.canonical("2:monk+M") == "2:M+monk"

@@ -108,3 +108,44 @@ def is_face(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+@attrs.frozen
+class TokenFaces:
+    """How Rattus records write rat tokens (:class:`rattus_rules.tools.records.walk.Faces`): by their
+    face, ``threshold:symbols`` (this module), or ``?`` unseen."""
+
+    game: Game
+    unknown: str = UNKNOWN
+    form: str = "threshold:symbols"
+    noun: str = "token"
+    example: str = "2:M+merchant+monk"
+
+    @property
+    def pattern(self) -> str:
+        """A threshold, a colon, symbols joined by ``+`` (in any order: the schema does not say which)."""
+        return face_pattern(self.game)
+
+    def written(self, piece: int) -> str:
+        """A token's face, its symbols in the one order this package writes."""
+        return face_text(self.game, piece)
+
+    def canonical(self, word: str) -> str:
+        """A face written with its symbols in any order (the game's symbols), written in the one order."""
+        return canonical_face(word, classes(self.game))
+
+    def looks_like_face(self, word: str) -> bool:
+        """Faces, and only faces, have a colon among an action's words."""
+        return ":" in word
+
+
+@functools.lru_cache(maxsize=4096)
+def canonical_face(text: str, symbols: tuple[str, ...] | None = None) -> str:
+    """A face as written (symbols in any order) in the one order this package writes; ValueError if none.
+
+    ``symbols``: the game's classes (:func:`rattus_rules.games.rattus.names.classes`); None: those of the Rattus loaded.
+    """
+    if symbols is None:
+        return str(Face.parse(text))
+    order = symbol_order(symbols)
+    return Face.parse(text, order).written(order)

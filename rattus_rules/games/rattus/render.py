@@ -36,6 +36,12 @@ from rattus_rules.tools.records.validate import seat_name
 from .layout import MAP_WIDTH, positions
 from .names import BOARD, FIRST_USED_WITH_PLAYERS, REGIONS
 
+#: The note every page that shows the board or tokens carries (the brief: say which data is reconstructed).
+COMPONENTS_NOTE = ("Part of the component data is a reconstruction, not verified: the board's adjacency "
+                   "(dashed lines are reconstructed neighbours) and most token faces. See the components page "
+                   "of the documentation.")
+
+
 #: Colour of each player's cubes (seat 0, 1, 2, 3): presentation only.
 PLAYER_COLOURS = ("#d62728", "#e8b400", "#2ca02c", "#1f77b4")
 #: Fill of a region by the smallest player count that uses it (the board's colours).

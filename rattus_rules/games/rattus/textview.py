@@ -118,3 +118,17 @@ def position_json(state: State, shown: Callable[[int], bool] | None = None,
         "scores": state.scores() if over else None,
         "winners": [notation.seat(w) for w in state.winner() or []] if over else None,
     }
+
+
+def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Each seat's supply, castle cubes, cards and score (the spec's ``score``: cubes on the board and in
+    the castle), whether it is to move, and once the game is over whether it won."""
+    vals = state.vals
+    holder = vals.get("holder", {})
+    scores = state.scores()
+    winners = (state.winner() or []) if state.is_terminal() else []
+    return [{"seat": notation.seat(p), "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
+             "castle": vals.get("castle", {}).get(p, 0),
+             "cards": [str(c) for c, h in holder.items() if h == p],
+             "score": scores[p], "winner": p in winners,
+             "to_move": p == state.current_player} for p in state.seats]

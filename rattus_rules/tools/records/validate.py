@@ -1,38 +1,31 @@
 """Game records: write them, validate them, and find the readings under which they are legal.
 
-A record is JSON (schema: ``rattus_rules/schema/record.schema.json``; guide:
-``docs/records.md``)::
-
-    {"format": "rattus-record", "version": 1, "kind": "omniscient",
-     "seats": ["red", "yellow"], "interpretations": {"reveal-order": "placed"},
-     "components": {"source": "shipped", "sha256": "…"}, "seed": 7,
-     "entries": [{"by": "chance", "action": "start-token 1:peasant+monk"},
-                 {"by": "P0", "action": "start Gallia"},
-                 {"reveal": "2:M+merchant+monk"}, …]}
-
-Entries come in the order things happen: player actions (``by`` a seat
-``P0``…), chance outcomes (``by`` ``chance``; a token is written as its face,
-or ``?`` in a players-eye record), and right after an entry that turned tokens
-face up, one ``reveal`` entry per token with its face.  ``look`` entries (the
-Witch) are optional.
+A record is JSON (schema: ``rattus_rules/schema/record.schema.json``; guide
+with a whole example: ``docs/records.md``): a header (``format``, ``version``,
+``kind``, ``seats``, ``interpretations``, ``components``, ``seed``) and its
+``entries``.  Entries come in the order things happen: player actions (``by``
+a seat ``P0``…), chance outcomes (``by`` ``chance``; a piece is written as its
+face, or ``?`` in a players-eye record), and right after an entry that turned
+pieces face up, one ``reveal`` entry per piece with its face.  ``look``
+entries (a seat shown a hidden face) are optional.
 
 :func:`validate` answers with a :class:`Verdict`: legal (the final scores, or
 "legal so far"), illegal (the first bad entry, why, the rule and its German
 text, what was legal there), or not a record (the JSON path of the problem).
 It never raises.
 
-The walk itself knows no game: it is :mod:`rattus_rules.tools.records.walk`, and this
-module gives it Rattus's words (:class:`TokenFaces`: a token is written by its
-face) besides the record format (schema, header, writing records, the
-interpretations search).  How a players-eye record is checked: tokens whose face the record has not
-stated are interchangeable.  The validator plays the game with concrete
-tokens: an unknown draw takes any token the rules allow; when the record
-later reveals a face the token in play does not show, the validator lets a
-token of the right face take its place, moving up to four tokens round
-(:func:`interpreter.edit.exchange_identities`), provided no face the record
-stated changes and every earlier chance outcome could still have happened (it
-keeps a copy of the state before each).  The record is illegal only if no
-token of the token set can be there.
+The walk itself knows no game: it is :mod:`rattus_rules.tools.records.walk`;
+this module adds the record format (schema, header, writing records, the
+interpretations search) and writes pieces as the game's package says
+(:func:`rattus_rules.games.faces_of`).  How a players-eye record is checked:
+pieces whose face the record has not stated are interchangeable.  The
+validator plays the game with concrete pieces: an unknown draw takes any piece
+the rules allow; when the record later reveals a face the piece in play does
+not show, the validator lets a piece of the right face take its place, moving
+up to four pieces round (:func:`interpreter.edit.exchange_identities`),
+provided no face the record stated changes and every earlier chance outcome
+could still have happened (it keeps a copy of the state before each).  The
+record is illegal only if no piece of the game can be there.
 
 >>> from rattus_rules.tools.records.validate import record_game, validate
 >>> verdict = validate(record_game(2, seed=4))
@@ -54,8 +47,6 @@ from interpreter import Game, State, notation
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import load_rules
 from rattus_rules.games import DEFAULT_GAME, faces_of
-from rattus_rules.games.rattus.faces import UNKNOWN, Face, face_pattern, face_text, symbol_order
-from rattus_rules.games.rattus.names import classes
 from rattus_rules.tools.records import recordformat
 from rattus_rules.tools.records.recordformat import (
     MAX_ENTRIES as MAX_ENTRIES,
@@ -123,35 +114,6 @@ VERSION = 1
 SCHEMA_ID = "urn:rattus-rules:record:1"
 
 
-@attrs.frozen
-class TokenFaces:
-    """How Rattus records write rat tokens (:class:`rattus_rules.tools.records.walk.Faces`): by their
-    face, ``threshold:symbols`` (:mod:`rattus_rules.games.rattus.faces`), or ``?`` unseen."""
-
-    game: Game
-    unknown: str = UNKNOWN
-    form: str = "threshold:symbols"
-    noun: str = "token"
-    example: str = "2:M+merchant+monk"
-
-    @property
-    def pattern(self) -> str:
-        """A threshold, a colon, symbols joined by ``+`` (in any order: the schema does not say which)."""
-        return face_pattern(self.game)
-
-    def written(self, piece: int) -> str:
-        """A token's face, its symbols in the one order this package writes."""
-        return face_text(self.game, piece)
-
-    def canonical(self, word: str) -> str:
-        """A face written with its symbols in any order (the game's symbols), written in the one order."""
-        return canonical_face(word, classes(self.game))
-
-    def looks_like_face(self, word: str) -> bool:
-        """Faces, and only faces, have a colon among an action's words."""
-        return ":" in word
-
-
 @functools.lru_cache(maxsize=16)
 def record_format(game: Game) -> RecordFormat:
     """How records of ``game`` are written: this package's format, the game's faces
@@ -181,9 +143,9 @@ def header(game: Game, seats: Sequence[str], kind: str = OMNISCIENT, settings: M
 class Recorder(recordformat.Recorder):
     """Writes the record of a game while it is played: use :meth:`apply` instead of ``state.apply_index``.
 
-    ``kind`` is omniscient (faces of tokens are written when they enter play)
+    ``kind`` is omniscient (faces of pieces are written when they enter play)
     or players-eye (draws are written ``?``; ``viewer`` — a seat — also
-    writes the faces their Witch looked at).
+    writes the faces that seat was shown).
     """
 
     def __init__(self, state: State, kind: str = OMNISCIENT, seats: Sequence[str] | None = None,
@@ -211,18 +173,6 @@ def check_format(record: Any, game: Game | None = None) -> Verdict | None:
     """None if ``record`` is a record of the game (default: the rules loaded) by its schema, its
     faces read and its switches exist; else a not-a-record verdict (:meth:`RecordFormat.check`)."""
     return record_format(game if game is not None else load_rules()).check(record)
-
-
-@functools.lru_cache(maxsize=4096)
-def canonical_face(text: str, symbols: tuple[str, ...] | None = None) -> str:
-    """A face as written (symbols in any order) in the one order this package writes; ValueError if none.
-
-    ``symbols``: the game's classes (:func:`rattus_rules.games.rattus.names.classes`); None: those of the Rattus loaded.
-    """
-    if symbols is None:
-        return str(Face.parse(text))
-    order = symbol_order(symbols)
-    return Face.parse(text, order).written(order)
 
 
 def validate(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,

@@ -30,20 +30,6 @@ from .frames import Frame, record_frames
 from .webpage import asset, page
 
 
-def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """Each seat's supply, castle cubes, cards and score (the spec's ``score``: cubes on the board and in
-    the castle), whether it is to move, and once the game is over whether it won."""
-    vals = state.vals
-    holder = vals.get("holder", {})
-    scores = state.scores()
-    winners = (state.winner() or []) if state.is_terminal() else []
-    return [{"seat": notation.seat(p), "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
-             "castle": vals.get("castle", {}).get(p, 0),
-             "cards": [str(c) for c, h in holder.items() if h == p],
-             "score": scores[p], "winner": p in winners,
-             "to_move": p == state.current_player} for p in state.seats]
-
-
 def to_move(state: State, seats: Sequence[str] | None = None) -> str:
     """Who the game waits for, in words."""
     if state.is_terminal():

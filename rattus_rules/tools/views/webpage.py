@@ -22,12 +22,6 @@ import json
 from importlib import resources
 from typing import Any
 
-#: The note every page that shows the board or tokens carries (the brief: say which data is reconstructed).
-COMPONENTS_NOTE = ("Part of the component data is a reconstruction, not verified: the board's adjacency "
-                   "(dashed lines are reconstructed neighbours) and most token faces. See the components page "
-                   "of the documentation.")
-
-
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 

@@ -63,13 +63,14 @@ from interpreter.edit import option_words
 from interpreter.session import citations_json
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import interpretations, load_rules
-from rattus_rules.games.rattus.faces import UNKNOWN, face_text
-from rattus_rules.games.rattus.names import View
-from rattus_rules.games.rattus.render import board_only_svg
+from rattus_rules.tools.records.validate import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, seat_label
+from rattus_rules.tools.views.viewer import entry_text
+from rattus_rules.tools.views.webpage import asset, page, page_policy
 
-from ..records.validate import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, seat_label
-from .viewer import entry_text, players_json
-from .webpage import COMPONENTS_NOTE, asset, page, page_policy
+from .faces import UNKNOWN, face_text
+from .names import View
+from .render import COMPONENTS_NOTE, board_only_svg
+from .textview import players_json
 
 #: The most games one server keeps (the oldest is dropped).
 MAX_GAMES = 32
