@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
@@ -37,6 +38,9 @@ MAX_GAMES = 10_000
 #: How many different component data sets (by content) the games of one session may use at a time: each
 #: is a compiled copy of the rules (about 1.5 MB for Rattus), shared by every game that uses it.
 MAX_DATA_SETS = 8
+#: How many states one session keeps for ``load`` by handle at a time (``save`` with ``keep``; ``drop`` with
+#: ``handle`` forgets one).
+MAX_KEPT = 10_000
 #: Chance modes of a game: the client resolves chance events, or the state's own generator does.
 CHANCE_MODES = ("client", "seed")
 
@@ -44,10 +48,11 @@ CHANCE_MODES = ("client", "seed")
 #: (a host adds the fields of its own with :meth:`Host.request_fields`); any other field is a ``bad-request``.
 REQUEST_FIELDS: dict[str, frozenset[str]] = {
     "hello": frozenset({"version"}), "new": frozenset({"game", "chance", "replace"}),
-    "load": frozenset({"state", "game", "chance", "replace"}), "drop": frozenset({"game"}), "games": frozenset(),
+    "load": frozenset({"state", "handle", "game", "chance", "replace"}), "drop": frozenset({"game", "handle"}),
+    "games": frozenset(),
     "legal": frozenset({"game", "detail"}), "apply": frozenset({"game", "action", "index"}),
     "chance": frozenset({"game", "force", "draw"}), "state": frozenset({"game", "player"}),
-    "save": frozenset({"game"}), "explain": frozenset({"game", "action", "index"}), "quit": frozenset(),
+    "save": frozenset({"game", "keep"}), "explain": frozenset({"game", "action", "index"}), "quit": frozenset(),
     "undo": frozenset({"game"}),
 }
 
@@ -184,8 +189,11 @@ class Session:
     def __init__(self, host: Host):
         self.host = host
         self.games: dict[str, _Game] = {}
-        #: How many kept games use each set of compiled rules (by identity): at most MAX_DATA_SETS of them.
+        #: How many kept games (and states kept by handle) use each set of compiled rules (by identity): at
+        #: most MAX_DATA_SETS of them.
         self.uses: dict[int, int] = {}
+        #: States saved with ``keep``, by handle (a copy each: the game goes on without changing them).
+        self.kept: dict[str, State] = {}
         self.counter = 0
         self.closed = False
         self.handlers: dict[str, Callable[[Request], Reply]] = {
@@ -413,7 +421,11 @@ class Session:
         return self.add(self.host.new_state(request), request)
 
     def load(self, request: Request) -> Reply:
-        """Restore a saved state as a game."""
+        """Restore a saved state as a game: a state this session kept (by its ``handle``), or one given as
+        JSON, which is checked in full like any input."""
+        if "handle" in request:
+            self.check_new_id(request)
+            return self.add(self.kept_state(request), request)
         stored = request.get("state")
         if not isinstance(stored, dict):
             raise ProtocolError("bad-request", "`state` is a saved state (the object `save` answers)")
@@ -421,7 +433,13 @@ class Session:
         return self.add(self.host.load_state(stored, request), request)
 
     def drop(self, request: Request) -> Reply:
-        """Forget a game."""
+        """Forget a game, or (with ``handle``) a state kept by ``save`` with ``keep``."""
+        if "handle" in request:
+            if "game" in request:
+                raise ProtocolError("bad-request", "`drop` takes a `game` or a `handle`, not both")
+            self._use(self.uses, self.kept_under(request["handle"]), -1)
+            del self.kept[request["handle"]]
+            return {}
         g = self.game(request)
         self._use(self.uses, g.state, -1)
         del self.games[request["game"]]
@@ -499,9 +517,35 @@ class Session:
         return {**self.status(g), "observation": seen}
 
     def save(self, request: Request) -> Reply:
-        """The state as JSON, to be given back to ``load``."""
+        """The state as JSON, to be given back to ``load``; with ``keep``, a copy kept in the session
+        instead, and the handle that loads it again."""
         g = self.game(request)
+        if self.flag(request, "keep"):
+            if len(self.kept) >= MAX_KEPT:
+                raise ProtocolError("too-many-kept", f"a session keeps at most {MAX_KEPT} saved states; drop some "
+                                    "(`drop` with their `handle`)")
+            handle = secrets.token_urlsafe(18)
+            self.kept[handle] = g.state.clone()
+            self._use(self.uses, g.state, 1)  # its compiled rules stay in use while it is kept
+            return {"handle": handle}
         return {"state": g.state.to_json()}
+
+    def kept_state(self, request: Request) -> State:
+        """A copy of the state kept under the request's ``handle``: written by this session itself, so
+        not checked again as a stranger's state would be (a handle is unguessable and good only here)."""
+        if set(request) - {"cmd", "id", "handle", "game", "chance", "replace"}:
+            raise ProtocolError("bad-request", "`load` takes a `handle` (from `save` with `keep`) or a `state`, "
+                                "with `game`, `chance` and `replace` only")
+        handle = request["handle"]
+        return self.kept_under(handle).clone()
+
+    def kept_under(self, handle: Any) -> State:
+        """The state kept under a handle; ``unknown-handle`` if there is none."""
+        kept = self.kept.get(handle) if isinstance(handle, str) else None
+        if kept is None:
+            raise ProtocolError("unknown-handle", f"no state kept under the handle {_shown(handle)} (a handle is "
+                                "good in the session that saved it, until it is dropped)")
+        return kept
 
     def explain(self, request: Request) -> Reply:
         """Whether an action is legal here; the rule offering it, or why not and the rule concerned."""

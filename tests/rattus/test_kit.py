@@ -407,3 +407,13 @@ def test_a_kit_is_not_written_into_a_folder_that_holds_files(
     assert main([*command, str(target)]) == 2
     assert capsys.readouterr().err == f"rattus: {target} is not empty: name a new or empty folder\n"
     assert victim.read_text(encoding="utf-8") == "keep" and not (target / "README.md").exists()
+
+
+def test_perft_of_an_engine_without_keep_loads_whole_states(tmp_path: Path) -> None:
+    """An engine whose `save` refuses `keep` (it does not know the field) is counted with whole states."""
+    engine = changed_referee(tmp_path, """
+        if "handle" in answer:
+            answer = {"id": answer["id"], "ok": False, "error": {"code": "bad-request", "message": "no keep"}}
+    """)
+    (result,) = check(engine, only="perft/3p-seed2-first", perft_depth=2)
+    assert result.passed, result.detail

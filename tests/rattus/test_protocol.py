@@ -311,3 +311,48 @@ def test_explain_takes_an_action_by_its_index(client: Client) -> None:
     game = client("new", players=2, seed=1, chance="seed")["game"]
     first = client("legal", game=game)["actions"][0]
     assert client("explain", game=game, index=0)["action"] == first
+
+
+def test_a_state_kept_by_save_loads_by_its_handle_without_being_checked_again(client: Client) -> None:
+    game = client("new", players=3, seed=4, chance="seed")["game"]
+    client("apply", game=game, action=client("legal", game=game)["actions"][2])
+    whole = client("save", game=game)["state"]
+    handle = client("save", game=game, keep=True)["handle"]
+    assert isinstance(handle, str) and len(handle) >= 20 and "state" not in client("save", game=game, keep=True)
+    first = client("load", handle=handle)["game"]
+    assert client("save", game=first)["state"] == whole
+    client("apply", game=first, action=client("legal", game=first)["actions"][0])  # the copy kept stays as saved
+    again = client("load", handle=handle, game="again", chance="seed")["game"]
+    assert again == "again" and client("save", game=again)["state"] == whole
+    assert client("drop", handle=handle) == {"id": 7, "ok": True}
+    assert client("load", handle=handle)["error"]["code"] == "unknown-handle"
+    assert client("drop", handle=handle)["error"]["code"] == "unknown-handle"
+
+
+def test_a_handle_is_good_only_in_its_session_and_only_alone(client: Client) -> None:
+    game = client("new", players=2, seed=1)["game"]
+    handle = client("save", game=game, keep=True)["handle"]
+    other = Client()
+    assert other("load", handle=handle)["error"]["code"] == "unknown-handle"   # another session's handle
+    for forged in ("g1", "", "x" * 24, 5, None):
+        assert client("load", handle=forged, schema_valid=isinstance(forged, str))["error"]["code"] in (
+            "unknown-handle", "bad-request")
+    whole = client("save", game=game)["state"]
+    for extra in ({"state": whole}, {"data": "spec/rattus/data"}):   # a handle names the whole state
+        answer = client("load", handle=handle, schema_valid=False, **extra)
+        assert answer["error"]["code"] == "bad-request" and "`handle`" in answer["error"]["message"]
+        assert not _validator("request-load").is_valid({"cmd": "load", "handle": handle, **extra})
+    assert client("drop", game=game, handle=handle, schema_valid=False)["error"]["code"] == "bad-request"
+    assert client("save", game=game, keep="yes", schema_valid=False)["error"]["code"] == "bad-request"
+
+
+def test_a_session_keeps_a_bounded_number_of_states(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter import session
+
+    monkeypatch.setattr(session, "MAX_KEPT", 3)
+    game = client("new", players=2, seed=1)["game"]
+    handles = [client("save", game=game, keep=True)["handle"] for _ in range(3)]
+    assert len(set(handles)) == 3
+    assert client("save", game=game, keep=True)["error"]["code"] == "too-many-kept"
+    client("drop", handle=handles[0])
+    assert "handle" in client("save", game=game, keep=True)

@@ -163,6 +163,8 @@ class Engine:
         self.buffer = bytearray()
         self.count = 0
         self.commands: set[str] = set()
+        #: Whether to ask ``save`` for a handle (``keep``) rather than the whole state (False once refused).
+        self.keeps = True
         #: The deepest perft depth to check (None: every depth of the kit).
         self.perft_depth: int | None = None
         #: The most chance events in a row this vector may see (None: no bound).
@@ -243,11 +245,22 @@ class Engine:
         return answer
 
     def saved(self, game: Any) -> dict[str, Any]:
-        """The engine's ``save`` answer for a game: it must hold the ``state``."""
+        """What ``load`` needs to start a game again where it is: the ``handle`` of a copy the engine keeps
+        (``save`` with ``keep``, where it has that), else the engine's ``save`` answer, with the ``state``."""
+        if self.keeps:
+            answer = self.ask("save", game=game, keep=True)
+            if answer["ok"] and isinstance(answer.get("handle"), str):
+                return {"handle": answer["handle"]}
+            self.keeps = False  # an engine without `keep`: the whole state from now on
         answer = self.ok("save", game=game)
         if "state" not in answer:
             raise EngineError(f"the engine answered 'save' without `state`: {json.dumps(answer)[:200]}")
         return answer
+
+    def forget(self, saved: dict[str, Any]) -> None:
+        """Let the engine drop a state it keeps for :meth:`saved` (nothing to do for a whole state)."""
+        if "handle" in saved:
+            self.ok("drop", handle=saved["handle"])
 
     def close(self) -> None:
         """Ask the engine to quit, then end it (kill it at once if it timed out)."""
@@ -400,7 +413,8 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
         if saved is not None:
             game = _Game.__new__(_Game)
             game.engine, game.revealed = engine, []
-            game.status = engine.ok("load", state=saved["state"], chance="client")
+            kept = {"handle": saved["handle"]} if "handle" in saved else {"state": saved["state"]}
+            game.status = engine.ok("load", **kept, chance="client")
             game.id = _field(game.status, "load", "game", (str, int))
         else:
             game = start()
@@ -437,8 +451,11 @@ def _perft(engine: Engine, vector: dict[str, Any], depth: int) -> Iterator[tuple
                     kept = engine.saved(child.id)
                     engine.ok("drop", game=child.id)
                     total += count([*path, action], d - 1, kept)
+                    engine.forget(kept)
                 else:
                     total += count([*path, action], d - 1, None)
+            if here is not None:
+                engine.forget(here)
         if fast:
             engine.ok("drop", game=game.id)
         return total

@@ -17,16 +17,20 @@ described in ``docs/protocol.md``; every message has a JSON Schema in
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from interpreter import State
+from interpreter import Game, State
 from interpreter.notation import CHANCE
 from interpreter.session import Host, ProtocolError, Reply, Request, Session, serve
 from rattus_rules.api import check_seed, interpretations, load_rules, new_game, state_from_json
 from rattus_rules.games import hooks
 
 from ..records.validate import components_digest, validate
+
+#: Each loaded game's pieces as actions write them (made once per game, not once per game started).
+_WORDS: weakref.WeakKeyDictionary[Game, list[str]] = weakref.WeakKeyDictionary()
 
 PROTOCOL_NAME = "rattus-referee"
 
@@ -74,8 +78,10 @@ class RattusHost(Host):
         """Pieces are written as the game's records write them (Rattus: tokens by their face; a game
         without faces of its own: by its table row)."""
         game = state.game
-        word = hooks(game.name).piece_word
-        words = [word(game, p) for p in range(len(game.piece_rows))]
+        words = _WORDS.get(game)
+        if words is None:
+            word = hooks(game.name).piece_word
+            words = _WORDS[game] = [word(game, p) for p in range(len(game.piece_rows))]
         return words.__getitem__
 
     def commands(self) -> dict[str, Callable[[Session, Request], Reply]]:
