@@ -1,10 +1,9 @@
 """Both back ends of the language side by side: load a game under a back end, and play two in lockstep.
 
 The Python back end (the generated Python code) is the reference; the C back
-end (issue 26) must play the same games.  A back end is chosen the way a user
-chooses it, with the environment variable ``RULES_BACKEND`` (``python``, ``c``
-or ``auto``), or with the ``backend`` keyword of :func:`interpreter.load_spec`
-where the interpreter has it.  :func:`unavailable` says why a back end cannot
+end (issue 26) must play the same games.  A back end is chosen with the ``backend``
+keyword of :func:`interpreter.load_spec` (or, for the package's own loads, the
+environment variable ``RULES_BACKEND``: :func:`selected`).  :func:`unavailable` says why a back end cannot
 run here (no C back end in this tree yet, no compiler, a build that fails), and
 the tests of that back end skip with the reason.
 
@@ -20,7 +19,6 @@ the Python back end as candidate, that is what the comparison checks.
 from __future__ import annotations
 
 import functools
-import inspect
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -49,11 +47,8 @@ MAX_ACTIONS = 3000
 
 
 def load(folder: Path, backend: str, data: Path | None = None) -> Game:
-    """A spec folder loaded under ``backend`` (by the keyword where the interpreter has one)."""
-    if "backend" in inspect.signature(load_spec).parameters:
-        return load_spec(folder, data=data, backend=backend)  # type: ignore[call-arg]
-    with selected(backend):
-        return load_spec(folder, data=data)
+    """A spec folder loaded under ``backend`` (``python``, ``c`` or ``auto``: :func:`interpreter.load_spec`)."""
+    return load_spec(folder, data=data, backend=backend)
 
 
 @functools.cache

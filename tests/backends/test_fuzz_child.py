@@ -8,6 +8,7 @@ and that a child killed by a signal fails the test with the signal named.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from tests.spec_fuzzing import BackendChild, trace
 
-from .harness import GAMES
+from .harness import GAMES, skip_unless
 
 BROKEN = """game broken "Broken"
   cite book "Rules" "A sentence."
@@ -60,3 +61,12 @@ def test_a_child_killed_by_a_signal_fails_with_the_signal_named() -> None:
     with pytest.raises(AssertionError, match="killed by SIGSEGV") as err:
         dying.trace(GAMES["nim"], 1, 10, None)
     assert "game nim" in str(err.value)  # the spec that did it is shown
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_c_child_traces_what_python_traces(name: str) -> None:
+    """The fuzzer's comparison on the shipped and toy games: the C child (auto) plays as Python does."""
+    skip_unless("c")
+    ours = json.loads(json.dumps(trace(GAMES[name], 5, 80, [{}], "python")))
+    assert len(ours) >= 8 and ours[-1][0] == "end"
+    assert BackendChild.of("auto").trace(GAMES[name], 5, 80, [{}]) == ours

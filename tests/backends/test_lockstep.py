@@ -17,7 +17,7 @@ import pytest
 from .harness import BACKENDS, GAMES, game, lockstep, random_settings, switch_options
 
 #: Random games per game and back end, beside one per switch option.
-RANDOM_GAMES = 12
+RANDOM_GAMES = 8
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -51,6 +51,7 @@ import interpreter
 from interpreter import Game
 from interpreter.cache import CACHE_ENV
 from interpreter.compiler import CHOOSE, Decision
+from interpreter.native import BACKEND_ENV
 from rattus_rules.algorithms.agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
 from rattus_rules.api import forget_loaded, load_rules
 from rattus_rules.commands.common import EXIT_USAGE, UsageError
@@ -190,8 +191,6 @@ def load_reference_model(path: Path) -> ModuleType:
 
 #: The engines played side by side: the C back end, the Python back end, the game's hand-written model.
 ENGINES = ("c", "python", "model")
-#: The environment variable that chooses the back end (see :mod:`interpreter.native`).
-BACKEND_ENV = "RULES_BACKEND"
 #: The shipped games measured side by side, each at the player counts of the targets of issue 26.
 SIDE_BY_SIDE = {"rattus": (4,), "ratten_scharf": (2,)}
 
