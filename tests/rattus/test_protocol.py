@@ -318,13 +318,19 @@ def test_a_state_kept_by_save_loads_by_its_handle_without_being_checked_again(cl
     client("apply", game=game, action=client("legal", game=game)["actions"][2])
     whole = client("save", game=game)["state"]
     handle = client("save", game=game, keep=True)["handle"]
-    assert isinstance(handle, str) and len(handle) >= 20 and "state" not in client("save", game=game, keep=True)
+    second = client("save", game=game, keep=True)
+    assert isinstance(handle, str) and len(handle) >= 20 and "state" not in second and second["handle"] != handle
+    client("drop", handle=second["handle"])
     first = client("load", handle=handle)["game"]
     assert client("save", game=first)["state"] == whole
     client("apply", game=first, action=client("legal", game=first)["actions"][0])  # the copy kept stays as saved
     again = client("load", handle=handle, game="again", chance="seed")["game"]
     assert again == "again" and client("save", game=again)["state"] == whole
+    for gid in (game, first, again):
+        client("drop", game=gid)
+    assert client.session.uses  # a state kept holds its compiled rules: they count among the session's data sets
     assert client("drop", handle=handle) == {"id": 7, "ok": True}
+    assert not client.session.uses
     assert client("load", handle=handle)["error"]["code"] == "unknown-handle"
     assert client("drop", handle=handle)["error"]["code"] == "unknown-handle"
 
