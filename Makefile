@@ -73,7 +73,9 @@ soak: soak-props soak-games
 
 ## soak-props: the property tests and spec fuzzers (every Hypothesis test) under the `soak` profile: a random
 ## seed (printed; SEED=N replays a run) and SOAK_FACTOR (default 10) times each test's examples
-SEED ?= $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+ifeq ($(origin SEED),undefined)  # drawn once per make run (a recursive variable would draw at every use)
+SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
 soak-props: setup
 	@echo "make soak-props: seed $(SEED), $(or $(SOAK_FACTOR),10)x the examples (SEED=$(SEED) replays this run)"
 	HYPOTHESIS_PROFILE=soak SOAK_FACTOR=$(or $(SOAK_FACTOR),10) $(BIN)/python -m pytest -q -m hypothesis \
