@@ -12,7 +12,8 @@ Every drawn region and edge carries ``data-`` attributes naming what it shows,
 so that tests (and tools) can read the picture back.  The pictures are built
 as element trees (:mod:`xml.etree.ElementTree`) and serialised by it, so every
 attribute value and text that comes from a state or from data is escaped: a
-stored state cannot put markup, or a script, into a picture.
+stored state cannot put markup, or a script, into a picture; a character XML
+does not allow is written as its ``\\uXXXX`` notation.
 
 >>> from rattus_rules import load_rules, new_game
 >>> svg = board_svg(load_rules())
@@ -32,6 +33,7 @@ import attrs
 
 from interpreter import Game, State, notation
 from rattus_rules.tools.records.validate import seat_name
+from rattus_rules.tools.views.webpage import xml_safe
 
 from .layout import MAP_WIDTH, positions
 from .names import BOARD, FIRST_USED_WITH_PLAYERS, REGIONS
@@ -95,11 +97,15 @@ def _attr_name(key: str) -> str:
 
 
 def _el(parent: Element | None, tag: str, text: str | None = None, **kw: Any) -> Element:
-    """An element (under ``parent`` if given); keyword ``class_`` is ``class``, ``_`` in names is ``-``."""
-    attrib = {_attr_name(k): str(v) for k, v in kw.items() if v is not None}
+    """An element (under ``parent`` if given); keyword ``class_`` is ``class``, ``_`` in names is ``-``.
+
+    Every text and attribute value passes :func:`~rattus_rules.tools.views.webpage.xml_safe`: a character XML
+    does not allow (U+FFFE in a seat's name, say) is written as its ``\\uXXXX`` notation, so the picture stays
+    well-formed (ElementTree escapes markup, not those)."""
+    attrib = {_attr_name(k): xml_safe(str(v)) for k, v in kw.items() if v is not None}
     node = ET.Element(tag, attrib) if parent is None else ET.SubElement(parent, tag, attrib)
     if text is not None:
-        node.text = text
+        node.text = xml_safe(text)
     return node
 
 

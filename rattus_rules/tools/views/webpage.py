@@ -19,10 +19,28 @@ import functools
 import hashlib
 import html
 import json
+import re
 from importlib import resources
 from typing import Any
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+#: What XML 1.0 does not allow in a document (its ``Char`` production leaves these out): C0 controls but tab,
+#: line feed and carriage return; lone surrogates; U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _notation(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
+
+
+def xml_safe(text: str) -> str:
+    r"""``text`` with every character XML 1.0 does not allow written as its ``\uXXXX`` notation (visible text),
+    so that a picture or page holding it stays well-formed.
+
+    >>> xml_safe("P\ufffe1\x01")
+    'P\\ufffe1\\u0001'
+    """
+    return _NOT_XML.sub(_notation, text)
 
 
 @functools.cache
@@ -32,9 +50,10 @@ def asset(name: str) -> str:
 
 
 def json_for_script(data: Any) -> str:
-    """JSON that can stand inside a ``<script>`` element: ``<``, ``>`` and ``&`` written as ``\\u`` escapes."""
+    """JSON that can stand inside a ``<script>`` element: ``<``, ``>`` and ``&`` written as ``\\u`` escapes, and
+    so is every character XML 1.0 does not allow (JSON's escape gives the script the same text)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.translate(_SCRIPT_SAFE)
+    return _NOT_XML.sub(_notation, text.translate(_SCRIPT_SAFE))
 
 
 def _digest(text: str) -> str:
