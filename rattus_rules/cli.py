@@ -22,6 +22,7 @@ from interpreter.checker import suggest
 from . import __version__
 from .commands.common import EXIT_INTERNAL, EXIT_RULES, EXIT_USAGE, UsageError, check_data_path
 from .games import DEFAULT_GAME, GAMES_PATH_ENV, UnknownGame, game_name, known_games, select
+from .tools.executor import ClusterError
 from .tools.terminal import EscapingStream
 
 COMMAND_MODULES = (
@@ -108,6 +109,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except RulesError as err:  # a spec error, a rule error or a broken invariant, with its citations
         print(str(err), file=sys.stderr)
         return EXIT_RULES
+    except ClusterError as err:  # a Dask cluster that failed (rattus_rules.tools.executor): one line
+        print(f"rattus: {err}", file=sys.stderr)
+        return EXIT_INTERNAL
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

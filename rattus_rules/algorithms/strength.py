@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..tools.executor import partition, run_all
+from ..tools.executor import DaskCluster, partition, run_all
 from .tournament import Played, TournamentParams, bradley_terry, play_chunk, summary
 
 #: The opponents the search meets, in the page's order.
@@ -29,8 +29,8 @@ def line_ups(players: Sequence[int], budgets: Sequence[int], opponents: Sequence
 
 
 def run_strength(game: str, players: Sequence[int], budgets: Sequence[int], games: int, seed: int = 0,
-                 workers: int | None = None, dask: str | None = None, opponents: Sequence[str] = OPPONENTS,
-                 done: Callable[[], None] | None = None) -> dict[str, Any]:
+                 workers: int | None = None, dask: str | DaskCluster | None = None,
+                 opponents: Sequence[str] = OPPONENTS, done: Callable[[], None] | None = None) -> dict[str, Any]:
     """Play every line-up (:func:`line_ups`) on ``games`` seeds each, all work items in one pool."""
     params = [TournamentParams(players=n, lineup=lineup, games=games, seed=seed, game=game)
               for n, lineup in line_ups(players, budgets, opponents)]

@@ -32,7 +32,7 @@ import attrs
 
 from ..api import MAX_SEED, load_rules
 from ..games import game_name
-from ..tools.executor import partition, run_all
+from ..tools.executor import DaskCluster, partition, run_all
 from ..tools.study.stats import wilson
 from .agents import DECISION_BOUND, make_agent, parse_agent
 
@@ -172,7 +172,7 @@ def bradley_terry(games: Sequence[Played], rounds: int = 2000) -> dict[str, floa
 
 
 def run_tournament(params: TournamentParams, workers: int | None = None,
-                   tick: Callable[[], None] | None = None, dask: str | None = None) -> dict[str, Any]:
+                   tick: Callable[[], None] | None = None, dask: str | DaskCluster | None = None) -> dict[str, Any]:
     """Play the tournament on ``workers`` processes (or a Dask cluster) and sum it up as plain data."""
     items = [(params, seeds) for seeds in partition(params.games, CHUNK, params.seed)]
     played = [g for chunk in run_all(play_chunk, items, workers, dask=dask, done=tick) for g in chunk]

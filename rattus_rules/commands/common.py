@@ -26,6 +26,38 @@ class UsageError(Exception):
 WORKERS_HELP = "(default: all cores; at most the cores this process may run on: a larger N is capped, and said)"
 
 
+#: What every ``--dask`` option says of a cluster.
+DASK_HELP = ("run on the Dask distributed scheduler at ADDRESS. A cluster is trusted code: Dask sends work and "
+             "results as pickles, so a worker can run any code in this process; use only your own cluster, "
+             "over tls:// with --dask-ca/--dask-cert/--dask-key unless it is on this machine")
+
+
+def add_dask_options(parser: argparse.ArgumentParser) -> None:
+    """``--dask ADDRESS`` and the TLS files passed to ``distributed.Security``."""
+    parser.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
+    parser.add_argument("--dask-ca", metavar="FILE", help="with --dask tls://...: the certificate authority's file")
+    parser.add_argument("--dask-cert", metavar="FILE", help="with --dask tls://...: this client's certificate file")
+    parser.add_argument("--dask-key", metavar="FILE", help="with --dask tls://...: this client's private key file")
+
+
+def dask_target(args: argparse.Namespace) -> Any:
+    """The cluster the options name (a :class:`~rattus_rules.tools.executor.DaskCluster`), or None; a warning
+    on standard error for an address that is neither this machine nor TLS."""
+    from ..tools.executor import DaskCluster, dask_warning
+
+    files = {"ca_file": args.dask_ca, "cert_file": args.dask_cert, "key_file": args.dask_key}
+    if args.dask is None:
+        if any(files.values()):
+            raise UsageError("--dask-ca, --dask-cert and --dask-key go with --dask tls://ADDRESS")
+        return None
+    if any(files.values()) and not args.dask.startswith("tls://"):
+        raise UsageError(f"--dask-ca, --dask-cert and --dask-key are for a tls:// address, not {args.dask}")
+    warning = dask_warning(args.dask)
+    if warning is not None:
+        print(f"rattus: warning: {warning}", file=sys.stderr)
+    return DaskCluster(args.dask, **files)
+
+
 def workers_arg(value: int | None) -> int | None:
     """A ``--workers`` value: at least 1 (else :class:`UsageError`), and at most the cores available (a larger
     one is capped, with a note on standard error); None stays None (all cores)."""

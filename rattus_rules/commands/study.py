@@ -12,7 +12,17 @@ from ..api import MAX_SEED, load_rules
 from ..games import DEFAULT_GAME, game_name
 from ..tools.progress import progress as study_bar
 from ..tools.study.study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
-from .common import EXIT_OK, WORKERS_HELP, UsageError, check_output, check_output_folder, seed_arg, workers_arg
+from .common import (
+    EXIT_OK,
+    WORKERS_HELP,
+    UsageError,
+    add_dask_options,
+    check_output,
+    check_output_folder,
+    dask_target,
+    seed_arg,
+    workers_arg,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -32,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_bound_option(p)
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
     p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
-    p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS")
+    add_dask_options(p)
     p.add_argument("--output", "--out", "-o", dest="output", default="study",
                    help="folder for study.json, study.csv, plots, report.html (default: study)")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")
@@ -63,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise UsageError(f"{option} must be at least 1, not {value}")
     args.workers = workers_arg(args.workers)
+    dask = dask_target(args)
     rules = load_rules()  # the game chosen with --game
     counts = list(range(rules.min_players, rules.max_players + 1))
     player_counts = args.players or counts
@@ -95,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             with study_bar(len(jobs(params)), f"study, {agent} agent", unit=" work item") as bar:
-                result = run_study(params, workers=args.workers, dask=args.dask, progress=progress,
+                result = run_study(params, workers=args.workers, dask=dask, progress=progress,
                                    done=bar.update)
         except OSError as err:  # the Dask scheduler cannot be reached
             raise UsageError(f"cannot run the study on {args.dask}: {err}") from None

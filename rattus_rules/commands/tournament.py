@@ -10,7 +10,16 @@ from pathlib import Path
 from ..api import load_rules
 from ..games import DEFAULT_GAME, game_name
 from ..tools.progress import progress as bar_of
-from .common import EXIT_OK, WORKERS_HELP, UsageError, check_output, seed_arg, workers_arg
+from .common import (
+    EXIT_OK,
+    WORKERS_HELP,
+    UsageError,
+    add_dask_options,
+    check_output,
+    dask_target,
+    seed_arg,
+    workers_arg,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -25,8 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--games", type=int, default=10, help="game seeds, each played in every rotation (default 10)")
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
     p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
-    p.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS "
-                   "(a cluster runs code it is sent and sends results back as pickles: use only your own)")
+    add_dask_options(p)
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.set_defaults(run=run_tournament_command, any_game=True)
 
@@ -41,8 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     s.add_argument("--games", type=int, default=10, help="game seeds per line-up (default 10)")
     s.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
     s.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
-    s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask distributed scheduler at ADDRESS "
-                   "(a cluster runs code it is sent and sends results back as pickles: use only your own)")
+    add_dask_options(s)
     s.add_argument("--markdown", metavar="FILE", required=True, help="the page to write")
     s.set_defaults(run=run_strength_command, any_game=True)
 
@@ -67,7 +74,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     try:
         with bar_of(len(range(0, args.games, CHUNK)), "tournament", unit=" work item") as bar:
-            result = run_tournament(params, workers=args.workers, tick=bar.update, dask=args.dask)
+            result = run_tournament(params, workers=args.workers, tick=bar.update, dask=dask_target(args))
     except OSError as err:
         raise UsageError(f"cannot run on {args.dask}: {err}") from None
     print(f"{result['games']} games ({result['cut']} cut), {params.players} players, seeds "
@@ -98,7 +105,7 @@ def run_strength_command(args: argparse.Namespace) -> int:
     try:
         with bar_of(items, "strength", unit=" game seed") as bar:
             result = run_strength(chosen, players, args.budgets, args.games, args.seed, args.workers,
-                                  args.dask, done=bar.update)
+                                  dask_target(args), done=bar.update)
     except OSError as err:
         raise UsageError(f"cannot run on {args.dask}: {err}") from None
     named = [] if chosen == DEFAULT_GAME else ["--game", chosen]

@@ -34,7 +34,7 @@ from rattus_rules.algorithms.agents import DECISION_BOUND, make_agent, parse_age
 from rattus_rules.api import MAX_SEED, interpretations, load_rules, new_game
 from rattus_rules.games import game_name, hooks
 
-from ..executor import local_cores, partition, run_all
+from ..executor import DaskCluster, local_cores, partition, run_all
 from .stats import Estimate, mean_interval, proportion
 
 #: Player decisions after which a study game is cut (a random game is about 100 to 200): some
@@ -263,7 +263,7 @@ def run_study(params: StudyParams, workers: int | None = None, dask: str | Any |
     for job, tally in zip(items, tallies):
         merged[job.players] = merge(merged[job.players], tally) if job.players in merged else tally
     games = sum(t["default"]["games"] + sum(o["pairs"] for o in t["options"].values()) for t in merged.values())
-    where = f"dask {dask}" if isinstance(dask, str) else "dask" if dask is not None else \
+    where = f"dask {dask}" if isinstance(dask, str | DaskCluster) else "dask" if dask is not None else \
         f"{workers or local_cores()} local process(es)"
     result = summarise(params, merged)
     result["run"] = {"seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3), "games": games, "where": where}
