@@ -5,9 +5,10 @@ start and restore games.
 >>> state = new_game(4, seed=7)
 >>> state.current_player            # chance events of setup are resolved: P0 places
 0
->>> state.legal_actions()[0].text
-'start Anglia'
->>> state.apply("start Gallia")
+>>> first = state.legal_actions()[0]
+>>> first.text.split()[0]           # where P0 starts: the actions are the spec's words (README.md shows more)
+'start'
+>>> state.apply(first)
 >>> state.current_player
 1
 """

@@ -4,8 +4,9 @@ Exit codes: 0 fine, 1 a rule or spec error, 2 bad usage or input, 3 an internal
 error (a bug: please report it).  No traceback reaches the user: any exception
 the commands do not handle themselves ends in a one-line message.
 
-Each subcommand lives in a module of :mod:`rattus_rules.commands` with a
-``register(subparsers)`` function; :data:`COMMAND_MODULES` lists them.
+Each subcommand lives in a module of :mod:`rattus_rules.commands` (or, when only one game has it, of
+that game's package: ``rattus render``) with a ``register(subparsers)`` function;
+:data:`COMMAND_MODULES` lists them.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .tools.terminal import EscapingStream
 COMMAND_MODULES = (
     "rattus_rules.commands.core",
     "rattus_rules.commands.bench",
-    "rattus_rules.commands.render",
+    "rattus_rules.games.rattus.render_command",
     "rattus_rules.commands.records",
     "rattus_rules.commands.serve",
     "rattus_rules.commands.view",

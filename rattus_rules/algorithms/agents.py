@@ -18,8 +18,8 @@ from interpreter import State
 from .ismcts import ISMCTSPlayer, SearchParams, parse_params
 
 #: Player decisions after which a random game is cut off.  Under ``phase-b-optional=yes`` a game can
-#: go on forever (docs/rules-as-written.md: every region holds three tokens, no cube on the board,
-#: nobody places); random games end long before this bound (a few hundred decisions), so a game that
+#: go on forever (docs/rules-as-written.md: a position where nobody can place any more);
+#: random games end long before this bound (a few hundred decisions), so a game that
 #: reaches it is reported as cut, not as finished.
 DECISION_BOUND = 10_000
 
@@ -48,8 +48,7 @@ class GreedyPlayer:
     For each legal action it applies the action to a copy of the state, lets
     chance events happen on the copy from its own generator (not the game's)
     until the next player decision, and reads the scores there.  It takes the
-    action with the highest own score (in Rattus: its cubes on the board and
-    in the castle, the spec's ``score p = population(p)``), then the lowest
+    action with the highest own score (the spec's ``score``), then the lowest
     best score of the others; among equals it picks at random.  The copy holds
     the whole state, so the look-ahead may see hidden faces: the player is
     stronger than a human at choices whose effect shows at once (which token

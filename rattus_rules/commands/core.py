@@ -10,7 +10,7 @@ from interpreter import SpecError, State, load_spec, notation
 
 from ..algorithms.agents import add_bound_option, bound_text, play_random
 from ..api import interpretations, load_rules, new_game
-from ..games import log_lines
+from ..games import hooks, log_lines
 from ..paths import spec_dir
 from ..tools.coverage import coverage
 from ..tools.coverage import report as coverage_report
@@ -132,9 +132,10 @@ def run_play(args: argparse.Namespace) -> int:
         else:
             recorder.apply(state, index)
         if state.log is not None:
+            told = hooks(state.game.name)
             for line in log_lines(state, printed):
-                print(("" if line.startswith(("turn of", "final turn of", "the plague devastates"))
-                       else "  ") + _headline(line))
+                print(("" if line.startswith(told.log_turns + told.log_events)
+                       else "  ") + _headline(line, told.log_turns))
             printed = len(state.log)
 
     played = play_random(state, args.seed, bound, step)
@@ -151,8 +152,8 @@ def run_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _headline(line: str) -> str:
-    if line.startswith(("turn of", "final turn of")):
+def _headline(line: str, turns: tuple[str, ...]) -> str:
+    if line.startswith(turns):
         return f"— {line} —"
     return line
 

@@ -113,7 +113,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         play.add_argument("--record-kind", choices=KINDS, default=None,
                           help="omniscient (every face, the default) or players-eye (draws unknown)")
         play.add_argument("--viewer", metavar="SEAT",
-                          help="players-eye records: whose eyes (P0..P3; the faces their Witch sees are written)")
+                          help="players-eye records: whose eyes (P0..P3; the faces that seat is shown are written)")
 
 
 def _read(path: str) -> str:

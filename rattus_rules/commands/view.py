@@ -22,8 +22,8 @@ from .records import load_record_arg
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `rattus view`."""
     p = sub.add_parser("view", help="write a page that steps through a game record in the browser",
-                       description="One self-contained HTML file (no network): the position at every entry (for "
-                                   "Rattus the board, cards, supplies and castle; a game without a picture of its "
+                       description="One self-contained HTML file (no network): the position at every entry (the "
+                                   "game's picture and table of seats; a game without a picture of its "
                                    "own as text), the rule of each step with its German text. Exit 0: legal "
                                    "record; 1: illegal (the page stops at the first bad entry); 2: not a record.")
     p.add_argument("file", help="a record (JSON; see docs/records.md); - reads standard input")

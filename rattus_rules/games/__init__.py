@@ -61,6 +61,23 @@ class UnknownGame(ValueError):
 
 
 @attrs.frozen
+class KitCases:
+    """The cases a game's package picks by hand for its conformance kit (:mod:`rattus_rules.tools.kit.conformance`).
+
+    ``perft``: (players, seed, chance rule, deepest depth) of each perft vector; ``golden``: (name,
+    players, seed, switch settings) of each golden playthrough; ``games``: the recorded games and
+    what a validator must answer for each; ``vectors``: further perft vectors, written after the
+    others; ``files``: further files of the kit (relative path → text).
+    """
+
+    perft: tuple[tuple[int, int, str, int], ...]
+    golden: tuple[tuple[str, int, int, dict[str, str]], ...]
+    games: Callable[[], tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]]
+    vectors: Callable[[], list[dict[str, Any]]] = list
+    files: Callable[[], dict[str, str]] = dict
+
+
+@attrs.frozen
 class GameHooks:
     """What a game's own package tells the game-agnostic tools (all optional).
 
@@ -87,13 +104,22 @@ class GameHooks:
     #: What the game's score counts, for the study's plots and tables.
     score_unit: str = "points"
     #: The replay viewer's picture of a position, an SVG (a state, which pieces' faces may be shown, the
-    #: record's seat names), and its table of the seats (a row per seat: ``seat``, ``label``, ``to_move``,
-    #: ``supply``, ``castle``, ``cards``); without them it shows the position as text
+    #: record's seat names), and its table of the seats (a row per seat with the keys the page's table
+    #: reads, ``rattus_rules/web/common.js``); without them it shows the position as text
     #: (:func:`position_text`) and no table.
     picture: Callable[[State, Shown | None, Sequence[str] | None], str] | None = None
     seat_rows: Callable[[State, Sequence[str] | None], list[dict[str, Any]]] | None = None
     #: What the viewer says of the component data; without it, the game's provenance note.
     components_note: str | None = None
+    #: How ``rattus play`` lays out the game's log: lines beginning with one of ``log_turns`` start a
+    #: turn (flush left, framed ``— … —``), with one of ``log_events`` a notable event (flush left); every
+    #: other line is indented.  Without them every line is indented.
+    log_turns: tuple[str, ...] = ()
+    log_events: tuple[str, ...] = ()
+    #: The hand-picked cases of the game's conformance kit, made when a kit is built; without them the
+    #: cases are chosen from the spec (every player count, every switch option, illegal games made
+    #: without knowing the game).
+    kit: Callable[[], KitCases] | None = None
 
     @property
     def piece_word(self) -> PieceWord:

@@ -11,7 +11,8 @@ import pytest
 from interpreter import State
 from interpreter.edit import option_words
 from rattus_rules.games.rattus.faces import face_text
-from rattus_rules.tools.kit.conformance import GOLDEN_CASES, build, differences, loads_golden
+from rattus_rules.games.rattus.kit import GOLDEN_CASES
+from rattus_rules.tools.kit.conformance import build, differences, loads_golden
 from rattus_rules.tools.perft import first_outcome, perft
 from rattus_rules.tools.records.validate import replay, validate, walk, which_interpretations
 

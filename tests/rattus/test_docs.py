@@ -19,9 +19,9 @@ from interpreter import ast as A
 from interpreter.english import English, render_plain, walk_steps
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import build_parser, main
-from rattus_rules.commands.render import random_state
 from rattus_rules.games.rattus.docgen import CHAPTERS, PAGES, Rulebook, expected_anchors
 from rattus_rules.games.rattus.render import board_edges, board_svg, state_svg
+from rattus_rules.games.rattus.render_command import random_state
 from rattus_rules.games.rattus.wording import VOCABULARY
 from rattus_rules.tools.docs.lexer import RulesLexer, grammar_keywords
 from rattus_rules.tools.docs.refgen import grammar_rules, modules

@@ -18,8 +18,8 @@ import pytest
 
 from rattus_rules import state_from_json
 from rattus_rules.cli import main
-from rattus_rules.commands.render import random_state
 from rattus_rules.games.rattus.render import state_svg
+from rattus_rules.games.rattus.render_command import random_state
 
 PAYLOAD = '"/><script>alert(1)</script><g x="'
 SVG = "{http://www.w3.org/2000/svg}"

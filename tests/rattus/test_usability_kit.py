@@ -14,9 +14,9 @@ import pytest
 
 from rattus_rules import load_rules, new_game
 from rattus_rules.cli import main
+from rattus_rules.games.rattus.kit import mixed_vector
 from rattus_rules.games.rattus.modelgen import PAGES
 from rattus_rules.games.rattus.modeltext import rst_to_markdown
-from rattus_rules.tools.kit.conformance import mixed_vector
 from rattus_rules.tools.kit.kit import check
 
 from ..conftest import ROOT

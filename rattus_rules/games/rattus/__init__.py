@@ -7,12 +7,17 @@ its scenario format, position text and reference pages (rulebook, decision model
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rattus_rules.games import KitCases
+
 
 def register() -> None:
     """Register Rattus's own words with the game-agnostic tools: setup ends at the first player turn; tokens
     are written as faces; the spec names the package reads are checked when the rules load; why a game ends,
     and what the score counts (for the study); its picture, table of seats and note on the component data
-    (for the viewer)."""
+    (for the viewer); how `rattus play` lays out its log; its conformance kit's cases."""
     from rattus_rules.games import GameHooks, register_hooks
 
     from .faces import TokenFaces
@@ -23,4 +28,13 @@ def register() -> None:
     register_hooks("rattus", GameHooks(turn_procedure=TURN_PROCEDURE, faces=TokenFaces, check=check_names,
                                        text_view=render_text, json_view=position_json, end_reason=end_reason,
                                        end_reasons=END_REASONS, score_unit="cubes", picture=board_only_svg,
-                                       seat_rows=players_json, components_note=COMPONENTS_NOTE))
+                                       seat_rows=players_json, components_note=COMPONENTS_NOTE,
+                                       log_turns=("turn of", "final turn of"), log_events=("the plague devastates",),
+                                       kit=_kit_cases))
+
+
+def _kit_cases() -> KitCases:
+    """Rattus's hand-picked kit cases (:mod:`rattus_rules.games.rattus.kit`, imported when a kit is built)."""
+    from .kit import kit_cases
+
+    return kit_cases()

@@ -85,7 +85,7 @@ def board_svg_rst(game: Game) -> str:
 
 def state_svg_rst(game: Game) -> str:
     """A game state, inline: a 4-player game after random moves."""
-    from rattus_rules.commands.render import random_state
+    from rattus_rules.games.rattus.render_command import random_state
 
     from .render import state_svg
 

@@ -16,7 +16,7 @@ rattus_rules.tools.kit.conformance --write conformance`` (``make golden``) rewri
 files on purpose after a rule change (``--game NAME`` those of another game);
 ``--check`` (and the tests) regenerate them and report every file that differs.
 
-Rattus's kit has hand-picked cases (:data:`PERFT_CASES`, :data:`GOLDEN_CASES`
+Rattus's kit has hand-picked cases (:mod:`rattus_rules.games.rattus.kit`: perft vectors, golden playthroughs
 and illegal games that break named rules); another game's cases are chosen
 from its spec: every player count, every switch option, and illegal games made
 without knowing the game (an entry by the wrong seat, an action or chance
@@ -29,7 +29,7 @@ import argparse
 import copy
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,7 @@ from interpreter import State, notation
 from interpreter.edit import option_words, procedure_of
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import load_rules
-from rattus_rules.games import DEFAULT_GAME, faces_of, game_name, hooks
-from rattus_rules.games.rattus.faces import face_text
-from rattus_rules.games.rattus.modeltext import model_markdown
-from rattus_rules.games.rattus.names import BOARD, View
-from rattus_rules.paths import project_root
+from rattus_rules.games import DEFAULT_GAME, KitCases, faces_of, game_name, hooks
 from rattus_rules.tools.perft import first_outcome, perft
 from rattus_rules.tools.records.walk import RowFaces
 
@@ -56,20 +52,6 @@ PERFT_DEEPEST = 4
 CONFORMANCE = Path(__file__).resolve().parents[3] / "conformance"
 PERFT_FORMAT = "rattus-perft"
 
-#: (players, seed, chance rule, deepest depth) of each perft vector.
-PERFT_CASES: tuple[tuple[int, int, str, int], ...] = (
-    (2, 1, "first", 4), (2, 1, "seed", 4),
-    (3, 2, "first", 4), (3, 2, "seed", 4),
-    (4, 3, "first", 4), (4, 3, "seed", 4),
-)
-#: (name, players, seed, interpretations) of each golden playthrough.
-GOLDEN_CASES: tuple[tuple[str, int, int, dict[str, str]], ...] = (
-    ("2p-seed1", 2, 1, {}),
-    ("3p-seed2", 3, 2, {}),
-    ("4p-seed3", 4, 3, {}),
-    ("4p-seed4-placed-per-round", 4, 4, {"reveal-order": "placed", "ability-once": "per-round"}),
-    ("3p-seed5-chosen-by-last-end-of-turn", 3, 5, {"final-reveal-order": "chosen-by-last", "cubes-end": "end-of-turn"}),
-)
 
 
 def _json(data: Any) -> str:
@@ -112,6 +94,12 @@ def start_position(players: int, seed: int = 0, interpretations: Mapping[str, st
     return state, recorder.record
 
 
+def kit_cases(game: str | None) -> KitCases | None:
+    """The cases a game's package picked for its kit (:attr:`rattus_rules.games.GameHooks.kit`), if any."""
+    made = hooks(game).kit
+    return None if made is None else made()
+
+
 def is_default(game: str | None) -> bool:
     """Whether ``game`` (a registry name; None: the selected one) is the default game, Rattus."""
     return game_name(game) == DEFAULT_GAME
@@ -123,11 +111,13 @@ def kit_root(game: str | None = None, root: Path = CONFORMANCE) -> Path:
 
 
 def perft_cases(game: str | None = None) -> list[tuple[int, int, str, int | None]]:
-    """(players, seed, chance rule, deepest depth) of each perft vector of a game: Rattus's
-    :data:`PERFT_CASES`; for another game, every player count (seed: the count less one) with each
-    chance rule, as deep as :data:`PERFT_LIMIT` allows (None: found while counting)."""
-    if is_default(game):
-        return list(PERFT_CASES)
+    """(players, seed, chance rule, deepest depth) of each perft vector of a game: those its package
+    picked (:class:`rattus_rules.games.KitCases`; Rattus's); for another game, every player count (seed:
+    the count less one) with each chance rule, as deep as :data:`PERFT_LIMIT` allows (None: found while
+    counting)."""
+    picked = kit_cases(game)
+    if picked is not None:
+        return list(picked.perft)
     rules = load_rules(None, game)
     return [(n, n - 1, chance, None) for n in range(rules.min_players, rules.max_players + 1)
             for chance in ("first", "seed")]
@@ -141,7 +131,7 @@ def perft_vectors(game: str | None = None) -> dict[str, Any]:
         state, setup = start_position(players, seed, chance=chance, game=game)
         counts: dict[str, int] = {}
         for d in range(1, (depth or PERFT_DEEPEST) + 1):
-            count = perft(state, d, chance, face_text if is_default(game) else word)
+            count = perft(state, d, chance, word)
             if depth is None and counts and count > PERFT_LIMIT:
                 break
             counts[str(d)] = count
@@ -153,111 +143,10 @@ def perft_vectors(game: str | None = None) -> dict[str, Any]:
             "setup": setup["entries"],
             "perft": counts,
         })
-    if is_default(game):
-        vectors.append(mixed_vector())
+    picked = kit_cases(game)
+    if picked is not None:
+        vectors += picked.vectors()
     return {"format": PERFT_FORMAT, "version": 1, "vectors": vectors}
-
-
-# ------------------------------------------------------------- forced and drawn
-#: The player count and the deepest perft depth of Rattus's vector that mixes forced and drawn outcomes.
-MIXED_PLAYERS, MIXED_DEPTH = 2, 2
-#: The seeds tried, in order, for that vector (the first where both of its points show).
-MIXED_SEEDS = range(1, 400)
-
-
-def _written(state: State) -> Callable[[int], str]:
-    """How the records of the state's game write its pieces (Rattus: tokens by their face)."""
-    return faces_of(state.game).written
-
-
-def _shared_face_options(state: State, word: Callable[[int], str]) -> dict[str, list[int]]:
-    """At a chance event: the outcome texts that stand for more than one piece, with their indices."""
-    by_text: dict[str, list[int]] = {}
-    for i in range(state.num_legal_actions()):
-        by_text.setdefault(" ".join(option_words(state, i, word)), []).append(i)
-    return {t: found for t, found in by_text.items() if len(found) > 1}
-
-
-def _mixed_setup(players: int, seed: int, other_token: bool = False) -> tuple[State, dict[str, Any], list[int]] | None:
-    """Setup of Rattus under the ``seed`` rule with two outcomes forced, as a client forces them: the
-    first chance event gets its outcome that sorts last (the generator does not step), and the first
-    event whose outcomes share a face gets that face, meaning the first of its tokens in outcome order
-    (``other_token``: the second, to show that the choice matters).  None if setup meets no shared face.
-    """
-    state = load_rules().new_state(players, seed=seed)
-    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
-    player = RandomPlayer(seed)
-    turn = hooks(None).turn_procedure
-    forced: list[int] = []
-    shared_done = False
-    while not state.is_terminal() and procedure_of(state) != turn:
-        at = len(recorder.entries)
-        if not state.is_chance_node():
-            recorder.apply(state, player.choose(state))
-            continue
-        shared = _shared_face_options(state, _written(state)) if not shared_done else {}
-        if at == 0:
-            texts = [" ".join(option_words(state, i, _written(state))) for i in range(state.num_legal_actions())]
-            index = max(range(len(texts)), key=lambda i: texts[i].encode("utf-8"))
-            forced.append(at)
-        elif shared:
-            found = shared[min(shared)]
-            index = found[1] if other_token else found[0]
-            forced.append(at)
-            shared_done = True
-        else:
-            index = state.random_chance_index()
-        recorder.apply(state, index)
-    return (state, recorder.record, forced) if shared_done else None
-
-
-def mixed_vector() -> dict[str, Any]:
-    """Rattus's perft vector (``seed`` rule) whose setup mixes forced and drawn outcomes (``forced``: the
-    indices of the forced setup entries): the generator steps only for what it draws, and a forced face
-    shared by two tokens means the first of them in outcome order.  Its seed is the first of
-    :data:`MIXED_SEEDS` where stepping for a forced outcome, or taking the other token of the shared
-    face, would change a later drawn outcome."""
-    for seed in MIXED_SEEDS:
-        made = _mixed_setup(MIXED_PLAYERS, seed)
-        other = _mixed_setup(MIXED_PLAYERS, seed, other_token=True)
-        if made is None or other is None:
-            continue
-        state, record, forced = made
-        drawn = _drawn(record["entries"], forced)
-        other_drawn = _drawn(other[1]["entries"], forced)
-        stepped = _stepping_draws(record["entries"], forced, seed)
-        if drawn == other_drawn or stepped == drawn:
-            continue
-        counts = {str(d): perft(state, d, "seed", face_text) for d in range(1, MIXED_DEPTH + 1)}
-        return {"players": MIXED_PLAYERS, "seed": seed, "interpretations": {}, "chance": "seed",
-                "setup": record["entries"], "forced": forced, "perft": counts}
-    raise AssertionError("no seed shows both points of the mixed vector")  # the seeds tried are fixed
-
-
-def _drawn(entries: list[dict[str, Any]], forced: list[int]) -> list[dict[str, Any]]:
-    """The chance entries of a setup that were drawn, not forced."""
-    return [e for i, e in enumerate(entries) if e.get("by") == notation.CHANCE and i not in forced]
-
-
-def _stepping_draws(entries: list[dict[str, Any]], forced: list[int], seed: int) -> list[dict[str, Any]]:
-    """The drawn entries an engine would make that also stepped its generator for each forced outcome."""
-    state = load_rules().new_state(MIXED_PLAYERS, seed=seed)
-    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
-    out = []
-    for i, entry in enumerate(entries):
-        if "reveal" in entry or "look" in entry or state.is_terminal():
-            continue
-        if entry.get("by") != notation.CHANCE:
-            state.apply(entry["action"])
-            continue
-        index = state.random_chance_index()
-        if i in forced:  # stepped, but the forced outcome is taken
-            texts = [" ".join(option_words(state, k, _written(state))) for k in range(state.num_legal_actions())]
-            index = texts.index(entry["action"])
-        else:
-            out.append({"by": notation.CHANCE, "action": " ".join(option_words(state, index, _written(state)))})
-        recorder.apply(state, index)
-    return out
 
 
 # ------------------------------------------------------------------ games
@@ -268,11 +157,12 @@ def _legal_texts(state: State) -> list[str]:
 
 
 def golden_cases(game: str | None = None) -> list[tuple[str, int, int, dict[str, str]]]:
-    """(name, players, seed, switch settings) of each golden playthrough of a game: Rattus's
-    :data:`GOLDEN_CASES`; for another game one game for each player count with the defaults, then
-    one for each option of a switch that is not its default (with the fewest players)."""
-    if is_default(game):
-        return list(GOLDEN_CASES)
+    """(name, players, seed, switch settings) of each golden playthrough of a game: those its package
+    picked (Rattus's); for another game one game for each player count with the defaults, then one for
+    each option of a switch that is not its default (with the fewest players)."""
+    picked = kit_cases(game)
+    if picked is not None:
+        return list(picked.golden)
     rules = load_rules(None, game)
     counts = range(rules.min_players, rules.max_players + 1)
     cases: list[tuple[str, int, int, dict[str, str]]] = [(f"{n}p-seed{n}", n, n, {}) for n in counts]
@@ -332,77 +222,12 @@ def golden_of(data: dict[str, Any]) -> dict[str, Any]:
             "legal": [s["legal"] for s in data["steps"]], "scores": data["scores"], "winners": data["winners"]}
 
 
-def _cut(record: dict[str, Any], at: int, *entries: dict[str, Any]) -> dict[str, Any]:
+def cut_record(record: dict[str, Any], at: int, *entries: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``record`` with its entries from ``at`` on replaced by ``entries`` (an illegal game's end)."""
     out = copy.deepcopy(record)
     out["entries"] = out["entries"][:at] + list(entries)
     return out
 
-
-def _first(players: int, seed: int, test: Callable[[dict[str, Any], State], bool]) -> tuple[int, State]:
-    """In ``record_game(players, seed)``: the first action entry (and the state before it) for which
-    ``test`` holds."""
-    state = load_rules().new_state(players, seed=seed)
-    recorder = Recorder(state, seed=seed)
-    player = RandomPlayer(seed)
-    while not state.is_terminal():
-        before = state.clone()
-        k = len(recorder.entries)
-        index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
-        recorder.apply(state, index)
-        if test(recorder.entries[k], before):
-            return k, before
-    raise LookupError("no such entry")
-
-
-def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The recorded games and what a validator must say about each."""
-    games: dict[str, dict[str, Any]] = {}
-    for players, seed in ((2, 11), (3, 12), (4, 13)):
-        games[f"legal-{players}p-omniscient.json"] = record_game(players, seed)
-        eye_seed = 1 if players == 4 else seed + 10  # 4p seed 1: P1's Witch looks, so look entries too
-        games[f"legal-{players}p-players-eye.json"] = record_game(players, eye_seed, kind=PLAYERS_EYE, viewer=1)
-    base = record_game(4, 21)
-    regions = load_rules().world(4).nodes[BOARD]
-
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("place ")
-                      and any(not View(st).rats[r] for r in regions)
-                      and View(st).holder["peasant"] != st.current_player)
-    empty = next(r for r in regions if not View(state).rats[r])
-    games["illegal-place-without-tokens.json"] = _cut(base, k, {"by": notation.seat(state.current_player),
-                                                                "action": f"place {empty}"})
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("plague "))
-    games["illegal-plague-stays.json"] = _cut(base, k, {"by": notation.seat(state.current_player),
-                                                        "action": f"plague {View(state).plague}"})
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("take "))
-    other = next(c for c in View(state).classes
-                 if c != base["entries"][k]["action"].split()[1] and View(state).holder[c] != state.current_player)
-    games["illegal-second-card.json"] = _cut(base, k + 1, {"by": notation.seat(state.current_player),
-                                                           "action": f"take {other}"})
-    wrong = copy.deepcopy(base)
-    k = next(i for i, e in enumerate(wrong["entries"]) if "reveal" in e)
-    wrong["entries"][k] = {"reveal": "6:A+merchant+witch" if wrong["entries"][k]["reveal"] != "6:A+merchant+witch"
-                           else "1:merchant+monk"}
-    games["illegal-wrong-reveal.json"] = wrong
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("place "))
-    games[WRONG_SEAT] = _cut(base, k, {"by": notation.seat((state.current_player + 1) % 4),
-                                       "action": base["entries"][k]["action"]})
-    games[AFTER_THE_END] = _cut(base, len(base["entries"]), {"by": "P0", "action": "end"})
-    placed = record_game(4, 22, {"reveal-order": "placed"})
-    placed["interpretations"] = {}
-    placed["comment"] = "legal only with reveal-order=placed"
-    games["needs-reveal-order-placed.json"] = placed
-    expected = {}
-    for name, record in games.items():
-        v = validate(record)
-        item: dict[str, Any] = {"status": v.status}
-        if v.finished:
-            item.update(scores=list(v.scores), winners=list(v.winners))
-        if v.index is not None:
-            item.update(index=v.index, entry=record["entries"][v.index])
-        if name.startswith("needs-reveal-order-placed"):
-            item["legal_with"] = {"reveal-order": "placed"}
-        expected[name] = item
-    return games, expected
 
 # ------------------------------------------------- games of any other game
 def _played(game: str | None, players: int, seed: int) -> list[tuple[dict[str, Any], list[str]]]:
@@ -477,14 +302,14 @@ def generic_game_files(game: str | None) -> tuple[dict[str, dict[str, Any]], dic
         mover = notation.read_seat(entry["by"])
         assert mover is not None  # a player's entry
         other = notation.seat((mover + 1) % players)
-        games[WRONG_SEAT] = _cut(base, first, {"by": other, "action": entry["action"]})
+        games[WRONG_SEAT] = cut_record(base, first, {"by": other, "action": entry["action"]})
     for chance, file in ((False, NO_LONGER_LEGAL), (True, NO_LONGER_POSSIBLE)):
         found = _no_longer_legal(base, played, chance)
         if found is not None:
-            games[file] = _cut(base, found[0], found[1])
+            games[file] = cut_record(base, found[0], found[1])
     last = next((e for e in reversed(base["entries"]) if "action" in e and e["by"] != notation.CHANCE), None)
     if last is not None:
-        games[AFTER_THE_END] = _cut(base, len(base["entries"]), dict(last))
+        games[AFTER_THE_END] = cut_record(base, len(base["entries"]), dict(last))
     needs: dict[str, dict[str, str]] = {}
     for switch in rules.switches.values():
         option = next((o for o in switch.options if not o.default), None)
@@ -580,7 +405,8 @@ def readme(game: str | None, files: dict[str, str]) -> str:
 def build(game: str | None = None) -> dict[str, str]:
     """Every generated conformance file of a game (None: the selected one): relative path → text."""
     files = {"perft.json": _json(perft_vectors(game))}
-    games, expected = game_files() if is_default(game) else generic_game_files(game)
+    picked = kit_cases(game)
+    games, expected = picked.games() if picked is not None else generic_game_files(game)
     for name, record in games.items():
         files[f"games/{name}"] = dumps(record)
     files["games/expected.json"] = "{\n" + ",\n".join(
@@ -589,10 +415,8 @@ def build(game: str | None = None) -> dict[str, str]:
         files[f"golden/{name}.json"] = dumps_golden(golden(players, seed, settings, game))
     if not is_default(game):
         files["README.md"] = readme(game, files)
-    root = project_root()  # the decision model as text, for the kit (a checkout has its page)
-    page = None if root is None else root / "docs" / "decision-model.rst"
-    if is_default(game) and page is not None and page.is_file():
-        files["decision-model.md"] = model_markdown(load_rules(), page.read_text(encoding="utf-8"))
+    if picked is not None:
+        files.update(picked.files())
     return files
 
 

@@ -1,8 +1,8 @@
-"""`rattus serve`: the Rattus referee over the game-agnostic session of :mod:`interpreter.session`.
+"""`rattus serve`: the referee of any game over the game-agnostic session of :mod:`interpreter.session`.
 
-What Rattus adds to the session: games are started with ``players``, ``seed``,
-``switches`` and ``data``; tokens in actions and chance outcomes are written by
-their face (``draw 2:M+merchant+monk``, the notation of records); and the
+What the package adds to the session: games are started with ``players``, ``seed``,
+``switches`` and ``data``; pieces in actions and chance outcomes are written by
+their face as the game's records write them (:func:`rattus_rules.games.faces_of`); and the
 ``validate`` command checks a record or a record prefix.  The protocol is
 described in ``docs/protocol.md``; every message has a JSON Schema in
 ``rattus_rules/schema/protocol.schema.json``.

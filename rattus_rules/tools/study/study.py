@@ -50,8 +50,8 @@ CUT = "cut"
 
 
 def end_reasons(game: str | None = None) -> tuple[str, ...]:
-    """Why a game of ``game`` may end, as the study counts it: its package's reasons (Rattus: the rat
-    supply ran out, a player placed all cubes), else ``finished``; and ``cut``."""
+    """Why a game of ``game`` may end, as the study counts it: its package's reasons (the
+    ``end_reasons`` of :class:`rattus_rules.games.GameHooks`), else ``finished``; and ``cut``."""
     return (*hooks(game).end_reasons, CUT)
 
 Tally = dict[str, Any]

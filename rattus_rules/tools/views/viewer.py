@@ -2,8 +2,8 @@
 
 ``rattus view game.json -o game.html`` writes it.  The page holds, for every
 action entry of the record (:func:`rattus_rules.tools.views.frames.record_frames`), the
-picture of the position before it (drawn by :func:`rattus_rules.games.rattus.render.state_svg`),
-the players' supplies, castle cubes and cards, the entry with the reveal and
+picture of the position before it (the game's ``picture`` hook, else the position as text),
+the table of the seats (its ``seat_rows`` hook), the entry with the reveal and
 look entries that belong to it, and the rule whose decision it answers with
 the German text.  Arrow keys, buttons and a slider move through it.  A record
 that is illegal ends at its first bad entry, with the validator's reason, the

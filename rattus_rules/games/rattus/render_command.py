@@ -17,12 +17,9 @@ from typing import Any
 
 from interpreter import State
 from interpreter.files import read_text, why_unread
-
-from ..algorithms.agents import RandomPlayer
-from ..api import load_rules, new_game, state_from_json
-from ..games.rattus.render import board_svg, state_svg
-from ..tools.records.validate import FORMAT, ILLEGAL, seats_of
-from .common import (
+from rattus_rules.algorithms.agents import RandomPlayer
+from rattus_rules.api import load_rules, new_game, state_from_json
+from rattus_rules.commands.common import (
     EXIT_OK,
     EXIT_RULES,
     MAX_STATE_BYTES,
@@ -34,7 +31,10 @@ from .common import (
     seed_arg,
     write_output,
 )
-from .records import record_position
+from rattus_rules.commands.records import record_position
+from rattus_rules.tools.records.validate import FORMAT, ILLEGAL, seats_of
+
+from .render import board_svg, state_svg
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
