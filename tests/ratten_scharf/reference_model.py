@@ -13,9 +13,13 @@ The model follows the project's conventions where the rules leave them open:
 the action texts (``draw #7`` for chance, ``lay #7 d4-f4`` for a strip laid on
 a line of the table), the start player plays green, one decision per strip
 laid, chance options listed in the order of the strips' table, the lines in
-the order of their table.  It reads the interpretation switches by their public
-ids (``rat-check`` ...); a switch it does not know must be left at its default.
-Each part quotes the sentence it carries out (Spielregel, seed 004).
+the order of their table.  It reads the interpretation switches and the game
+settings by their public ids (``rat-check``, ``table-size`` ...); a switch it
+does not know must be left at its default.  The tables it reads beyond strips,
+symbols, fields, lines and neighbours are optional: ``printings.csv`` (which
+strips are in play for a count of rats per colour), ``chips.csv`` (the chips
+that pay points); without the setting ``table-size`` the table has no edge but
+the grid's.  Each part quotes the sentence it carries out (Spielregel, seed 004).
 """
 
 from __future__ import annotations
@@ -29,11 +33,20 @@ CHANCE = -1
 #: A decision: who decides (CHANCE for chance) and the legal action texts.
 Ask = tuple[int, list[str]]
 Flow = Generator[Ask, str, None]
-#: The switches this model plays, each with its options (the default first).
+#: The switches and settings this model plays, each with its options (the default first).
 SWITCHES: dict[str, tuple[str, ...]] = {
     "rat-check": ("mover", "both"),
     "final-tie": ("shared", "last-mover"),
+    "cover": ("top", "any-depth"),
+    "group-scoring": ("laid", "changed"),
+    "no-fit": ("set-aside", "end"),
+    "chip-supply": ("unlimited", "limited"),
+    "table-size": ("13", "5", "7", "9", "11", "15", "17", "19"),
+    "rats-per-colour": ("10", "8"),
 }
+#: The settings that are no reading of the text but facts of the components and the table: where they
+#: are not given, the model applies none (all strips in play, no edge but the grid's).
+FACTS = ("table-size", "rats-per-colour")
 COLOURS = ("green", "red")  # seat 0 (the start player) plays green
 
 
@@ -46,12 +59,9 @@ def _flag(text: str) -> bool:
     return text.strip().lower() in ("yes", "true", "1")
 
 
-class DeadEnd(Exception):
-    """A strip that fits nowhere: the rules assume a place always exists ("muss so gelegt werden")."""
-
-
 class Components:
-    """The component tables: symbols, strips, the table's fields, their neighbours, the lines of three."""
+    """The component tables: symbols, strips, the table's fields, their neighbours, the lines of three,
+    and where they exist the printings (strips by rat count) and the chips."""
 
     def __init__(self, data: Path):
         # "Jedes Feld zeigt eins von acht Gewürzen, eine grüne bzw. rote Ratte oder ist leer."
@@ -61,7 +71,9 @@ class Components:
         self.strips: list[tuple[int, tuple[str, str, str], bool]] = [
             (int(r["strip"]), (r["first"], r["middle"], r["last"]), _flag(r["start"]))
             for r in _rows(data / "strips.csv")]
-        self.fields = [r["field"] for r in _rows(data / "fields.csv")]
+        fields = _rows(data / "fields.csv")
+        self.fields = [r["field"] for r in fields]
+        self.place = [(int(r["column"]), int(r["row"])) for r in fields]
         index = {f: i for i, f in enumerate(self.fields)}
         neighbours: list[set[int]] = [set() for _ in self.fields]
         for r in _rows(data / "orthogonal.csv"):
@@ -74,7 +86,17 @@ class Components:
         self.lines: list[tuple[str, tuple[int, int, int], bool]] = [
             (r["line"], (index[r["first"]], index[r["middle"]], index[r["last"]]), _flag(r["start"]))
             for r in _rows(data / "lines.csv")]
+        self.line = {name: fields for name, fields, _ in self.lines}
         self.face = {key: fields for key, fields, _ in self.strips}
+        # "einige Ratten in seiner Farbe": the strips of each printing, by its count of rats per colour
+        self.printed: dict[int, list[int]] = {}
+        if (data / "printings.csv").is_file():
+            for r in _rows(data / "printings.csv"):
+                self.printed.setdefault(int(r["strip"]), []).append(int(r["rats"]))
+        # "Graue Chips sind 1 Punkt wert, Gelbe sind 2 Punkte wert." (and how many there are)
+        self.chips: list[tuple[str, int, int]] = []
+        if (data / "chips.csv").is_file():
+            self.chips = [(r["chip"], int(r["points"]), int(r["count"])) for r in _rows(data / "chips.csv")]
 
 
 class RattenScharf:
@@ -82,7 +104,7 @@ class RattenScharf:
 
     def __init__(self, components: Components, settings: dict[str, str] | None = None):
         self.c = components
-        self.s = {ident: options[0] for ident, options in SWITCHES.items()}
+        self.s = {ident: options[0] for ident, options in SWITCHES.items() if ident not in FACTS}
         for ident, value in (settings or {}).items():
             if ident in SWITCHES:
                 assert value in SWITCHES[ident], (ident, value)
@@ -91,11 +113,17 @@ class RattenScharf:
         self.height = [0] * n
         self.top: list[int | None] = [None] * n  # the strip on top of each field
         self.shows: list[str | None] = [None] * n  # the symbol seen from above
+        self.lain: set[frozenset[int]] = set()  # the three fields of every strip laid, in either direction
         self.points = [0, 0]
+        self.supply = {chip: count for chip, _, count in components.chips}
+        self.unpaid = 0
         self.box = [key for key, _, _ in components.strips]
         self.deck: list[int] = []
         self.drawn: list[int] = []
         self.laid: list[int] = []
+        self.aside: list[int] = []
+        self.unused: list[int] = []
+        self.last_layer: int | None = None
         self.loser: int | None = None
         self.winners: list[int] | None = None
         self.pending: Ask | None = None
@@ -118,10 +146,13 @@ class RattenScharf:
     # ------------------------------------------------------------ the game
     def play(self) -> Flow:
         """Spielvorbereitung, then the turns, "immer abwechselnd", to the end."""
+        # the strips of the other printing stay in the box, unused
+        self.unused = [key for key in self.box if not self.in_play(key)]
+        self.box = [key for key in self.box if self.in_play(key)]
         # "Der Warenstreifen „Start“ (mit „S“ in der Mitte) wird offen in der Mitte des Tisches ausgelegt."
         start_line = next(fields for _, fields, start in self.c.lines if start)
         for key, _, start in self.c.strips:
-            if start:
+            if start and key in self.box:
                 self.box.remove(key)
                 self.lay(key, start_line)
         # "Die restlichen Warenstreifen werden gemischt und verdeckt bereit gelegt."
@@ -141,14 +172,25 @@ class RattenScharf:
             while self.drawn:
                 places = [name for name, fields, _ in self.c.lines if self.fits(fields)]
                 if not places:
-                    raise DeadEnd(f"no place for strip(s) {self.drawn}")
+                    # "muss so gelegt werden": the rules know no strip without a place (switch no-fit)
+                    if self.s["no-fit"] == "end":
+                        self.final_scoring()
+                        self.decide_winner()
+                        return
+                    self.aside += self.drawn
+                    self.drawn = []
+                    break
                 text = yield p, [f"lay #{key} {name}" for key in self.drawn for name in places]
                 _, strip, name = text.split()
                 key = int(strip[1:])
-                fields = next(f for n, f, _ in self.c.lines if n == name)
+                fields = self.c.line[name]
+                before = [self.shows[f] for f in fields]
                 self.drawn.remove(key)
                 self.lay(key, fields)
+                self.last_layer = p
                 self.score_laid(fields)
+                if self.s["group-scoring"] == "changed":
+                    self.score_changed(fields, before)
             # Vorzeitiges Spielende: "wenn ein Spieler – am Ende seines Zuges – 3 oder mehr Ratten seiner
             # Farbe offen ausliegen hat. ... Der Spieler mit den drei Ratten hat verloren."
             if self.rats(p) >= 3:
@@ -160,9 +202,14 @@ class RattenScharf:
             # "Nachdem der letzte Warenstreifen gelegt wurde, findet noch die Endwertung statt."
             if not self.deck:
                 self.final_scoring()
-                self.decide_winner(p)
+                self.decide_winner()
                 return
             p, to_draw = 1 - p, 2
+
+    def in_play(self, key: int) -> bool:
+        """A strip printed for another count of rats per colour is not in the game."""
+        rats = self.s.get("rats-per-colour")
+        return rats is None or all(count == int(rats) for count in self.c.printed.get(key, []))
 
     # ---------------------------------------------------------- the table
     def touches(self, f: int) -> bool:
@@ -171,15 +218,31 @@ class RattenScharf:
         height = self.height
         return height[f] > 0 or any(height[g] > 0 for g in self.c.neighbours[f])
 
+    def on_table(self, line: tuple[int, int, int]) -> bool:
+        """ "Ein Warenstreifen darf nicht so gelegt werden, dass er über die Tischkante hinausragen würde." """
+        size = self.s.get("table-size")
+        if size is None:
+            return True
+        half = int(size) // 2
+        return all(abs(self.c.place[f][0]) <= half and abs(self.c.place[f][1]) <= half for f in line)
+
+    def covers_exactly(self, line: tuple[int, int, int]) -> bool:
+        """ "Ein untenliegender Warenstreifen darf nicht deckungsgleich überbaut werden": the strip on
+        top (switch cover=top), or any strip ever laid there (any-depth)."""
+        a, b, c = line
+        if self.s["cover"] == "any-depth":
+            return frozenset(line) in self.lain
+        return self.height[a] > 0 and self.top[a] == self.top[b] == self.top[c]
+
     def fits(self, line: tuple[int, int, int]) -> bool:
-        """Legeregeln: next to (or on) a strip laid; "darunter keine Lücke"; "nicht deckungsgleich überbaut"."""
+        """Legeregeln: next to (or on) a strip laid; "darunter keine Lücke"; on the table; not exactly over."""
         a, b, c = line
         h = self.height
         if not (h[a] == h[b] == h[c]):
             return False
-        if h[a] > 0 and self.top[a] == self.top[b] == self.top[c]:
+        if not (self.touches(a) or self.touches(b) or self.touches(c)):
             return False
-        return self.touches(a) or self.touches(b) or self.touches(c)
+        return self.on_table(line) and not self.covers_exactly(line)
 
     def lay(self, key: int, line: tuple[int, int, int]) -> None:
         """ "Überbaute (nicht mehr sichtbare) Gewürze oder Ratten zählen nicht mehr." """
@@ -187,6 +250,7 @@ class RattenScharf:
             self.height[f] += 1
             self.top[f] = key
             self.shows[f] = symbol
+        self.lain.add(frozenset(line))
         self.laid.append(key)
 
     def rats(self, p: int) -> int:
@@ -213,7 +277,30 @@ class RattenScharf:
         """ "Für eine Gruppe aus 2 gleichen Symbolen ... 1 Punkt"; "aus 3 oder mehr ... 2 Punkte";
         "Für einzelne Gewürze gibt es keine Punkte." — for "der Spieler der entsprechenden Farbe"."""
         worth = 2 if len(group) >= 3 else 1 if len(group) == 2 else 0
-        self.points[COLOURS.index(self.c.colour[symbol])] += worth
+        if worth:
+            self.pay(COLOURS.index(self.c.colour[symbol]), worth)
+
+    def pay(self, p: int, worth: int) -> None:
+        """ "Die Spieler nehmen sich für ihre Punkte die entsprechende Anzahl Chips aus dem Vorrat.": the
+        most valuable chip that fits first; what the supply cannot pay counts in full or is lost (switch
+        chip-supply)."""
+        if not self.c.chips:
+            self.points[p] += worth
+            return
+        left = worth
+        while True:
+            fitting = [(points, chip) for chip, points, _ in self.c.chips if points <= left and self.supply[chip] > 0]
+            if not fitting:
+                break
+            best = max(points for points, _ in fitting)
+            chip = next(chip for points, chip in fitting if points == best)
+            self.supply[chip] -= 1
+            self.points[p] += best
+            left -= best
+        if left > 0:
+            self.unpaid += left
+            if self.s["chip-supply"] == "unlimited":
+                self.points[p] += left
 
     def score_laid(self, line: tuple[int, int, int]) -> None:
         """ "Jeder gelegte Streifen wird sofort gewertet. Ist dabei eine Gruppe ... entstanden oder
@@ -227,6 +314,19 @@ class RattenScharf:
                 assert symbol is not None
                 self.score_group(group, symbol)
 
+    def score_changed(self, line: tuple[int, int, int], before: list[str | None]) -> None:
+        """group-scoring=changed: also "verändert" — what is left, beside the strip, of each group of a
+        spice the strip covered (in part, or split in two), each group once and none scored already."""
+        done = [self.group(f) for f in line]
+        for f, old in zip(line, before):
+            if old is None or old == self.shows[f] or self.c.kind[old] != "spice":
+                continue
+            for g in self.c.neighbours[f]:
+                if self.shows[g] == old and not any(g in group for group in done):
+                    group = self.group(g)
+                    self.score_group(group, old)
+                    done.append(group)
+
     def final_scoring(self) -> None:
         """ "Jetzt werden noch einmal alle offen sichtbaren Gewürze beider Spieler gewertet." """
         seen: set[int] = set()
@@ -238,12 +338,16 @@ class RattenScharf:
                 assert symbol is not None
                 self.score_group(group, symbol)
 
-    def decide_winner(self, last: int) -> None:
+    def decide_winner(self) -> None:
         """ "Wer nun insgesamt die meisten Punkte besitzt, hat das Spiel gewonnen." On a tie: both win,
         or (final-tie=last-mover) the player who laid the last strip."""
         best = max(self.points)
         tied = [p for p in (0, 1) if self.points[p] == best]
-        self.winners = tied if self.s["final-tie"] == "shared" or len(tied) == 1 else [last]
+        if self.s["final-tie"] == "shared" or len(tied) == 1:
+            self.winners = tied
+        else:
+            assert self.last_layer is not None
+            self.winners = [self.last_layer]
 
     # ------------------------------------------------------------ comparing
     def view(self) -> dict[str, Any]:
@@ -254,7 +358,8 @@ class RattenScharf:
             "top": {names[f]: t for f, t in enumerate(self.top) if t is not None},
             "shows": {names[f]: s for f, s in enumerate(self.shows) if s is not None},
             "points": list(self.points), "deck": list(self.deck), "drawn": list(self.drawn),
-            "laid": list(self.laid), "loser": self.loser, "winners": self.winners,
+            "laid": list(self.laid), "aside": list(self.aside), "unused": list(self.unused),
+            "supply": dict(self.supply), "unpaid": self.unpaid, "loser": self.loser, "winners": self.winners,
         }
 
 
@@ -265,17 +370,23 @@ def new_model(components: Components, players: int, settings: dict[str, str]) ->
 
 
 def spec_view(state: Any) -> dict[str, Any]:
-    """The same view of a spec :class:`interpreter.State` of Ratten Scharf."""
+    """The same view of a spec :class:`interpreter.State` of Ratten Scharf (zones and counters a spec
+    without chips or set-aside strips lacks are seen as empty)."""
     keys = state.game.piece_keys
     vals, zones = state.vals, state.zones
     winners = state.winner()
+
+    def zone(name: str) -> list[int]:
+        return [keys[t] for t in zones[name][None]] if name in zones else []
+
     return {
         "height": {f: h for f, h in vals["height"].items() if h},
         "top": {f: keys[t] for f, t in vals["top_strip"].items() if t is not None},
         "shows": {f: s for f, s in vals["shows"].items() if s is not None},
         "points": [vals["points"][p] for p in range(state.n)],
-        "deck": [keys[t] for t in zones["deck"][None]], "drawn": [keys[t] for t in zones["drawn"][None]],
-        "laid": [keys[t] for t in zones["laid"][None]], "loser": vals["loser"][None],
+        "deck": zone("deck"), "drawn": zone("drawn"), "laid": zone("laid"), "aside": zone("aside"),
+        "unused": zone("unused"), "supply": dict(vals.get("supply", {})),
+        "unpaid": vals["unpaid"][None] if "unpaid" in vals else 0, "loser": vals["loser"][None],
         "winners": None if winners is None else list(winners),
     }
 

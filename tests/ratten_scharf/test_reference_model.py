@@ -20,7 +20,7 @@ import pytest
 from interpreter import Game, RuleError, State
 from rattus_rules.paths import spec_dir
 
-from .reference_model import SWITCHES, Components, DeadEnd, RattenScharf, differences, spec_view
+from .reference_model import SWITCHES, Components, RattenScharf, differences, spec_view
 
 
 @pytest.fixture(scope="module")
@@ -38,19 +38,20 @@ def play_both(game: Game, components: Components, seed: int, settings: dict[str,
               careful: bool = False) -> tuple[State, RattenScharf]:
     """One game by the spec and the model in lockstep; fail at the first difference.
 
-    ``careful`` players avoid showing three rats of their own colour where they can
-    (so that games also reach the final scoring, not only the early end)."""
+    ``careful`` players show as few rats of their own colour as they can (so that
+    games also reach the final scoring, not only the early end)."""
     names = {s.ident: name for name, s in game.switches.items()}
     state = game.new_state(2, seed=seed, settings={names[i]: v for i, v in settings.items()} or None)
-    model = RattenScharf(components, settings)
+    model = RattenScharf(components, {ident: settings.get(ident, default)
+                                      for ident, (_, default) in switch_ids(game).items()})
     rng = random.Random(seed)
     history: list[str] = []
     while True:
         where = f"seed {seed}, {settings}, after {history[-4:]} (step {len(history)})"
         try:
             legal = state.legal_action_texts()
-        except RuleError as err:  # a strip that fits nowhere: the model must be stuck there too
-            assert model.pending is None and "no legal option" in str(err), where
+        except RuleError as err:  # a spec without the switch no-fit stops where a strip fits nowhere
+            assert "no legal option" in str(err) and (model.aside or model.winners), where
             return state, model
         assert legal == model.legal(), (
             f"legal actions differ, {where}:\n spec only: {sorted(set(legal) - set(model.legal()))}"
@@ -61,10 +62,7 @@ def play_both(game: Game, components: Components, seed: int, settings: dict[str,
         text = pick(state, model, rng, legal) if careful else rng.choice(legal)
         history.append(text)
         state.apply(text)
-        try:
-            model.apply(text)
-        except DeadEnd:
-            model.pending = None
+        model.apply(text)
         diff = list(differences(spec_view(state), model.view()))
         assert not diff, f"after {text!r}, {where}:\n  " + "\n  ".join(diff)
     assert state.is_terminal() and model.pending is None
@@ -74,38 +72,35 @@ def play_both(game: Game, components: Components, seed: int, settings: dict[str,
 
 
 def pick(state: State, model: RattenScharf, rng: random.Random, legal: list[str]) -> str:
-    """A random action after which the mover shows fewer than three rats, if there is one."""
+    """A random action among those that leave the fewest of the mover's rats showing."""
     if state.current_player < 0:
         return rng.choice(legal)
-    p = state.current_player
-    texts = list(legal)
-    rng.shuffle(texts)
-    for text in texts:
+    colour = ("green", "red")[state.current_player]
+    fewest, best = None, []
+    for text in legal:
         _, strip, line = text.split()
-        fields = next(f for n, f, _ in model.c.lines if n == line)
-        face = model.c.face[int(strip[1:])]
         shows = list(model.shows)
-        for f, symbol in zip(fields, face):
+        for f, symbol in zip(model.c.line[line], model.c.face[int(strip[1:])]):
             shows[f] = symbol
-        own = sum(1 for s in shows if s is not None and model.c.kind[s] == "rat"
-                  and model.c.colour[s] == ("green", "red")[p])
-        if own < 3:
-            return text
-    return texts[0]
+        own = sum(1 for s in shows if s is not None and model.c.kind[s] == "rat" and model.c.colour[s] == colour)
+        if fewest is None or own < fewest:
+            fewest, best = own, [text]
+        elif own == fewest:
+            best.append(text)
+    return rng.choice(best)
 
 
 def random_settings(game: Game, rng: random.Random) -> dict[str, str]:
-    """Random options for the switches the model plays (the others stay at their defaults)."""
-    return {ident: rng.choice(options) for ident, (options, _) in switch_ids(game).items() if ident in SWITCHES}
+    """A random option for every switch and setting of the spec."""
+    return {ident: rng.choice(options) for ident, (options, _) in switch_ids(game).items()}
 
 
-def test_the_model_plays_switches_of_the_spec(scharf: Game) -> None:
-    """Every switch the model plays is one of the spec's, with the same options and default (a switch the
-    model does not know yet is left at its default by every game here)."""
+def test_the_model_plays_every_switch_and_setting_of_the_spec(scharf: Game) -> None:
+    """Each switch and setting of the spec is one the model plays, with the same options and default."""
     spec = switch_ids(scharf)
-    assert set(SWITCHES) <= set(spec)
-    for ident, options in SWITCHES.items():
-        assert set(options) == set(spec[ident][0]) and options[0] == spec[ident][1]
+    assert set(spec) <= set(SWITCHES), f"the model does not play {sorted(set(spec) - set(SWITCHES))}"
+    for ident, (options, default) in spec.items():
+        assert set(options) == set(SWITCHES[ident]) and SWITCHES[ident][0] == default, ident
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -124,24 +119,31 @@ def test_every_switch_value_is_played(scharf: Game, components: Components) -> N
     """Each option of each switch, alone against the defaults, in games that end both ways."""
     for ident, (options, default) in switch_ids(scharf).items():
         for value in options:
-            if value != default and ident in SWITCHES:
+            if value != default:
                 for seed in range(4):
                     play_both(scharf, components, 7 * seed + len(value), {ident: value}, careful=seed % 2 == 0)
 
 
+def reaching_the_end(game: Game) -> dict[str, str]:
+    """Settings under which random games also reach the final scoring: the smallest table, where strips
+    are set aside (their rats never show), if the spec has a table size; else the defaults."""
+    sizes = switch_ids(game).get("table-size")
+    return {} if sizes is None else {"table-size": min(sizes[0], key=int)}
+
+
 def test_the_games_reach_both_ends_and_ties(scharf: Game, components: Components) -> None:
-    """The random games above are not all alike: early ends by either colour, final scorings, ties."""
+    """The random games are not all alike: early ends by either colour, and final scorings."""
     seen: set[str] = set()
-    for seed in range(40):
-        _, model = play_both(scharf, components, 200 + seed, {"final-tie": "last-mover"} if seed % 2 else {},
-                                 careful=seed % 4 != 0)
+    for seed in range(200):
+        settings = reaching_the_end(scharf) if seed % 2 else {}
+        _, model = play_both(scharf, components, 200 + seed, settings, careful=seed % 4 != 0)
         if model.loser is not None:
             seen.add(f"loser {model.loser}")
         elif model.winners is not None:
             seen.add("final scoring")
-            if model.points[0] == model.points[1]:
-                seen.add("tie")
-    assert {"loser 0", "loser 1", "final scoring"} <= seen, seen
+        if {"loser 0", "loser 1", "final scoring"} <= seen:
+            return
+    pytest.fail(f"200 games reached only {sorted(seen)}")
 
 
 def test_the_model_notices_a_changed_rule(scharf: Game, components: Components) -> None:
@@ -167,13 +169,29 @@ def test_the_model_notices_a_changed_rule(scharf: Game, components: Components) 
 
 @pytest.mark.parametrize("final_tie", ["shared", "last-mover"])
 def test_ties_at_the_final_scoring_agree(scharf: Game, components: Components, final_tie: str) -> None:
-    """Games that end level on points after the final scoring (about one careful game in 25), both ways."""
+    """Games that end level on points after the final scoring, under both readings of a tie."""
     ties = 0
     for seed in range(400):
-        _, model = play_both(scharf, components, seed, {"final-tie": final_tie}, careful=True)
+        _, model = play_both(scharf, components, seed, {**reaching_the_end(scharf), "final-tie": final_tie},
+                             careful=True)
         if model.loser is None and model.points[0] == model.points[1]:
             ties += 1
             assert model.winners is not None and len(model.winners) == (2 if final_tie == "shared" else 1)
             if ties == 2:
                 return
     pytest.fail("fewer than two ties in 400 careful games")
+
+
+def test_strips_that_fit_nowhere_are_set_aside_or_end_the_game(scharf: Game, components: Components) -> None:
+    """On the smallest table strips run out of places: set aside, or the game ends (switch no-fit)."""
+    spec = switch_ids(scharf)
+    if "table-size" not in spec or "no-fit" not in spec:
+        pytest.skip("this spec has no table size to choose, or no reading of a strip that fits nowhere")
+    smallest = min(spec["table-size"][0], key=int)
+    aside = ended = 0
+    for seed in range(30):
+        for no_fit in ("set-aside", "end"):
+            _, model = play_both(scharf, components, seed, {"table-size": smallest, "no-fit": no_fit}, careful=True)
+            aside += bool(model.aside)
+            ended += no_fit == "end" and model.loser is None and bool(model.deck)
+    assert aside and ended

@@ -108,8 +108,9 @@ def test_the_model_of_ratten_scharf_plays_the_very_games_of_the_spec() -> None:
     model = load_reference_model(path)
     game = load_rules(game="ratten_scharf")
     components = model.Components(spec_dir("ratten_scharf") / "data")
+    settings = {game.switches[name].ident: value for name, value in game.defaults.items()}
     for seed in range(3):
-        state, engine, rng = game.new_state(2, seed=seed), model.new_model(components, 2, {}), random.Random(seed)
+        state, engine, rng = game.new_state(2, seed=seed), model.new_model(components, 2, settings), random.Random(seed)
         while not state.is_terminal():
             index = rng.randrange(state.num_legal_actions())
             assert engine.pending[1][index] == state.legal_action_texts()[index]
