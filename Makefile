@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games plant mutate parser study clean
+.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games plant mutate parser study strength study-strong clean
 
 setup: $(STAMP)
 
@@ -103,6 +103,32 @@ study: setup
 		--out docs/study --markdown docs/study.md
 	$(BIN)/rattus --game ratten_scharf study --agent random:$(STUDY_GAMES) --agent greedy:$(STUDY_GREEDY) \
 		--out docs/study-ratten-scharf --markdown docs/study-ratten-scharf.md
+
+## strength: how strong the ISMCTS player is (docs/strength.md and .json): tournaments of ismcts-30 and
+## ismcts-100 against the greedy and the random player at 2, 3 and 4 players, in every seat rotation; the
+## page states its run time (about 40 minutes on a busy 2-core machine; STRENGTH_GAMES seeds per line-up)
+STRENGTH_GAMES ?= 16
+strength: setup
+	$(BIN)/rattus strength --players 2 3 4 --budgets 30 100 --games $(STRENGTH_GAMES) --markdown docs/strength.md
+	$(BIN)/rattus --game ratten_scharf strength --budgets 30 100 --games $(STRENGTH_GAMES) \
+		--markdown docs/strength-ratten-scharf.md
+
+## study-strong: which readings matter to a strong player: the paired study with the ISMCTS player (STRONG)
+## for every switch of Rattus at 4 players and of Ratten Scharf, then one recorded game per reading that
+## changed a winner (docs/study-strong*.md, docs/decisive*.md, records in docs/decisive/); each page
+## states its run time
+STRONG ?= ismcts-100
+STRONG_GAMES ?= 12
+study-strong: setup
+	$(BIN)/rattus study --players 4 --agent $(STRONG):$(STRONG_GAMES) --out docs/study-strong \
+		--markdown docs/study-strong.md
+	rm -rf docs/decisive/rattus
+	$(BIN)/rattus decisive docs/study-strong/study.json --out docs/decisive/rattus --markdown docs/decisive.md
+	$(BIN)/rattus --game ratten_scharf study --agent $(STRONG):$(STRONG_GAMES) --out docs/study-strong-ratten-scharf \
+		--markdown docs/study-strong-ratten-scharf.md
+	rm -rf docs/decisive/ratten_scharf
+	$(BIN)/rattus --game ratten_scharf decisive docs/study-strong-ratten-scharf/study.json \
+		--out docs/decisive/ratten_scharf --markdown docs/decisive-ratten-scharf.md
 
 ## golden: rewrite conformance/ and conformance/ratten_scharf/ (perft vectors, recorded games, golden
 ## playthroughs) after a deliberate rule change
