@@ -146,3 +146,14 @@ def test_the_language_never_imports_the_package() -> None:
     for name, targets in graph.items():
         if name.split(".")[0] == "interpreter":
             assert not any(t.split(".")[0] == "rattus_rules" for t in targets), name
+
+
+def test_no_tool_imports_a_games_own_package() -> None:
+    """The registry, the API and the tools and algorithms for any game learn what only a game knows through
+    the registry's hooks, never by importing the game's package (``rattus_rules/games/<game>/``)."""
+    graph = imports()
+    for name, targets in graph.items():
+        if name.split(".")[:2] in (["rattus_rules", "tools"], ["rattus_rules", "algorithms"]) \
+                or name in ("rattus_rules.games", "rattus_rules.api", "rattus_rules.paths"):
+            assert not [t for t in targets if t.startswith("rattus_rules.games.")], name
+    assert "rattus_rules.games.rattus.faces" in graph["rattus_rules.games.rattus"]  # the scan sees a game's package

@@ -56,7 +56,7 @@ from rattus_rules.algorithms.agents import DECISION_BOUND, Played, add_bound_opt
 from rattus_rules.api import forget_loaded, load_rules
 from rattus_rules.commands.common import EXIT_USAGE, UsageError
 from rattus_rules.commands.records import MAX_PERFT_DEPTH
-from rattus_rules.games.rattus.names import TURN_PROCEDURE
+from rattus_rules.games import hooks
 from rattus_rules.paths import spec_dir
 from rattus_rules.tools.perft import perft
 
@@ -322,8 +322,8 @@ class TimeSplit:
 
 
 def turn_decisions(game: Game) -> list[Decision]:
-    """The decisions of a player's turn (the spec's turn procedure)."""
-    code = game.procedures[game.proc_index[TURN_PROCEDURE]].code
+    """The decisions of a player's turn (the procedure the game's package names: its ``turn_procedure`` hook)."""
+    code = game.procedures[game.proc_index[hooks(game.name).turn_procedure or ""]].code
     return [d for op, d, _ in code if op == CHOOSE]
 
 
