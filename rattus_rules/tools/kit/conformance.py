@@ -29,15 +29,15 @@ import argparse
 import copy
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from interpreter import State, notation
 from interpreter.edit import option_words, procedure_of
 from rattus_rules.algorithms.agents import RandomPlayer
-from rattus_rules.api import load_rules
-from rattus_rules.games import DEFAULT_GAME, KitCases, faces_of, game_name, hooks
+from rattus_rules.api import ResolvedGame, resolve
+from rattus_rules.games import DEFAULT_GAME, KitCases, game_name
 from rattus_rules.tools.perft import first_outcome, perft
 from rattus_rules.tools.records.walk import RowFaces
 
@@ -61,8 +61,8 @@ def _json(data: Any) -> str:
 # ----------------------------------------------------------------- perft
 def start_position(players: int, seed: int = 0, interpretations: Mapping[str, str] | None = None,
                    chance: str = "seed", data: str | None = None,
-                   game: str | None = None) -> tuple[State, dict[str, Any]]:
-    """The position after setup, and the omniscient record of setup.
+                   game: str | ResolvedGame | None = None) -> tuple[State, dict[str, Any]]:
+    """The position after setup, and the omniscient record of setup (``game``: a name, or resolved once).
 
     Setup's chance events follow the chance rule (pieces written the game's
     way for ``first``: :class:`rattus_rules.games.GameHooks`); its player
@@ -75,10 +75,11 @@ def start_position(players: int, seed: int = 0, interpretations: Mapping[str, st
     >>> perft(state, 1) == state.num_legal_actions()
     True
     """
-    state = load_rules(data, game).new_state(players, seed=seed, settings=interpretations)
+    resolved = resolve(game, data)
+    state = resolved.rules.new_state(players, seed=seed, settings=interpretations)
     recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped" if data is None else str(data))
     player = RandomPlayer(seed)
-    found = hooks(game)
+    found = resolved.hooks
 
     def in_setup() -> bool:
         if found.turn_procedure is None:
@@ -87,22 +88,22 @@ def start_position(players: int, seed: int = 0, interpretations: Mapping[str, st
 
     while not state.is_terminal() and in_setup():
         if state.is_chance_node():
-            index = state.random_chance_index() if chance == "seed" else first_outcome(state, found.piece_word)
+            index = state.random_chance_index() if chance == "seed" else first_outcome(state, resolved.piece_word)
         else:
             index = player.choose(state)
         recorder.apply(state, index)
     return state, recorder.record
 
 
-def kit_cases(game: str | None) -> KitCases | None:
+def kit_cases(game: str | ResolvedGame | None) -> KitCases | None:
     """The cases a game's package picked for its kit (:attr:`rattus_rules.games.GameHooks.kit`), if any."""
-    made = hooks(game).kit
+    made = resolve(game).hooks.kit
     return None if made is None else made()
 
 
-def is_default(game: str | None) -> bool:
-    """Whether ``game`` (a registry name; None: the selected one) is the default game, Rattus."""
-    return game_name(game) == DEFAULT_GAME
+def is_default(game: str | ResolvedGame | None) -> bool:
+    """Whether ``game`` (a registry name; None: the selected one; or resolved) is the default game, Rattus."""
+    return (game.name if isinstance(game, ResolvedGame) else game_name(game)) == DEFAULT_GAME
 
 
 def kit_root(game: str | None = None, root: Path = CONFORMANCE) -> Path:
@@ -110,23 +111,25 @@ def kit_root(game: str | None = None, root: Path = CONFORMANCE) -> Path:
     return root if is_default(game) else root / game_name(game)
 
 
-def perft_cases(game: str | None = None) -> list[tuple[int, int, str, int | None]]:
+def perft_cases(game: str | ResolvedGame | None = None) -> list[tuple[int, int, str, int | None]]:
     """(players, seed, chance rule, deepest depth) of each perft vector of a game: those its package
     picked (:class:`rattus_rules.games.KitCases`; Rattus's); for another game, every player count (seed:
     the count less one) with each chance rule, as deep as :data:`PERFT_LIMIT` allows (None: found while
     counting)."""
+    game = resolve(game)
     picked = kit_cases(game)
     if picked is not None:
         return list(picked.perft)
-    rules = load_rules(None, game)
+    rules = game.rules
     return [(n, n - 1, chance, None) for n in range(rules.min_players, rules.max_players + 1)
             for chance in ("first", "seed")]
 
 
-def perft_vectors(game: str | None = None) -> dict[str, Any]:
+def perft_vectors(game: str | ResolvedGame | None = None) -> dict[str, Any]:
     """Every perft vector of a game (:func:`perft_cases`)."""
+    game = resolve(game)
     vectors = []
-    word = hooks(game).piece_word
+    word = game.piece_word
     for players, seed, chance, depth in perft_cases(game):
         state, setup = start_position(players, seed, chance=chance, game=game)
         counts: dict[str, int] = {}
@@ -150,20 +153,20 @@ def perft_vectors(game: str | None = None) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ games
-def _legal_texts(state: State) -> list[str]:
-    """The distinct legal actions (chance outcomes) as records write them, sorted."""
-    written = faces_of(state.game).written
+def _legal_texts(state: State, written: Callable[[int], str]) -> list[str]:
+    """The distinct legal actions (chance outcomes) as records write them (``written``: a piece), sorted."""
     return sorted({" ".join(option_words(state, i, written)) for i in range(state.num_legal_actions())})
 
 
-def golden_cases(game: str | None = None) -> list[tuple[str, int, int, dict[str, str]]]:
+def golden_cases(game: str | ResolvedGame | None = None) -> list[tuple[str, int, int, dict[str, str]]]:
     """(name, players, seed, switch settings) of each golden playthrough of a game: those its package
     picked (Rattus's); for another game one game for each player count with the defaults, then one for
     each option of a switch that is not its default (with the fewest players)."""
+    game = resolve(game)
     picked = kit_cases(game)
     if picked is not None:
         return list(picked.golden)
-    rules = load_rules(None, game)
+    rules = game.rules
     counts = range(rules.min_players, rules.max_players + 1)
     cases: list[tuple[str, int, int, dict[str, str]]] = [(f"{n}p-seed{n}", n, n, {}) for n in counts]
     seed = rules.max_players
@@ -176,16 +179,17 @@ def golden_cases(game: str | None = None) -> list[tuple[str, int, int, dict[str,
     return cases
 
 
-def golden(players: int, seed: int, interpretations: dict[str, str], game_name: str | None = None) -> dict[str, Any]:
+def golden(players: int, seed: int, interpretations: dict[str, str],
+           game_name: str | ResolvedGame | None = None) -> dict[str, Any]:
     """A random game's record with the sorted legal actions (chance outcomes) before each entry."""
-    game = load_rules(None, game_name)
-    state = game.new_state(players, seed=seed, settings=interpretations)
+    resolved = resolve(game_name)
+    state = resolved.rules.new_state(players, seed=seed, settings=interpretations)
     recorder = Recorder(state, seed=seed)
     player = RandomPlayer(seed)
     legal: list[list[str] | None] = []
     while not state.is_terminal():
         before = len(recorder.entries)
-        options = _legal_texts(state)
+        options = _legal_texts(state, resolved.faces.written)
         index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
         recorder.apply(state, index)
         legal.append(options)
@@ -230,16 +234,16 @@ def cut_record(record: dict[str, Any], at: int, *entries: dict[str, Any]) -> dic
 
 
 # ------------------------------------------------- games of any other game
-def _played(game: str | None, players: int, seed: int) -> list[tuple[dict[str, Any], list[str]]]:
+def _played(game: ResolvedGame, players: int, seed: int) -> list[tuple[dict[str, Any], list[str]]]:
     """A random game's action entries (reveal and look entries left out), each with the legal texts
     (chance outcomes) before it, as records write them."""
-    rules = load_rules(None, game)
+    rules = game.rules
     state = rules.new_state(players, seed=seed)
     recorder = Recorder(state, seed=seed)
     player = RandomPlayer(seed)
     out: list[tuple[dict[str, Any], list[str]]] = []
     while not state.is_terminal():
-        legal = _legal_texts(state)
+        legal = _legal_texts(state, game.faces.written)
         k = len(recorder.entries)
         index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
         recorder.apply(state, index)
@@ -273,7 +277,7 @@ GENERIC_ILLEGAL = {"illegal-wrong-seat.json": "an entry by the wrong seat",
 WRONG_SEAT, NO_LONGER_LEGAL, NO_LONGER_POSSIBLE, AFTER_THE_END = GENERIC_ILLEGAL
 
 
-def generic_game_files(game: str | None) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+def generic_game_files(game: str | ResolvedGame | None) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """The recorded games of a game other than Rattus, made from its spec alone, and their verdicts.
 
     Legal games: one omniscient record for each player count, and a players-eye one where the
@@ -282,7 +286,8 @@ def generic_game_files(game: str | None) -> tuple[dict[str, dict[str, Any]], dic
     earlier and are not now, an action after the end.  ``needs-SWITCH-OPTION``: a game legal only
     with that switch option (for the first option and seed found that change legality).
     """
-    rules = load_rules(None, game)
+    game = resolve(game)
+    rules = game.rules
     name = rules.name
     games: dict[str, dict[str, Any]] = {}
     counts = range(rules.min_players, rules.max_players + 1)
@@ -350,14 +355,15 @@ def _illegal_kinds(games: list[str]) -> str:
     return ", ".join(words for file, words in GENERIC_ILLEGAL.items() if f"games/{file}" in games)
 
 
-def readme(game: str | None, files: dict[str, str]) -> str:
+def readme(game: str | ResolvedGame | None, files: dict[str, str]) -> str:
     """The README of a generated kit of a game other than Rattus (see ``conformance/README.md``):
     it names only what the kit holds (no switches, chance outcomes or players-eye games where it has none)."""
-    rules = load_rules(None, game)
+    game = resolve(game)
+    rules = game.rules
     name = rules.name
     counts = [str(n) for n in range(rules.min_players, rules.max_players + 1)]
     players = " and ".join([", ".join(counts[:-1]), counts[-1]] if len(counts) > 1 else counts)
-    by_rows = isinstance(faces_of(rules), RowFaces)
+    by_rows = isinstance(game.faces, RowFaces)
     golden_files = sorted(rel for rel in files if rel.startswith("golden/"))
     game_files = sorted(rel for rel in files if rel.startswith("games/") and rel != "games/expected.json")
     eye = any("players-eye" in rel for rel in game_files)
@@ -402,8 +408,11 @@ def readme(game: str | None, files: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def build(game: str | None = None) -> dict[str, str]:
-    """Every generated conformance file of a game (None: the selected one): relative path → text."""
+def build(game: str | ResolvedGame | None = None) -> dict[str, str]:
+    """Every generated conformance file of a game (None: the selected one): relative path → text.
+
+    The game is resolved once, here, and that value passed down."""
+    game = resolve(game)
     files = {"perft.json": _json(perft_vectors(game))}
     picked = kit_cases(game)
     games, expected = picked.games() if picked is not None else generic_game_files(game)

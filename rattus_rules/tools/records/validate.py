@@ -45,7 +45,7 @@ import attrs
 
 from interpreter import Game, State, notation
 from rattus_rules.algorithms.agents import RandomPlayer
-from rattus_rules.api import load_rules
+from rattus_rules.api import ResolvedGame, load_rules, rules_of
 from rattus_rules.games import DEFAULT_GAME, faces_of
 from rattus_rules.tools.records import recordformat
 from rattus_rules.tools.records.recordformat import (
@@ -155,10 +155,11 @@ class Recorder(recordformat.Recorder):
 
 def record_game(players: int, seed: int = 0, interpretations: Mapping[str, str] | None = None,
                 kind: str = OMNISCIENT, viewer: int | None = None, data: str | None = None,
-                game_name: str | None = None) -> dict[str, Any]:
+                game_name: str | ResolvedGame | None = None) -> dict[str, Any]:
     """Play a game with random players (chance from the state's generator) and return its record
-    (``game_name``: a game of the registry, see :func:`load_rules`; None: the selected one)."""
-    game = load_rules(data, game_name)
+    (``game_name``: a game of the registry, see :func:`load_rules`, or one resolved already; None: the
+    selected one)."""
+    game = rules_of(game_name, data)
     state = game.new_state(players, seed=seed, settings=interpretations)
     recorder = Recorder(state, kind, seed=seed, viewer=viewer, source="shipped" if data is None else str(data))
     player = RandomPlayer(seed)
@@ -176,13 +177,14 @@ def check_format(record: Any, game: Game | None = None) -> Verdict | None:
 
 
 def validate(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,
-             game_name: str | None = None) -> Verdict:
-    """Check a record (parsed JSON) against the rules of a game (None: the selected one); never raises.
+             game_name: str | ResolvedGame | None = None) -> Verdict:
+    """Check a record (parsed JSON) against the rules of a game (None: the selected one; or one resolved
+    already); never raises.
 
     ``interpretations`` (switch id → value) override the record's header.
     """
     try:
-        game = load_rules(data, game_name)
+        game = rules_of(game_name, data)
         bad = check_format(record, game)
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
