@@ -17,6 +17,7 @@ Each construct has one method; the passes over statements and expressions end in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, assert_never
@@ -54,6 +55,9 @@ from .types import (
 )
 
 _LOOPS = (A.While, A.Loop, A.For)
+#: What generated C calls to run the Python back end's function of a function it gave up on:
+#: ``FALLBACK(index, st, env[, decision])`` (set by :mod:`.native`, which knows the games).
+FALLBACK: Any = None
 #: User functions are written out in place, at most this deep.
 MAX_INLINE_DEPTH = 24
 
@@ -126,6 +130,8 @@ class Emitter:
         #: Mirrored tables and zones: name -> (mirror index, dimensions, kind of values).
         self.mirrors: dict[str, tuple[int, list[int], int]] = {}
         self.zone_mirrors: dict[str, tuple[int, list[int]]] = {}
+        #: The graphs whose maps the module reads, by index.
+        self.graphs: dict[str, int] = {}
         self.functions: list[str] = []
         self.exported: list[tuple[str, str]] = []
         self.leaf_defined: dict[str, str] = {}
@@ -135,6 +141,10 @@ class Emitter:
         self.cite_stack: list[tuple[str, tuple[A.Citation, ...]]] = []
         self.pc: ProcedureCompiler | None = None
         self._inline_depth = 0
+        #: The locals the function being written keeps a copy of: name -> (C name, type).
+        self.cached_locals: dict[str, tuple[str, Type]] = {}
+        #: The Python back end's functions run where a C function gives up (see :meth:`function`).
+        self.fallbacks: list[Any] = []
 
     # ------------------------------------------------------------ plumbing
     def fresh(self, base: str = "t") -> str:
@@ -327,9 +337,17 @@ class Emitter:
                 if ident in sc:
                     cname, bt, obj = sc[ident]
                     return CVal(cname, bt, obj)
-                return self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(ident)}); if (!_l) goto fail; _l; }})",
-                                  t, e.pos) if _scalar(t) else self.kept_list(
-                    f"rt_local(r, {self.name(ident)})", t, e.pos)
+                if not _scalar(t):
+                    return self.kept_list(f"rt_local(r, {self.name(ident)})", t, e.pos)
+                read = self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(ident)}); if (!_l) goto fail; _l; }})",
+                                  t, e.pos)
+                held = self.cached_locals.get(ident)
+                if held is None:
+                    held = self.cached_locals[ident] = (self.fresh("L_" + ident), t)
+                if held[1] != t:
+                    return read
+                return CVal(f"({{ if (!{held[0]}_ok) {{ {held[0]} = {read.text}; {held[0]}_ok = 1; }} "
+                    f"{held[0]}; }})", t)
             case Kind.SPECIAL:
                 if ident == "player_count":
                     return CVal("r->n", INT)
@@ -948,13 +966,14 @@ class Emitter:
                 f"{body(var)} }} }}")
 
     def world_map(self, e: A.Call, table: str) -> str:
-        """C text of ``st.world.<table>[graph]`` (borrowed, kept for the call) for a graph builtin."""
+        """C text of ``st.world.<table>[graph]`` (borrowed) for a graph builtin."""
         t = self.type_of(e.args[0])
         if not isinstance(t, GraphType):
             raise Unsupported("a graph given as a value", e.pos)
-        return (f"({{ PyObject *_w = rt_keep(r, PyObject_GetAttrString(r->st, \"world\")); if (!_w) goto fail; "
-                f"PyObject *_m = rt_keep(r, PyObject_GetAttrString(_w, \"{table}\")); if (!_m) goto fail; "
-                f"PyObject *_gl = rt_get(_m, Py_NewRef({self.name(t.graph)})); if (!_gl) goto fail; _gl; }})")
+        g = self.graphs.setdefault(t.graph, len(self.graphs))
+        which = 1 if table == "adjacent" else 0
+        return (f"({{ PyObject *_gl = rt_world_map(r, &WORLD_OWNER, WORLD_MAPS, {which}, {g}, {self.name(t.graph)}); "
+                f"if (!_gl) goto fail; _gl; }})")
 
     def neighbours(self, e: A.Call, node: CVal) -> str:
         """C text of the live list of the neighbours of a node (borrowed; an empty list for a node
@@ -1152,7 +1171,34 @@ class Emitter:
 
     def set_local(self, name: str, v: CVal, pos: A.Pos, out: list[str]) -> None:
         """Set a local of the running procedure."""
-        out.append(f"if (rt_set_local(r, {self.name(name)}, {self.box(v, pos)}) < 0) goto fail;")
+        out.append(self.write_local(name, v, pos))
+
+    def write_local(self, name: str, v: CVal, pos: A.Pos) -> str:
+        """C statements setting a local of the running procedure (and the function's copy of it, if it
+        keeps one: see :meth:`finish_locals`)."""
+        if v.obj:
+            return (f"if (rt_set_local(r, {self.name(name)}, {self.box(v, pos)}) < 0) goto fail; "
+                    f"\x01{name}\x01")
+        return (f"{{ int64_t _sv = {v.text}; if (rt_set_local(r, {self.name(name)}, "
+            f"{self.box(CVal('_sv', v.type), pos)}) "
+                f"< 0) goto fail; \x02{name}\x02{self.value_kind(v.type)}\x02{v.type}\x02 }}")
+
+    def finish_locals(self, lines: list[str]) -> list[str]:
+        """The lines of a function with its copies of locals declared first and every write of a local
+        resolved: a copy is set to the value written (or dropped, for a value of another kind)."""
+        text = "\n".join(lines)
+        for name, (cname, t) in self.cached_locals.items():
+
+            def resolved(m: re.Match[str], c: str = cname, kind: str = str(t)) -> str:
+                return f"{c} = _sv; {c}_ok = 1;" if m.group(1) == kind else f"{c}_ok = 0;"
+
+            text = re.sub(f"\x02{re.escape(name)}\x02[^\x02]*\x02([^\x02]*)\x02", resolved, text)
+            text = text.replace(f"\x01{name}\x01", f"{cname}_ok = 0;")
+        text = re.sub("\x02[^\x02]*\x02[^\x02]*\x02[^\x02]*\x02", "", text)
+        text = re.sub("\x01[^\x01]*\x01", "", text)
+        decls = [f"int64_t {c} = 0; int {c}_ok = 0; (void){c}; (void){c}_ok;" for c, _ in self.cached_locals.values()]
+        self.cached_locals = {}
+        return [*decls, *text.split("\n")]
 
     def assign(self, st: A.Assign, out: list[str]) -> None:
         """An assignment to a local or a state variable (a missing key: KeyError)."""
@@ -1169,7 +1215,7 @@ class Emitter:
             value = self.scalar(st.value, {})
             helper = "rt_add" if op == "+=" else "rt_sub"
             out.append(f"{{ int64_t _o = {old.text}, _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; "
-                       f"if (rt_set_local(r, {self.name(st.name)}, rt_int_obj(_r)) < 0) goto fail; }}")
+                       f"{self.write_local(st.name, CVal('_r', INT), st.pos)} }}")
             return
         decl_t = self.type_of(st.value)
         table = f"({{ PyObject *_t = rt_table(r, {self.name(st.name)}); if (!_t) goto fail; _t; }})"
@@ -1257,7 +1303,7 @@ class Emitter:
             cost = 1
         var = self.fresh(st.var)
         body: list[str] = []
-        body.append(f"if (rt_set_local(r, {self.name(st.var)}, {self.box(CVal(var, elem), st.pos)}) < 0) goto fail;")
+        body.append(self.write_local(st.var, CVal(var, elem), st.pos))
         if st.where is not None:
             body.append(f"{self.site(st.where.pos)} if (!{self.truth(st.where, {})}) continue;")
         self.block(st.body.statements, body)
@@ -1296,17 +1342,20 @@ class Emitter:
         name = self.leaf_defined[proc] = f"lp_{len(self.leaf_defined)}"
         decl = self.symbols.procedures[proc]
         saved = (self.cite_stack, self.pc)
+        saved_locals, self.cached_locals = self.cached_locals, {}
         assert self.pc is not None
         self.pc = ProcedureCompiler(self.pc.x, decl, self.pc.leaves, self.pc.generic)
         self.cite_stack = [(decl.name, decl.citations)]
         body: list[str] = []
         try:
             self.block(decl.body.statements, body)
+            body = self.finish_locals(body)
         except Unsupported:
             del self.leaf_defined[proc]
             raise
         finally:
             self.cite_stack, self.pc = saved
+            self.cached_locals = saved_locals
         self.functions.append("\n".join([
             f"static int {name}(R *r, PyObject *env) {{",
             "    PyObject *saved_env = r->env; r->env = env;",
@@ -1420,8 +1469,7 @@ class Emitter:
                            f"_x; }}), &_i) < 0) "
                        f"goto fail; if (_i < 0 || _i >= PyList_GET_SIZE(_items)) break; "
                        f"int64_t _it = {item.text}; "
-                       f"if (rt_set_local(r, {self.name(st.var)}, {self.box(CVal('_it', elem), st.pos)}) < 0) "
-                           f"goto fail; "
+                       f"{self.write_local(st.var, CVal('_it', elem), st.pos)} "
                        f"if (rt_set_local(r, {nx}, rt_int_obj(_i + 1)) < 0) goto fail;")
             if st.where is not None:
                 out.append(f"{self.site(st.where.pos)} if (!{self.truth(st.where, {})}) continue;")
@@ -1451,7 +1499,7 @@ class Emitter:
 
     # ------------------------------------------------------------ decisions
     def pender(self, pc: ProcedureCompiler, st: A.Choose | A.Chance, cites: list[tuple[str, tuple[A.Citation, ...]]],
-               ) -> str:
+               fallback: Any = None) -> str:
         """The C function ``pend(st, env, decision)`` making the Pending of a decision: every legal
         (branch index, values) in order, and its player (see :meth:`.compiler.ProcedureCompiler.pender`)."""
         self.pc = pc
@@ -1462,16 +1510,25 @@ class Emitter:
             branches = [(o.bindings, o.when) for o in st.options]
         out: list[str] = [self.site(st.pos)]
         single = len(branches) == 1 and len(branches[0][0]) == 1
-        out.append("PyObject *out = rt_keep(r, PyList_New(0)); if (!out) goto fail;")
+        shape = self.options_shape(branches)
+        if shape is not None:  # every value held as int64: the options stay arrays until read
+            width, table = shape
+            name = f"SHAPE{len(self.arrays)}"
+            self.arrays.append(f"static const signed char {name}[{len(table)}] = {{{', '.join(map(str, table))}}};")
+            out.append(f"Options *opts = rt_options_new(r, {name}, {width}); if (!opts) goto fail;")
+        else:
+            out.append("PyObject *out = rt_keep(r, PyList_New(0)); if (!out) goto fail;")
         out.append("int64_t _n = 0; (void)_n;")
         for bi, (bindings, when) in enumerate(branches):
-            body = self.branch_options(st, bi, bindings, single)
+            body = self.branch_options(st, bi, bindings, single, shape is not None)
             if when is not None:
                 out.append(f"{self.site(when.pos)} if ({self.truth(when, {})}) {{ {body} }}")
             else:
                 out.append(body)
         out.append(self.site(st.pos))
-        if single:
+        if shape is not None:
+            out.append("PyObject *made = (PyObject *)opts;")
+        elif single:
             when = branches[0][1]
             out.append("PyObject *made = RT_CALL(VALUES, out); if (!made) goto fail; made = rt_keep(r, made); "
                        "if (!made) goto fail;")
@@ -1486,9 +1543,25 @@ class Emitter:
             out.append(f"PyObject *who = {self.box(who, st.pos)};")
         out.append("if (!who) goto fail; who = rt_keep(r, who); if (!who) goto fail;")
         out.append("RETOBJ(RT_CALL(PENDING, args[2], who, made));")
-        return self.function(f"pend_{pc.decl.name}", "st, env, decision", out, returns="object")
+        return self.function(f"pend_{pc.decl.name}", "st, env, decision", out, returns="object", fallback=fallback)
 
-    def branch_options(self, st: A.Stmt, bi: int, bindings: tuple[A.Binding, ...], single: bool) -> str:
+    def options_shape(self, branches: Sequence[tuple[tuple[A.Binding, ...], A.Expr | None]]
+                      ) -> tuple[int, list[int]] | None:
+        """(values per option, per branch its number of values and their kinds) where every value
+        of every branch is held as an int64 of a kind an Options array keeps (see ``crt.h``)."""
+        if len(branches) > 255:
+            return None
+        width = max((len(b) for b, _ in branches), default=0)
+        table: list[int] = []
+        for bindings, _ in branches:
+            kinds = [self.value_kind(element_type(self.type_of(b.domain))) for b in bindings]
+            if any(k is None or k > 127 for k in kinds):
+                return None
+            table += [len(kinds), *(k for k in kinds if k is not None), *[0] * (width - len(kinds))]
+        return width, table
+
+    def branch_options(self, st: A.Stmt, bi: int, bindings: tuple[A.Binding, ...], single: bool,
+                       arrays: bool = False) -> str:
         """C statements adding every option of one branch to ``out``: a loop per binding."""
         scope: dict[str, Bound] = {}
         names: list[tuple[str, Type, bool]] = []
@@ -1499,7 +1572,12 @@ class Emitter:
             heads.append((b, dict(scope), var, elem))
             scope = {**scope, b.var: (var, elem, not _scalar(elem))}
             names.append((var, elem, not _scalar(elem)))
-        if single:
+        if arrays:
+            ov = self.fresh("ov")
+            fill = ", ".join(v for v, _, _ in names) or "0"
+            add = (f"{{ int64_t {ov}[{max(1, len(names))}] = {{{fill}}}; "
+                   f"if (rt_options_add(opts, {bi}, {ov}) < 0) goto fail; }}")
+        elif single:
             var, elem, held = names[0]
             add = (f"{{ PyObject *_o = {self.box(CVal(var, elem, held), st.pos)}; if (!_o) goto fail; "
                    f"int _bad = PyList_Append(out, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
@@ -1545,14 +1623,16 @@ class Emitter:
             return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
         return False
 
-    def call_env(self, pc: ProcedureCompiler, st: A.CallProc, cites: list[tuple[str, tuple[A.Citation, ...]]]) -> str:
+    def call_env(self, pc: ProcedureCompiler, st: A.CallProc, cites: list[tuple[str, tuple[A.Citation, ...]]],
+                 fallback: Any = None) -> str:
         """The C function making the locals of a called procedure that may pause (bounded, typed)."""
         self.pc = pc
         self.cite_stack = list(cites)
         out = [self.site(st.pos), f"RETOBJ({self.new_env(st, kept=True)});"]
-        return self.function(f"call_{st.name}", "st, env", out, returns="object")
+        return self.function(f"call_{st.name}", "st, env", out, returns="object", fallback=fallback)
 
-    def winners(self, pc: ProcedureCompiler, st: A.Finish, cites: list[tuple[str, tuple[A.Citation, ...]]]) -> str:
+    def winners(self, pc: ProcedureCompiler, st: A.Finish, cites: list[tuple[str, tuple[A.Citation, ...]]],
+                fallback: Any = None) -> str:
         """The C function giving the winners a `finish` names (a list, checked by the runtime)."""
         self.pc = pc
         self.cite_stack = list(cites)
@@ -1560,12 +1640,15 @@ class Emitter:
         if not v.obj:
             raise Unsupported("winners that are not a list", st.pos)
         out = [f"r->budget = {STEP_LIMIT};", self.site(st.pos), f"RETOBJ(Py_NewRef({v.text}));"]
-        return self.function("finish", "st, env", out, returns="object")
+        return self.function("finish", "st, env", out, returns="object", fallback=fallback)
 
     # ------------------------------------------------------------- functions
-    def function(self, base: str, params: str, body: list[str], returns: str) -> str:
+    def function(self, base: str, params: str, body: list[str], returns: str, fallback: Any = None) -> str:
         """Add a module-level C function taking the state and locals (and a decision or option);
-        its exported name."""
+        its exported name.  ``fallback``: the Python back end's function of a function that changes
+        nothing (a listing, new locals, winners), run instead where a number goes past the
+        language's bound: the Python back end computes with unbounded numbers until a value is kept,
+        so it alone says what such an expression gives."""
         cname = f"f{len(self.exported)}_{''.join(c if c.isalnum() else '_' for c in base)[:40]}"
         nargs = len(params.split(","))
         lines = [
@@ -1576,11 +1659,26 @@ class Emitter:
             "    if (rt_begin(r, args[0], args[1]) < 0) return NULL;",
             "    r->site = -1;",
             "    int64_t ret = -1; PyObject *retobj = NULL; (void)ret; (void)retobj;",
+            "    int64_t budget0 = r->budget; (void)budget0;",
         ]
-        lines.extend("    " + line for line in body)
+        lines.extend("    " + line for line in self.finish_locals(body))
         lines += [
             "    PyErr_SetString(PyExc_SystemError, \"generated code ran past its end\");",
             "fail:",
+        ]
+        if fallback is not None:  # run by native.fallback: the Python function of the state's own game
+            self.fallbacks.append(fallback)
+            lines += [
+                "    if (PyErr_ExceptionMatches(TOO_LARGE)) {",
+                "        PyErr_Clear(); r->budget = budget0; rt_end(r, 0);",
+                f"        PyObject *fi = PyLong_FromLong({len(self.fallbacks) - 1}); if (!fi) return NULL;",
+                "        PyObject *fa[4] = {fi, args[0], args[1], nargs > 2 ? args[2] : Py_None};",
+                f"        PyObject *got = PyObject_Vectorcall({self.const(FALLBACK)}, fa, (size_t)nargs + 1, NULL);",
+                "        Py_DECREF(fi);",
+                "        return got;",
+                "    }",
+            ]
+        lines += [
             "    rt_end(r, -1);",
             "    return NULL;",
             "done:",
@@ -1596,9 +1694,11 @@ class Emitter:
     def attempt(self) -> Iterator[None]:
         """Write one function; an unsupported construct leaves it to the Python back end (noted)."""
         mark = (len(self.functions), len(self.exported), dict(self.leaf_defined))
+        self.cached_locals = {}
         try:
             yield
         except Unsupported as err:
+            self.cached_locals = {}
             del self.functions[mark[0]:]
             del self.exported[mark[1]:]
             self.leaf_defined = mark[2]
@@ -1614,7 +1714,10 @@ class Emitter:
             f"NULL}}," for py, c in self.exported]
         return "\n".join([
             "/* Generated by interpreter/cgen.py from a rules spec: do not edit. */",
+            f"#define RT_GRAPHS {max(1, len(self.graphs))}",
             "#include \"crt.h\"",
+            "static PyObject *WORLD_OWNER;",
+            "static PyObject *WORLD_MAPS[2 * RT_GRAPHS];",
             "static PyObject *CONSTS;",
             "#define RET(pc) do { ret = (pc); goto done; } while (0)",
             "#define RETOBJ(x) do { retobj = (x); if (!retobj) goto fail; goto done; } while (0)",

@@ -30,6 +30,7 @@ static PyObject *TEXT_IDS;  /* dict str -> index in TEXTS */
 static PyObject *KEYS;      /* tuple: for each entity table, a tuple of its keys */
 static PyObject *KEY_IDS;   /* tuple: for each entity table, a dict key -> index */
 static PyObject *STUCK, *TOO_LARGE, *VALUES, *PENDING;
+static PyObject *S_world, *S_nodes, *S_adjacent;
 static PyObject *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
 static PyObject *SMALL_INTS;  /* tuple of 0..255 */
 
@@ -434,6 +435,7 @@ static int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
 /* Call a Python runtime object (a class or function) with some arguments. */
 #define RT_CALL(fn, ...) PyObject_CallFunctionObjArgs((fn), __VA_ARGS__, NULL)
 
+static PyTypeObject OptionsType;
 static int rt_setup_common(PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOOO", &PyList_Type, &SITES, &PyList_Type, &TEXTS, &PyDict_Type, &TEXT_IDS,
                           &PyTuple_Type, &KEYS, &PyTuple_Type, &KEY_IDS, &STUCK, &TOO_LARGE, &VALUES, &PENDING))
@@ -449,6 +451,10 @@ static int rt_setup_common(PyObject *args) {
     S_seen = PyUnicode_InternFromString("seen");
     S_used = PyUnicode_InternFromString("used");
     S_place = PyUnicode_InternFromString("rules_place");
+    S_world = PyUnicode_InternFromString("world");
+    S_nodes = PyUnicode_InternFromString("nodes");
+    S_adjacent = PyUnicode_InternFromString("adjacent");
+    if (PyType_Ready(&OptionsType) < 0) return -1;
     SMALL_INTS = PyTuple_New(256);
     if (!SMALL_INTS) return -1;
     for (int i = 0; i < 256; i++) {
@@ -467,6 +473,9 @@ static int rt_setup_common(PyObject *args) {
  * pieces of a zone's keys (the lists are changed in place; the dict of a zone never is). */
 
 typedef struct Mirror {
+    PyObject *owner;    /* st.vals or st.zones the table was found in (identity only), and its tag */
+    uint64_t owner_tag;
+    PyObject *table;    /* the table found there (borrowed: valid while the owner is unchanged) */
     PyObject *dict;     /* identity only (never dereferenced unless it is the state's current dict) */
     uint64_t tag;
     Py_ssize_t size;
@@ -536,8 +545,22 @@ static int rt_unbox_kind(int vkind, PyObject *o, int64_t *out) {
 }
 
 /* The array of a table's values (RT_MIRROR_OFF: read the dict), NULL with an error set. */
+/* st.vals[name] or st.zones[name] (borrowed), found once while that dict is unchanged. */
+static PyObject *rt_owned_table(R *r, Mirror *m, PyObject *name, int zones) {
+    PyObject *owner = zones ? r->zones : r->vals;
+    if (!owner) {
+        if (zones) { if (!rt_zone_table(r, name)) return NULL; owner = r->zones; }
+        else { if (!rt_table(r, name)) return NULL; owner = r->vals; }
+    }
+    if (RT_MIRRORS && m->owner == owner && m->owner_tag == RT_DICT_TAG(owner) && m->table) return m->table;
+    PyObject *t = zones ? rt_zone_table(r, name) : rt_table(r, name);
+    if (!t) return NULL;
+    m->owner = owner; m->owner_tag = RT_DICT_TAG(owner); m->table = t;
+    return t;
+}
+
 static int64_t *rt_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int *dims, int vkind) {
-    PyObject *d = rt_table(r, name);
+    PyObject *d = rt_owned_table(r, m, name, 0);
     if (!d) return NULL;
     if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_MIRROR_OFF;
     uint64_t tag = RT_DICT_TAG(d);
@@ -583,7 +606,7 @@ static void rt_mirror_wrote(Mirror *m, PyObject *d, uint64_t before, Py_ssize_t 
 
 /* The lists of pieces of a zone's keys (RT_ZONES_OFF: read the dict), NULL with an error set. */
 static PyObject **rt_zone_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int *dims) {
-    PyObject *d = rt_zone_table(r, name);
+    PyObject *d = rt_owned_table(r, m, name, 1);
     if (!d) return NULL;
     if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_ZONES_OFF;
     uint64_t tag = RT_DICT_TAG(d);
@@ -606,4 +629,188 @@ static PyObject **rt_zone_mirror(R *r, Mirror *m, PyObject *name, int ndims, con
     }
     m->off = 0;
     return m->lists;
+}
+
+/* ---------------------------------------------------------------- options
+ * The options of a decision whose values are all held as int64: kept in arrays, each option made as a
+ * Python tuple (branch index, values) only when it is read.  A sequence as the Python back end's list:
+ * len(), [i], [i:j], iteration, ==, index(). */
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n, cap;
+    int width;                 /* values per option, the most of any branch */
+    const signed char *shape;  /* per branch: its number of values, then each value's kind */
+    int shape_stride;          /* 1 + width */
+    unsigned char *branch;
+    int64_t *vals;
+} Options;
+
+static PyObject *rt_unbox_back(int kind, int64_t v) {  /* new reference: see rt_unbox_kind */
+    if (v == RT_NONE) return Py_NewRef(Py_None);
+    if (kind == 0) return rt_int_obj(v);
+    if (kind == 1) return rt_bool_obj(v);
+    if (kind == 2) return rt_text_obj(v);
+    return rt_key_obj(kind - 3, v);
+}
+
+static PyObject *options_item(PyObject *self, Py_ssize_t i) {
+    Options *o = (Options *)self;
+    if (i < 0) i += o->n;
+    if (i < 0 || i >= o->n) { PyErr_SetString(PyExc_IndexError, "list index out of range"); return NULL; }
+    int b = o->branch[i];
+    const signed char *shape = o->shape + (size_t)b * (size_t)o->shape_stride;
+    int nv = shape[0];
+    PyObject *values = PyTuple_New(nv);
+    if (!values) return NULL;
+    for (int k = 0; k < nv; k++) {
+        PyObject *x = rt_unbox_back(shape[1 + k], o->vals[(size_t)i * (size_t)o->width + (size_t)k]);
+        if (!x) { Py_DECREF(values); return NULL; }
+        PyTuple_SET_ITEM(values, k, x);
+    }
+    PyObject *out = PyTuple_Pack(2, PyTuple_GET_ITEM(SMALL_INTS, b), values);
+    Py_DECREF(values);
+    return out;
+}
+
+static Py_ssize_t options_len(PyObject *self) { return ((Options *)self)->n; }
+
+static PyObject *options_list(PyObject *self) {
+    Options *o = (Options *)self;
+    PyObject *l = PyList_New(o->n);
+    if (!l) return NULL;
+    for (Py_ssize_t i = 0; i < o->n; i++) {
+        PyObject *x = options_item(self, i);
+        if (!x) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, x);
+    }
+    return l;
+}
+
+static PyObject *options_subscript(PyObject *self, PyObject *key) {
+    if (PySlice_Check(key)) {
+        PyObject *l = options_list(self);
+        if (!l) return NULL;
+        PyObject *out = PyObject_GetItem(l, key);
+        Py_DECREF(l);
+        return out;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    return options_item(self, i);
+}
+
+static PyObject *options_richcompare(PyObject *self, PyObject *other, int op) {
+    if ((op != Py_EQ && op != Py_NE) || !PySequence_Check(other) || PyUnicode_Check(other) || PyBytes_Check(other))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *a = options_list(self);
+    if (!a) return NULL;
+    PyObject *b = PySequence_List(other);
+    if (!b) { Py_DECREF(a); return NULL; }
+    PyObject *out = PyObject_RichCompare(a, b, op);
+    Py_DECREF(a); Py_DECREF(b);
+    return out;
+}
+
+static PyObject *options_index(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 1) { PyErr_SetString(PyExc_TypeError, "index() takes an option"); return NULL; }
+    Options *o = (Options *)self;
+    for (Py_ssize_t i = 0; i < o->n; i++) {
+        PyObject *x = options_item(self, i);
+        if (!x) return NULL;
+        int eq = PyObject_RichCompareBool(x, args[0], Py_EQ);
+        Py_DECREF(x);
+        if (eq < 0) return NULL;
+        if (eq) return PyLong_FromSsize_t(i);
+    }
+    PyErr_SetString(PyExc_ValueError, "not an option here");
+    return NULL;
+}
+
+static PyObject *options_repr(PyObject *self) {
+    PyObject *l = options_list(self);
+    if (!l) return NULL;
+    PyObject *out = PyObject_Repr(l);
+    Py_DECREF(l);
+    return out;
+}
+
+static void options_dealloc(PyObject *self) {
+    Options *o = (Options *)self;
+    PyMem_Free(o->branch);
+    PyMem_Free(o->vals);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PySequenceMethods options_as_sequence = {.sq_length = options_len, .sq_item = options_item};
+static PyMappingMethods options_as_mapping = {.mp_length = options_len, .mp_subscript = options_subscript};
+static PyMethodDef options_methods[] = {
+    {"index", (PyCFunction)(void (*)(void))options_index, METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL},
+};
+static PyTypeObject OptionsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "interpreter.native.Options",
+    .tp_basicsize = sizeof(Options),
+    .tp_dealloc = options_dealloc,
+    .tp_repr = options_repr,
+    .tp_as_sequence = &options_as_sequence,
+    .tp_as_mapping = &options_as_mapping,
+    .tp_richcompare = options_richcompare,
+    .tp_methods = options_methods,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_hash = PyObject_HashNotImplemented,
+};
+
+static Options *rt_options_new(R *r, const signed char *shape, int width) {
+    Options *o = PyObject_New(Options, &OptionsType);
+    if (!o) return NULL;
+    o->n = 0; o->cap = 0; o->width = width; o->shape = shape; o->shape_stride = 1 + width;
+    o->branch = NULL; o->vals = NULL;
+    return (Options *)rt_keep(r, (PyObject *)o);
+}
+
+/* Add an option (branch b, width values); -1 with an error set. */
+static int rt_options_add(Options *o, int b, const int64_t *values) {
+    if (o->n >= o->cap) {
+        if (o->cap >= 400000) return rt_stuck();
+        Py_ssize_t cap = o->cap ? o->cap * 2 : 16;
+        unsigned char *br = PyMem_Realloc(o->branch, (size_t)cap);
+        if (!br) { PyErr_NoMemory(); return -1; }
+        o->branch = br;
+        int64_t *vs = PyMem_Realloc(o->vals, sizeof(int64_t) * (size_t)cap * (size_t)(o->width ? o->width : 1));
+        if (!vs) { PyErr_NoMemory(); return -1; }
+        o->vals = vs;
+        o->cap = cap;
+    }
+    o->branch[o->n] = (unsigned char)b;
+    for (int k = 0; k < o->width; k++) o->vals[(size_t)o->n * (size_t)o->width + (size_t)k] = values[k];
+    o->n++;
+    return 0;
+}
+
+/* st.world.nodes[graph] or st.world.adjacent[graph] (borrowed): a state's world never changes, and the
+ * world last read is held (a strong reference) so that its address names it. */
+static PyObject *rt_world_map(R *r, PyObject **owner, PyObject **maps, int which, int g, PyObject *name) {
+    PyObject *w = PyObject_GetAttr(r->st, S_world);
+    if (!w) return NULL;
+    if (w != *owner) {
+        Py_XSETREF(*owner, Py_NewRef(w));
+        for (int i = 0; i < 2 * RT_GRAPHS; i++) maps[i] = NULL;
+    }
+    Py_DECREF(w);  /* *owner holds it */
+    PyObject **slot = &maps[which * RT_GRAPHS + g];
+    if (!*slot) {
+        PyObject *m = PyObject_GetAttr(w, which ? S_adjacent : S_nodes);
+        if (!m) return NULL;
+        PyObject *got = PyDict_Check(m) ? PyDict_GetItemWithError(m, name) : NULL;
+        if (!got) {
+            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+            Py_DECREF(m);
+            return NULL;
+        }
+        Py_DECREF(m);  /* the world holds its maps */
+        *slot = got;
+    }
+    return *slot;
 }

@@ -66,6 +66,8 @@ class Game:
         self.backend_asked = native.chosen(backend)
         #: What runs each variant of the code (see :meth:`backend`), by variant number.
         self.native_reports: dict[int, native.Report] = {}
+        #: The Python functions each variant's C functions fall back on (see :func:`native.fallback`).
+        self.native_fallbacks: dict[int, list[Any]] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts
@@ -145,6 +147,7 @@ class Game:
                 reason=f"more than {MAX_VARIANTS} combinations of switch settings: this one reads them as it runs")
         else:
             self.native_reports[number] = self._native(settings, compilers, procs)
+            self.native_fallbacks[number] = self.native_reports[number].fallbacks
         return procs
 
     def _native(self, settings: dict[str, str], compilers: list[ProcedureCompiler],

@@ -47,6 +47,7 @@ from typing import Any
 import attrs
 
 from . import ast as A
+from . import cgen
 from .cache import cache_dir
 from .cgen import Emitter, Unsupported
 from .codegen import Stuck, TooLarge, Values
@@ -62,7 +63,7 @@ BUILD_TIMEOUT = 120
 #: The most C a spec may make (a larger one runs on Python: a build must stay short).
 MAX_SOURCE = 8_000_000
 #: Flags of every build (the digest covers them).
-CFLAGS = ("-shared", "-fPIC", "-O1", "-fno-strict-aliasing", "-w")
+CFLAGS = ("-shared", "-fPIC", "-Og", "-fno-strict-aliasing", "-w")
 
 _said: set[str] = set()
 _said_lock = threading.Lock()
@@ -268,6 +269,8 @@ class Report:
     cached: bool = False
     lines: int = 0
     reason: str | None = None
+    #: The Python functions the C functions fall back on, by their index (see :func:`fallback`).
+    fallbacks: list[Any] = attrs.field(factory=list, repr=False)
 
     @property
     def backend(self) -> str:
@@ -311,6 +314,15 @@ def _stops(decl: A.ProcedureDecl) -> Iterator[tuple[A.Stmt, list[tuple[str, tupl
     yield from walk(decl.body.statements, [(decl.name, decl.citations)])
 
 
+def fallback(index: int, st: Any, env: dict[str, Any], *rest: Any) -> Any:
+    """Run the Python back end's function that the generated C function ``index`` of the state's
+    variant gave up on (a number past the bound, which only unbounded numbers can tell)."""
+    return st.game.native_fallbacks[st.variant][index](st, env, *rest)
+
+
+cgen.FALLBACK = fallback
+
+
 def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[ProcedureCompiler],
            procs: Sequence[Procedure], strict: bool) -> Report:
     """Write the functions of one variant in C, build, and put them in the Python ones' places.
@@ -345,13 +357,13 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
             op, a, b = proc.code[stop]
             if op in (CHOOSE, CHANCE):
                 assert isinstance(st, (A.Choose, A.Chance))
-                attempt(a.pends, lambda pc=pc, st=st, stack=stack: em.pender(pc, st, stack))
+                attempt(a.pends, lambda pc=pc, st=st, stack=stack, py=a.pends[0]: em.pender(pc, st, stack, py))
             elif op == CALL:
                 assert isinstance(st, A.CallProc)
-                attempt(b, lambda pc=pc, st=st, stack=stack: em.call_env(pc, st, stack))
+                attempt(b, lambda pc=pc, st=st, stack=stack, py=b[0]: em.call_env(pc, st, stack, py))
             elif op == FINISH:
                 assert isinstance(st, A.Finish)
-                attempt(a, lambda pc=pc, st=st, stack=stack: em.winners(pc, st, stack))
+                attempt(a, lambda pc=pc, st=st, stack=stack, py=a[0]: em.winners(pc, st, stack, py))
     if not slots:
         report.reason = "no function could be written in C: " + "; ".join(report.skipped[:3])
         return report
@@ -374,6 +386,7 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
     for target, cname in slots:
         target[0] = getattr(built.module, cname)
     report.native = len(slots)
+    report.fallbacks = list(em.fallbacks)
     report.seconds, report.cached, report.lines = built.seconds, built.cached, built.lines
     return report
 

@@ -230,3 +230,15 @@ def test_a_state_changed_in_place_from_python_is_read_afresh(tmp_path: Path) -> 
         a.apply_index(0)
         b.apply_index(0)
         assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts()
+
+
+def test_a_number_past_the_bound_in_a_listing_is_left_to_python(tmp_path: Path) -> None:
+    # Python computes with unbounded numbers until a value is kept: a sum past 2**63-1 that is only
+    # compared lists the same options on both (the C listing gives up and runs the Python one)
+    body = ("n = 6000000000000000000\nloop { choose by first_player { \"take\" k in 1 .. 3 where "
+            f"sum(i in [n, n]: i) > k {CITE} {{ m[0] += k }} }}\nif m[0] > 5 {{ finish [first_player] }} }}")
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    assert play_in_lockstep(c, py, 2, 3) >= 2
+    assert c.new_state(2).legal_action_texts() == ["take 1", "take 2", "take 3"]
