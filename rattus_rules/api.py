@@ -30,9 +30,9 @@ from interpreter import Citation, Game, SpecError, State, load_spec, notation
 from interpreter.data import MAX_TABLE_BYTES, path_problem, resolve_file
 from interpreter.files import read_text
 
-from .games import GameHooks, faces_of, game_name, hooks
+from .games import ResolvedGame as ResolvedGame
+from .games import faces_of, game_name, hooks
 from .paths import project_root, spec_dir
-from .tools.records.walk import Faces
 
 #: The most compiled games kept loaded (by spec folder and content of the component data); the least
 #: recently used is forgotten first.
@@ -115,22 +115,6 @@ def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
     or :class:`rattus_rules.games.UnknownGame` (a ValueError).
     """
     return _load(str(spec_dir(game)), None if data is None else str(Path(data).resolve()), game_name(game))
-
-
-@attrs.frozen
-class ResolvedGame:
-    """A game resolved once, to be passed down instead of its name: its registry ``name``, its loaded
-    ``rules``, its package's ``hooks`` and how its records write its pieces (``faces``)."""
-
-    name: str
-    rules: Game
-    hooks: GameHooks
-    faces: Faces
-
-    def piece_word(self, game: Game, piece: int) -> str:
-        """A piece as the game's records write it, for the tools that take a
-        :data:`~rattus_rules.tools.perft.PieceWord` (``game``: these rules; the faces are known already)."""
-        return self.faces.written(piece)
 
 
 def resolve(game: str | ResolvedGame | None = None, data: str | Path | None = None) -> ResolvedGame:

@@ -61,20 +61,38 @@ class UnknownGame(ValueError):
 
 
 @attrs.frozen
+class ResolvedGame:
+    """A game resolved once, to be passed down instead of its name: its registry ``name``, its loaded
+    ``rules``, its package's ``hooks`` and how its records write its pieces (``faces``); made by
+    :func:`rattus_rules.api.resolve`."""
+
+    name: str
+    rules: Game
+    hooks: GameHooks
+    faces: Faces
+
+    def piece_word(self, game: Game, piece: int) -> str:
+        """A piece as the game's records write it, for the tools that take a
+        :data:`~rattus_rules.tools.perft.PieceWord` (``game``: these rules; the faces are known already)."""
+        return self.faces.written(piece)
+
+
+@attrs.frozen
 class KitCases:
     """The cases a game's package picks by hand for its conformance kit (:mod:`rattus_rules.tools.kit.conformance`).
 
     ``perft``: (players, seed, chance rule, deepest depth) of each perft vector; ``golden``: (name,
     players, seed, switch settings) of each golden playthrough; ``games``: the recorded games and
     what a validator must answer for each; ``vectors``: further perft vectors, written after the
-    others; ``files``: further files of the kit (relative path → text).
+    others; ``files``: further files of the kit (relative path → text).  Each is given the game,
+    resolved once (:class:`ResolvedGame`).
     """
 
     perft: tuple[tuple[int, int, str, int], ...]
     golden: tuple[tuple[str, int, int, dict[str, str]], ...]
-    games: Callable[[], tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]]
-    vectors: Callable[[], list[dict[str, Any]]] = list
-    files: Callable[[], dict[str, str]] = dict
+    games: Callable[[ResolvedGame], tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]]
+    vectors: Callable[[ResolvedGame], list[dict[str, Any]]] = lambda game: []
+    files: Callable[[ResolvedGame], dict[str, str]] = lambda game: {}
 
 
 @attrs.frozen

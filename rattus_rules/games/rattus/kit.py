@@ -15,8 +15,8 @@ from typing import Any
 from interpreter import State, notation
 from interpreter.edit import option_words, procedure_of
 from rattus_rules.algorithms.agents import RandomPlayer
-from rattus_rules.api import load_rules
-from rattus_rules.games import KitCases, faces_of, hooks
+from rattus_rules.api import ResolvedGame, resolve
+from rattus_rules.games import KitCases
 from rattus_rules.paths import project_root
 from rattus_rules.tools.kit.conformance import AFTER_THE_END, WRONG_SEAT, cut_record
 from rattus_rules.tools.perft import perft
@@ -49,11 +49,6 @@ MIXED_PLAYERS, MIXED_DEPTH = 2, 2
 MIXED_SEEDS = range(1, 400)
 
 
-def _written(state: State) -> Callable[[int], str]:
-    """How the records of the state's game write its pieces (Rattus: tokens by their face)."""
-    return faces_of(state.game).written
-
-
 def _shared_face_options(state: State, word: Callable[[int], str]) -> dict[str, list[int]]:
     """At a chance event: the outcome texts that stand for more than one piece, with their indices."""
     by_text: dict[str, list[int]] = {}
@@ -62,16 +57,17 @@ def _shared_face_options(state: State, word: Callable[[int], str]) -> dict[str, 
     return {t: found for t, found in by_text.items() if len(found) > 1}
 
 
-def _mixed_setup(players: int, seed: int, other_token: bool = False) -> tuple[State, dict[str, Any], list[int]] | None:
+def _mixed_setup(game: ResolvedGame, players: int, seed: int,
+                 other_token: bool = False) -> tuple[State, dict[str, Any], list[int]] | None:
     """Setup of Rattus under the ``seed`` rule with two outcomes forced, as a client forces them: the
     first chance event gets its outcome that sorts last (the generator does not step), and the first
     event whose outcomes share a face gets that face, meaning the first of its tokens in outcome order
     (``other_token``: the second, to show that the choice matters).  None if setup meets no shared face.
     """
-    state = load_rules().new_state(players, seed=seed)
+    state = game.rules.new_state(players, seed=seed)
     recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
     player = RandomPlayer(seed)
-    turn = hooks(None).turn_procedure
+    turn = game.hooks.turn_procedure
     forced: list[int] = []
     shared_done = False
     while not state.is_terminal() and procedure_of(state) != turn:
@@ -79,9 +75,9 @@ def _mixed_setup(players: int, seed: int, other_token: bool = False) -> tuple[St
         if not state.is_chance_node():
             recorder.apply(state, player.choose(state))
             continue
-        shared = _shared_face_options(state, _written(state)) if not shared_done else {}
+        shared = _shared_face_options(state, game.faces.written) if not shared_done else {}
         if at == 0:
-            texts = [" ".join(option_words(state, i, _written(state))) for i in range(state.num_legal_actions())]
+            texts = [" ".join(option_words(state, i, game.faces.written)) for i in range(state.num_legal_actions())]
             index = max(range(len(texts)), key=lambda i: texts[i].encode("utf-8"))
             forced.append(at)
         elif shared:
@@ -95,21 +91,22 @@ def _mixed_setup(players: int, seed: int, other_token: bool = False) -> tuple[St
     return (state, recorder.record, forced) if shared_done else None
 
 
-def mixed_vector() -> dict[str, Any]:
+def mixed_vector(game: ResolvedGame | None = None) -> dict[str, Any]:
     """Rattus's perft vector (``seed`` rule) whose setup mixes forced and drawn outcomes (``forced``: the
     indices of the forced setup entries): the generator steps only for what it draws, and a forced face
     shared by two tokens means the first of them in outcome order.  Its seed is the first of
     :data:`MIXED_SEEDS` where stepping for a forced outcome, or taking the other token of the shared
-    face, would change a later drawn outcome."""
+    face, would change a later drawn outcome.  ``game``: Rattus, resolved once (None: the selected game)."""
+    game = resolve(game)
     for seed in MIXED_SEEDS:
-        made = _mixed_setup(MIXED_PLAYERS, seed)
-        other = _mixed_setup(MIXED_PLAYERS, seed, other_token=True)
+        made = _mixed_setup(game, MIXED_PLAYERS, seed)
+        other = _mixed_setup(game, MIXED_PLAYERS, seed, other_token=True)
         if made is None or other is None:
             continue
         state, record, forced = made
         drawn = _drawn(record["entries"], forced)
         other_drawn = _drawn(other[1]["entries"], forced)
-        stepped = _stepping_draws(record["entries"], forced, seed)
+        stepped = _stepping_draws(game, record["entries"], forced, seed)
         if drawn == other_drawn or stepped == drawn:
             continue
         counts = {str(d): perft(state, d, "seed", face_text) for d in range(1, MIXED_DEPTH + 1)}
@@ -123,9 +120,10 @@ def _drawn(entries: list[dict[str, Any]], forced: list[int]) -> list[dict[str, A
     return [e for i, e in enumerate(entries) if e.get("by") == notation.CHANCE and i not in forced]
 
 
-def _stepping_draws(entries: list[dict[str, Any]], forced: list[int], seed: int) -> list[dict[str, Any]]:
+def _stepping_draws(game: ResolvedGame, entries: list[dict[str, Any]], forced: list[int],
+                    seed: int) -> list[dict[str, Any]]:
     """The drawn entries an engine would make that also stepped its generator for each forced outcome."""
-    state = load_rules().new_state(MIXED_PLAYERS, seed=seed)
+    state = game.rules.new_state(MIXED_PLAYERS, seed=seed)
     recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
     out = []
     for i, entry in enumerate(entries):
@@ -136,18 +134,19 @@ def _stepping_draws(entries: list[dict[str, Any]], forced: list[int], seed: int)
             continue
         index = state.random_chance_index()
         if i in forced:  # stepped, but the forced outcome is taken
-            texts = [" ".join(option_words(state, k, _written(state))) for k in range(state.num_legal_actions())]
+            texts = [" ".join(option_words(state, k, game.faces.written)) for k in range(state.num_legal_actions())]
             index = texts.index(entry["action"])
         else:
-            out.append({"by": notation.CHANCE, "action": " ".join(option_words(state, index, _written(state)))})
+            out.append({"by": notation.CHANCE, "action": " ".join(option_words(state, index, game.faces.written))})
         recorder.apply(state, index)
     return out
 
 
-def _first(players: int, seed: int, test: Callable[[dict[str, Any], State], bool]) -> tuple[int, State]:
+def _first(game: ResolvedGame, players: int, seed: int,
+           test: Callable[[dict[str, Any], State], bool]) -> tuple[int, State]:
     """In ``record_game(players, seed)``: the first action entry (and the state before it) for which
     ``test`` holds."""
-    state = load_rules().new_state(players, seed=seed)
+    state = game.rules.new_state(players, seed=seed)
     recorder = Recorder(state, seed=seed)
     player = RandomPlayer(seed)
     while not state.is_terminal():
@@ -160,26 +159,29 @@ def _first(players: int, seed: int, test: Callable[[dict[str, Any], State], bool
     raise LookupError("no such entry")
 
 
-def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The recorded games and what a validator must say about each."""
+def game_files(game: ResolvedGame | None = None) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The recorded games and what a validator must say about each (``game``: Rattus, resolved once;
+    None: the selected game)."""
+    game = resolve(game)
     games: dict[str, dict[str, Any]] = {}
     for players, seed in ((2, 11), (3, 12), (4, 13)):
-        games[f"legal-{players}p-omniscient.json"] = record_game(players, seed)
+        games[f"legal-{players}p-omniscient.json"] = record_game(players, seed, game_name=game)
         eye_seed = 1 if players == 4 else seed + 10  # 4p seed 1: P1's Witch looks, so look entries too
-        games[f"legal-{players}p-players-eye.json"] = record_game(players, eye_seed, kind=PLAYERS_EYE, viewer=1)
-    base = record_game(4, 21)
-    regions = load_rules().world(4).nodes[BOARD]
+        games[f"legal-{players}p-players-eye.json"] = record_game(players, eye_seed, kind=PLAYERS_EYE, viewer=1,
+                                                                  game_name=game)
+    base = record_game(4, 21, game_name=game)
+    regions = game.rules.world(4).nodes[BOARD]
 
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("place ")
+    k, state = _first(game, 4, 21, lambda e, st: e["action"].startswith("place ")
                       and any(not View(st).rats[r] for r in regions)
                       and View(st).holder["peasant"] != st.current_player)
     empty = next(r for r in regions if not View(state).rats[r])
     games["illegal-place-without-tokens.json"] = cut_record(base, k, {"by": notation.seat(state.current_player),
                                                                 "action": f"place {empty}"})
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("plague "))
+    k, state = _first(game, 4, 21, lambda e, st: e["action"].startswith("plague "))
     games["illegal-plague-stays.json"] = cut_record(base, k, {"by": notation.seat(state.current_player),
                                                         "action": f"plague {View(state).plague}"})
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("take "))
+    k, state = _first(game, 4, 21, lambda e, st: e["action"].startswith("take "))
     other = next(c for c in View(state).classes
                  if c != base["entries"][k]["action"].split()[1] and View(state).holder[c] != state.current_player)
     games["illegal-second-card.json"] = cut_record(base, k + 1, {"by": notation.seat(state.current_player),
@@ -189,17 +191,17 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     wrong["entries"][k] = {"reveal": "6:A+merchant+witch" if wrong["entries"][k]["reveal"] != "6:A+merchant+witch"
                            else "1:merchant+monk"}
     games["illegal-wrong-reveal.json"] = wrong
-    k, state = _first(4, 21, lambda e, st: e["action"].startswith("place "))
+    k, state = _first(game, 4, 21, lambda e, st: e["action"].startswith("place "))
     games[WRONG_SEAT] = cut_record(base, k, {"by": notation.seat((state.current_player + 1) % 4),
                                        "action": base["entries"][k]["action"]})
     games[AFTER_THE_END] = cut_record(base, len(base["entries"]), {"by": "P0", "action": "end"})
-    placed = record_game(4, 22, {"reveal-order": "placed"})
+    placed = record_game(4, 22, {"reveal-order": "placed"}, game_name=game)
     placed["interpretations"] = {}
     placed["comment"] = "legal only with reveal-order=placed"
     games["needs-reveal-order-placed.json"] = placed
     expected = {}
     for name, record in games.items():
-        v = validate(record)
+        v = validate(record, game_name=game)
         item: dict[str, Any] = {"status": v.status}
         if v.finished:
             item.update(scores=list(v.scores), winners=list(v.winners))
@@ -211,16 +213,16 @@ def game_files() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     return games, expected
 
 
-def kit_files() -> dict[str, str]:
+def kit_files(game: ResolvedGame) -> dict[str, str]:
     """The kit's decision model as text (``decision-model.md``), made from its page where a checkout has it."""
     root = project_root()
     page = None if root is None else root / "docs" / "decision-model.rst"
     if page is None or not page.is_file():
         return {}
-    return {"decision-model.md": model_markdown(load_rules(), page.read_text(encoding="utf-8"))}
+    return {"decision-model.md": model_markdown(game.rules, page.read_text(encoding="utf-8"))}
 
 
 def kit_cases() -> KitCases:
     """Rattus's hand-picked cases, for :attr:`rattus_rules.games.GameHooks.kit`."""
-    return KitCases(perft=PERFT_CASES, golden=GOLDEN_CASES, games=game_files, vectors=lambda: [mixed_vector()],
+    return KitCases(perft=PERFT_CASES, golden=GOLDEN_CASES, games=game_files, vectors=lambda game: [mixed_vector(game)],
                     files=kit_files)

@@ -148,7 +148,7 @@ def perft_vectors(game: str | ResolvedGame | None = None) -> dict[str, Any]:
         })
     picked = kit_cases(game)
     if picked is not None:
-        vectors += picked.vectors()
+        vectors += picked.vectors(game)
     return {"format": PERFT_FORMAT, "version": 1, "vectors": vectors}
 
 
@@ -415,7 +415,7 @@ def build(game: str | ResolvedGame | None = None) -> dict[str, str]:
     game = resolve(game)
     files = {"perft.json": _json(perft_vectors(game))}
     picked = kit_cases(game)
-    games, expected = picked.games() if picked is not None else generic_game_files(game)
+    games, expected = picked.games(game) if picked is not None else generic_game_files(game)
     for name, record in games.items():
         files[f"games/{name}"] = dumps(record)
     files["games/expected.json"] = "{\n" + ",\n".join(
@@ -425,7 +425,7 @@ def build(game: str | ResolvedGame | None = None) -> dict[str, str]:
     if not is_default(game):
         files["README.md"] = readme(game, files)
     if picked is not None:
-        files.update(picked.files())
+        files.update(picked.files(game))
     return files
 
 
