@@ -66,27 +66,32 @@ class SourceText:
                     for i, s in enumerate(section.sentences)]
             self.sentences += mine
             self.sections.append((section.title, mine))
+        self._titles = [normalise(title) for title, _ in self.sections]
+        # by the section a citation names: the sentences there, their words joined, where each starts
+        self._joined: dict[str, tuple[list[Sentence], str, list[int]]] = {}
 
     def sections_named(self, section: str) -> list[tuple[str, list[Sentence]]]:
         """The sections a citation's section names: the heading itself, or the headings it starts, a word at a time."""
         wanted = normalise(section)
-        return [(title, s) for title, s in self.sections
-                if normalise(title) == wanted or normalise(title).startswith(wanted + " ")]
+        return [part for part, title in zip(self.sections, self._titles)
+                if title == wanted or title.startswith(wanted + " ")]
+
+    def _in(self, section: str) -> tuple[list[Sentence], str, list[int]]:
+        found = self._joined.get(section)
+        if found is None:
+            sentences = [s for _, part in self.sections_named(section) for s in part]
+            words = [normalise(s.text) for s in sentences]
+            starts = [0]
+            for w in words[:-1]:
+                starts.append(starts[-1] + len(w) + 1)
+            found = self._joined[section] = (sentences, " ".join(words), starts)
+        return found
 
     def find(self, c: A.Citation) -> tuple[int, ...] | None:
         """The numbers of the sentences a citation covers, or None where it is not in its section."""
-        named = self.sections_named(c.section)
-        if not named:
+        sentences, whole, starts = self._in(c.section)
+        if not sentences:
             return None
-        sentences = [s for _, part in named for s in part]
-        starts: list[int] = []
-        words: list[str] = []
-        at = 0
-        for s in sentences:
-            starts.append(at)
-            words.append(normalise(s.text))
-            at += len(words[-1]) + 1
-        whole = " ".join(words)
         covered: set[int] = set()
         position = 0
         for part in normalise(c.quote).split("..."):
