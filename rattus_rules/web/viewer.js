@@ -21,6 +21,7 @@
     var text = function (numbers) { return numbers.map(function (n) { return data.lines[n]; }).join("\n"); };
     if (frame.svg) { Rattus.picture(box, text(frame.svg)); }
     else { box.replaceChildren(el("pre", text(frame.text), "position")); }
+    document.getElementById("zoom").hidden = !frame.svg;  /* a position written as text wraps: nothing to zoom */
   }
 
   function step(frame, k) {
