@@ -157,9 +157,10 @@ def new_game(
     check_invariants: bool = False,
     log: bool = False,
     resolve_setup_chance: bool = True,
-    game: str | None = None,
+    game: str | ResolvedGame | None = None,
 ) -> State:
-    """A new game of Rattus for 2 to 4 players (or of another ``game``: see :func:`load_rules`).
+    """A new game of Rattus for 2 to 4 players (or of another ``game``: see :func:`load_rules`; or one
+    resolved already, :func:`resolve`).
 
     ``seed`` (0 to 2^64-1) seeds the generator kept in the state (random if None);
     ``interpretations`` maps switch ids to options (see :func:`interpretations`);
@@ -171,7 +172,7 @@ def new_game(
     the same keyword names the one difference: ``new_game`` and ``new_state`` give the same state
     when it agrees).
     """
-    rules = load_rules(data, game)
+    rules = rules_of(game, data)
     return rules.new_state(
         players,
         seed=secrets.randbits(64) if seed is None else check_seed(seed),

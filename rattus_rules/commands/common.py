@@ -8,10 +8,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import Game, RuleError, SpecError
 from interpreter.files import why_unread
+
+if TYPE_CHECKING:
+    from ..api import ResolvedGame
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: A stored state file larger than this is refused before it is read.
@@ -107,14 +110,15 @@ def check_data_path(data: str | None) -> None:
         raise UsageError(f"--data {data}: no such file or folder")
 
 
-def check_players(players: int | None, data: str | None = None) -> int:
-    """The player count to use: ``players``, or by default the chosen game's largest.
+def check_players(players: int | None, data: str | None = None, resolved: ResolvedGame | None = None) -> int:
+    """The player count to use: ``players``, or by default the chosen game's largest (``resolved``: the
+    game resolved once by the command; else the chosen game with ``data``).
 
     Raise UsageError naming ``--players`` if the game is not for that many players.
     """
-    from ..api import load_rules
+    from ..api import rules_of
 
-    game = load_rules(data)
+    game = rules_of(resolved, data)
     if players is None:
         return game.max_players
     if not game.min_players <= players <= game.max_players:

@@ -9,7 +9,7 @@ from pathlib import Path
 from interpreter import SpecError, State, load_spec, notation
 
 from ..algorithms.agents import add_bound_option, bound_text, play_random
-from ..api import interpretations, load_rules, new_game
+from ..api import interpretations, load_rules, new_game, resolve
 from ..games import hooks, log_lines
 from ..paths import spec_dir
 from ..tools.coverage import coverage
@@ -109,10 +109,11 @@ def run_play(args: argparse.Namespace) -> int:
     """Play one game with random players; print the turn-by-turn log, scores and winner."""
     chosen = parse_interpretations(args.interpretation)
     check_output(getattr(args, "record", None), "--record")
-    args.players = check_players(args.players, args.data)
+    game = resolve(None, args.data)  # the command's game, resolved once
+    args.players = check_players(args.players, resolved=game)
     bound = args.max_decisions
     try:
-        state = new_game(args.players, seed=args.seed, interpretations=chosen, data=args.data,
+        state = new_game(args.players, seed=args.seed, interpretations=chosen, game=game,
                          log=not args.quiet, check_invariants=args.check_invariants,
                          resolve_setup_chance=False)
     except ValueError as err:
@@ -125,6 +126,8 @@ def run_play(args: argparse.Namespace) -> int:
     if state.game.piece_keys and state.log is not None:
         print("(the whole game, hidden faces included: pieces are written as records write them)")
 
+    told = hooks(state.game.name)  # the game's own words, looked up once
+
     def step(state: State, index: int) -> None:
         nonlocal printed
         if recorder is None:
@@ -132,7 +135,6 @@ def run_play(args: argparse.Namespace) -> int:
         else:
             recorder.apply(state, index)
         if state.log is not None:
-            told = hooks(state.game.name)
             for line in log_lines(state, printed):
                 print(("" if line.startswith(told.log_turns + told.log_events)
                        else "  ") + _headline(line, told.log_turns))

@@ -14,10 +14,10 @@ import attrs
 
 from interpreter import Game, State, notation
 from interpreter.files import why_unread
-from rattus_rules.tools.perft import CHANCE_RULES, divide, perft
+from rattus_rules.tools.perft import CHANCE_RULES, PieceWord, divide, perft
 
-from ..api import load_rules
-from ..games import DEFAULT_GAME, follow_record, game_name, hooks, position_json, position_text
+from ..api import load_rules, resolve
+from ..games import DEFAULT_GAME, follow_record, game_name, position_json, position_text
 from ..games.rattus.render import state_svg
 from ..games.rattus.scenario import Failure, ScenarioError, load_scenario, run_scenario
 from ..tools.executor import local_cores
@@ -302,16 +302,17 @@ def run_perft(args: argparse.Namespace) -> int:
     if not 1 <= args.depth <= MAX_PERFT_DEPTH:
         raise UsageError(f"--depth must be from 1 to {MAX_PERFT_DEPTH} (the count grows about tenfold with each step;"
                          " deeper searches would not end in a lifetime)")
-    args.players = check_players(args.players, args.data)
+    game = resolve(None, args.data)  # the command's game, resolved once (the setup record is not kept)
+    args.players = check_players(args.players, resolved=game)
     try:
-        state, _ = start_position(args.players, args.seed, chosen, args.chance, data=args.data)
+        state, _ = start_position(args.players, args.seed, chosen, args.chance, game=game)
     except ValueError as err:
         raise UsageError(str(err)) from None
     head = {"players": args.players, "seed": args.seed, "chance": args.chance, "interpretations": chosen}
     if not args.json:
         print(f"perft: {args.players} players, seed {args.seed}, chance by {args.chance}", flush=True)
     if args.divide:
-        counts = _divide(state, args.depth, args.chance)
+        counts = _divide(state, args.depth, args.chance, game.piece_word)
         if args.json:
             print_json({**head, "depth": args.depth, "total": sum(counts.values()),
                         "divide": [{"action": text, "count": n} for text, n in counts.items()]})
@@ -322,8 +323,8 @@ def run_perft(args: argparse.Namespace) -> int:
         return EXIT_OK
     found = []
     for depth in range(1, args.depth + 1):
-        count = (sum(_divide(state, depth, args.chance).values()) if depth > 2
-                 else perft(state, depth, args.chance, hooks().piece_word))
+        count = (sum(_divide(state, depth, args.chance, game.piece_word).values()) if depth > 2
+                 else perft(state, depth, args.chance, game.piece_word))
         found.append({"depth": depth, "count": count})
         if not args.json:
             print(f"depth {depth}: {count}", flush=True)
@@ -332,10 +333,10 @@ def run_perft(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _divide(state: State, depth: int, chance: str) -> dict[str, int]:
+def _divide(state: State, depth: int, chance: str, word: PieceWord) -> dict[str, int]:
     """:func:`divide` with a progress bar over the first actions (on a terminal)."""
     with progress(None, f"depth {depth}, first actions", unit=" action") as bar:
-        return divide(state, depth, chance, hooks().piece_word, started=bar.set_total, done=bar.update)
+        return divide(state, depth, chance, word, started=bar.set_total, done=bar.update)
 
 
 def _failed(failures: list[Failure]) -> str:
