@@ -78,7 +78,7 @@ SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 endif
 soak-props: setup
 	@echo "make soak-props: seed $(SEED), $(or $(SOAK_FACTOR),10)x the examples (SEED=$(SEED) replays this run)"
-	HYPOTHESIS_PROFILE=soak SOAK_FACTOR=$(or $(SOAK_FACTOR),10) $(BIN)/python -m pytest -q -m hypothesis \
+	HYPOTHESIS_PROFILE=soak SOAK_FACTOR=$(or $(SOAK_FACTOR),10) $(BIN)/python -m pytest -q -m hypothesis --continue-on-collection-errors \
 		--hypothesis-seed=$(SEED)
 
 ## soak-games: many random games (2-4 players, random switch settings), every invariant checked after every step
