@@ -36,7 +36,7 @@ MAX_LINE = 4 << 20
 #: How many games one session keeps at a time.
 MAX_GAMES = 10_000
 #: How many different component data sets (by content) the games of one session may use at a time: each
-#: is a compiled copy of the rules (about 1.5 MB for Rattus), shared by every game that uses it.
+#: is a compiled copy of the rules (a megabyte or two), shared by every game that uses it.
 MAX_DATA_SETS = 8
 #: How many states one session keeps for ``load`` by handle at a time (``save`` with ``keep``; ``drop`` with
 #: ``handle`` forgets one).
