@@ -556,6 +556,49 @@ class SwitchDecl:
 
 
 @attrs.frozen
+class SettingDecl:
+    """`setting name "question" low to high step n default d`: a whole number the players choose.
+
+    A setting is a fact of where or with what a game is played (a table's size, a
+    printing's count of pieces), not a reading of the text: its value is a whole
+    number within bounds, read by expressions as an ``int`` and recorded with the
+    switches.  Its values are offered as options (as a switch's are), so every tool
+    that lists, records or studies switch settings handles it too.
+    """
+
+    name: str
+    question: str
+    low: int
+    high: int
+    step: int
+    default: int
+    citations: tuple[Citation, ...]
+    pos: Pos = attrs.field(eq=False)
+
+    @property
+    def ident(self) -> str:
+        """The setting's public id: the name with `-` for `_`."""
+        return self.name.replace("_", "-")
+
+    @property
+    def values(self) -> list[int]:
+        """Every value the setting may take, lowest first (none if the bounds or step are wrong)."""
+        if self.step <= 0 or self.high < self.low or (self.high - self.low) // self.step >= MAX_SETTING_VALUES:
+            return []
+        return list(range(self.low, self.high + 1, self.step))
+
+    @property
+    def options(self) -> tuple[SwitchOption, ...]:
+        """The values as the options of a switch (their texts in decimal), each with the setting's citations."""
+        return tuple(SwitchOption(str(v), f"{v}", v == self.default, self.citations, self.pos)
+                     for v in self.values)
+
+
+#: A setting offers at most this many values (each is an option that tools list and study).
+MAX_SETTING_VALUES = 64
+
+
+@attrs.frozen
 class Condition:
     """A `check` (on component data) or an `invariant` (on every state)."""
 
@@ -675,6 +718,7 @@ Declaration = (
     | ScopeDecl
     | LimitDecl
     | SwitchDecl
+    | SettingDecl
     | Condition
     | FunctionDecl
     | ProcedureDecl

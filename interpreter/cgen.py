@@ -362,6 +362,8 @@ class Emitter:
                 return self.as_list(e, sc)
             case Kind.SWITCH:
                 return CVal(str(self.text_id(self.settings[ident])), TEXT)
+            case Kind.SETTING:
+                return CVal(f"INT64_C({int(self.settings[ident])})", INT)
             case Kind.ZONE | Kind.GRAPH:
                 raise Unsupported(f"a {kind.value if hasattr(kind, 'value') else kind} as a value", e.pos)
             case Kind.PIECES | Kind.SCOPE | Kind.LIMIT | Kind.FUNCTION | Kind.PROCEDURE | Kind.BUILTIN:

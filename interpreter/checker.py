@@ -55,6 +55,8 @@ MAX_EXPANDED_TOTAL = 200_000
 #: The most players a spec may allow: every player-keyed table and zone, and each
 #: listing over the players, grows with the count.
 MAX_PLAYERS = 100
+#: A setting's bounds, step and default are at most this.
+MAX_SETTING_NUMBER = 1_000_000
 #: The most key domains of a counter, var, zone or limit (a stored state's keys have no more parts).
 MAX_DIMS = 8
 #: The longest verb of an option (its action texts start with it).
@@ -236,6 +238,8 @@ class Checker:
                         self.add_global(s.limits, d.name, d)
                     case A.SwitchDecl():
                         self.add_global(s.switches, d.name, d)
+                    case A.SettingDecl():
+                        self.add_global(s.settings, d.name, d)
                     case A.Condition():
                         target = s.checks if d.kind == "check" else s.invariants
                         self.add(target, d.name, d, d.kind)
@@ -316,6 +320,8 @@ class Checker:
                 self.decl_LimitDecl(d)
             case A.SwitchDecl():
                 self.decl_SwitchDecl(d)
+            case A.SettingDecl():
+                self.decl_SettingDecl(d)
             case A.Condition():
                 self.decl_Condition(d)
             case A.FunctionDecl():
@@ -511,6 +517,24 @@ class Checker:
             if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", o.value):
                 self.error(o.pos, f"option {o.value!r}: use lower-case words joined by '-'")
             self.cite_sources(o.citations)
+
+    def decl_SettingDecl(self, d: A.SettingDecl) -> None:
+        """Check a `setting`: bounds in order and within the language's numbers, a step that reaches the
+        upper bound, a default among the values, few enough values, a citation."""
+        if max(d.low, d.high, d.step, d.default) > MAX_SETTING_NUMBER:
+            self.error(d.pos, f"setting {d.ident}: its numbers must be at most {MAX_SETTING_NUMBER}")
+        elif d.step <= 0 or d.high < d.low:
+            self.error(d.pos, f"setting {d.ident}: write `low to high` with low <= high and a step of 1 or more")
+        elif (d.high - d.low) % d.step:
+            self.error(d.pos, f"setting {d.ident}: {d.high} is not reached from {d.low} in steps of {d.step}")
+        elif not d.values:
+            self.error(d.pos, f"setting {d.ident} offers more than {A.MAX_SETTING_VALUES} values")
+        elif d.default not in d.values:
+            self.error(d.pos, f"setting {d.ident}: the default {d.default} is not one of its values "
+                       f"({d.low} to {d.high} in steps of {d.step})")
+        if not d.citations:
+            self.error(d.pos, f"setting {d.ident} has no citation")
+        self.cite_sources(d.citations)
 
     def decl_Condition(self, d: A.Condition) -> None:
         """Check a `check` (reading no game state) or `invariant` declaration: its expression is a condition."""
@@ -984,6 +1008,8 @@ class Checker:
             return GraphType(e.ident)
         if kind == "switch":
             return SwitchType(e.ident)
+        if kind == "setting":
+            return INT
         if kind is not None:
             self.error(e.pos, f"{e.ident!r} is a {kind} and has no value here")
             return ANY

@@ -534,6 +534,10 @@ class PyGen:
                 if self.settings is not None:
                     return repr(self.settings[ident])
                 return fr.ref(f"S_{ident}", f"st.settings[{ident!r}]")
+            case Kind.SETTING:
+                if self.settings is not None:
+                    return repr(int(self.settings[ident]))
+                return fr.ref(f"N_{ident}", f"int(st.settings[{ident!r}])")
             case Kind.PIECES | Kind.SCOPE | Kind.LIMIT | Kind.FUNCTION | Kind.PROCEDURE | Kind.BUILTIN:
                 raise AssertionError(f"the checker lets no {kind} stand as a value: {ident}")
             case _:

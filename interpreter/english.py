@@ -438,6 +438,8 @@ class English:
                 return self.t("the ") + self._zone_words(ident, [])[0]
             case Kind.SWITCH:
                 return self.t("the interpretation ") + self.m.ref("switch", ident, self.symbols.switches[ident].ident)
+            case Kind.SETTING:
+                return self.t("the setting ") + self.m.ref("setting", ident, self.symbols.settings[ident].ident)
             case Kind.TABLE | Kind.ENUM:
                 return self.t("the " + self.noun(ident).plural)
             case Kind.GRAPH:
@@ -1011,6 +1013,9 @@ class English:
                     + t(" may be used once per ") + self._scope_words(d.scope) + t(".")
             case A.SwitchDecl():
                 return t(d.question)
+            case A.SettingDecl():
+                step = f" in steps of {d.step}" if d.step != 1 else ""
+                return t(f"{d.question} A whole number from {d.low} to {d.high}{step}; {d.default} unless chosen.")
             case A.Condition():
                 return _upper_first(self.cond(d.expr)) + t(".")
             case A.ScoreDecl():

@@ -50,10 +50,11 @@ MAX_VARIANTS = 32
 class _DataContext:
     """The little a state-free expression (graph filter, data check) may read."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, settings: Mapping[str, str]):
         self.n = n
         self.seats = list(range(n))
         self.budget = STEP_LIMIT
+        self.settings = settings
 
 
 class Game:
@@ -75,8 +76,9 @@ class Game:
         self.name = s.game.name
         self.title = s.game.title
         self.min_players, self.max_players = s.players.low, s.players.high
-        self.switches = dict(s.switches)
-        self.defaults = {name: next(o.value for o in d.options if o.default) for name, d in s.switches.items()}
+        #: The switches and the settings (a setting's values are its options), by name.
+        self.switches: dict[str, A.SwitchDecl | A.SettingDecl] = {**s.switches, **s.settings}
+        self.defaults = {name: next(o.value for o in d.options if o.default) for name, d in self.switches.items()}
         self.hidden_zones = {name: z.hidden for name, z in s.zones.items()}
         self.table_rows: dict[str, dict[Any, dict[str, Any]]] = {}
         self.table_keys: dict[str, list[Any]] = {}
@@ -126,10 +128,12 @@ class Game:
         self.limit_scopes = {name: self._scope_chooser(decl.scope) for name, decl in s.limits.items()}
         self.graph_filters = {name: self.exprs.expr(g.where) if g.where is not None else None
                               for name, g in s.graphs.items()}
-        self._worlds: dict[int, World] = {}
+        self._worlds: dict[tuple[int, tuple[tuple[str, str], ...]], World] = {}
         self.decisions = [ins[1] for proc in self.procedures for ins in proc.code
                           if ins[0] in (CHOOSE, CHANCE)]
-        self.run_data_checks()
+        #: Settings under which the data checks held (they may read settings: a table's size).
+        self._checked: set[tuple[tuple[str, str], ...]] = set()
+        self.run_data_checks(self.defaults)
 
     # --------------------------------------------------------------- variants
     def _compile(self, settings: dict[str, str] | None) -> list[Procedure]:
@@ -229,7 +233,7 @@ class Game:
         if decl.verified is None:
             return True
         fn = self.exprs.expr(decl.verified)
-        return bool(fn(_DataContext(self.min_players), {"row": key}))  # type: ignore[arg-type]
+        return bool(fn(_DataContext(self.min_players, self.defaults), {"row": key}))  # type: ignore[arg-type]
 
     def unverified_rows(self) -> dict[str, tuple[int, int]]:
         """For each table with rows the spec does not count as verified (its `verified when`):
@@ -256,14 +260,17 @@ class Game:
         """The rows of a graph's edge table."""
         return list(self.tables[self.symbols.graphs[graph].edges].rows)
 
-    def run_data_checks(self) -> None:
-        """Evaluate every `check` against the loaded tables; raise :class:`SpecError`."""
+    def run_data_checks(self, settings: Mapping[str, str]) -> None:
+        """Evaluate every `check` against the loaded tables under some settings; raise :class:`SpecError`."""
+        key = tuple(sorted(settings.items()))
+        if key in self._checked:
+            return
         problems = []
         files = sorted({t.path for t in self.tables.values()})
         for name, decl in self.symbols.checks.items():
             fn = self.exprs.expr(decl.expr)
             try:
-                ok = fn(_DataContext(self.min_players), {})  # type: ignore[arg-type]
+                ok = fn(_DataContext(self.min_players, settings), {})  # type: ignore[arg-type]
             except Exception as err:
                 ok = False
                 name = f"{name} ({type(err).__name__}: {err})"
@@ -273,13 +280,16 @@ class Game:
                                            f"(data: {', '.join(files)}; {cites})"))
         if problems:
             raise SpecError(problems)
+        self._checked.add(key)
 
-    def world(self, n: int) -> World:
-        """Nodes in play and adjacency for n players (cached)."""
-        cached = self._worlds.get(n)
+    def world(self, n: int, settings: Mapping[str, str] | None = None) -> World:
+        """Nodes in play and adjacency for n players under some settings (default: the defaults; cached)."""
+        chosen = self.defaults if settings is None else settings
+        key = (n, tuple(sorted(chosen.items())))
+        cached = self._worlds.get(key)
         if cached is not None:
             return cached
-        ctx = _DataContext(n)
+        ctx = _DataContext(n, chosen)
         nodes: dict[str, list[Any]] = {}
         adjacent: dict[str, dict[Any, list[Any]]] = {}
         for name, g in self.symbols.graphs.items():
@@ -301,7 +311,7 @@ class Game:
             nodes[name] = keys
             adjacent[name] = adj
         world = World(nodes, adjacent)
-        self._worlds[n] = world
+        self._worlds[key] = world
         return world
 
     def domain(self, dim: str, n: int) -> list[Any]:
@@ -314,20 +324,30 @@ class Game:
 
     # ------------------------------------------------------------- settings
     def settings_for(self, chosen: Mapping[str, str] | None) -> dict[str, str]:
-        """Switch settings (by public id, `a-b` or `a_b`) completed with the defaults."""
+        """Switch settings and game settings (by public id, `a-b` or `a_b`) completed with the defaults.
+
+        Raise ValueError for an unknown name, a value that is not one of its
+        options, or settings under which the component data fails a data check
+        (a table too small for its start position, say).
+        """
         settings = dict(self.defaults)
         for ident, value in (chosen or {}).items():
             name = ident.replace("-", "_")
             decl = self.switches.get(name)
             if decl is None:
                 known = [d.ident for d in self.switches.values()]
-                raise ValueError(f"unknown interpretation {ident!r}{suggest(ident, known)} "
+                raise ValueError(f"unknown interpretation or setting {ident!r}{suggest(ident, known)} "
                                  f"(known: {', '.join(known) or 'none'})")
             values = [o.value for o in decl.options]
             if value not in values:
-                raise ValueError(f"interpretation {decl.ident} has no option {value!r} "
+                what = "setting" if isinstance(decl, A.SettingDecl) else "interpretation"
+                raise ValueError(f"{what} {decl.ident} has no option {shown(value)} "
                                  f"(options: {', '.join(values)})")
             settings[name] = value
+        try:
+            self.run_data_checks(settings)
+        except SpecError as err:
+            raise ValueError("under these settings " + "; ".join(d.message for d in err.diagnostics)) from None
         return settings
 
     @property
@@ -347,7 +367,7 @@ class Game:
         st.seats = list(range(players))
         st.settings = settings
         st.variant = self.variant(settings)
-        st.world = self.world(players)
+        st.world = self.world(players, settings)
         st.vals = {}
         st.zones = {}
         st.loc = [("", None)] * len(self.piece_rows)
@@ -623,7 +643,12 @@ def _columns(decl: A.TableDecl) -> list[A.Column]:
 
 
 def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagnostic]:
-    """Cells whose column type names another table must name one of its rows."""
+    """Cells whose column type names another table must name one of its rows.
+
+    A cell is read as text; where the other table's key is a whole number, the
+    cell that writes one of its keys becomes that number (so `column strip: strips`
+    holds the strip's key, as a piece's key is).
+    """
     problems = []
     for name, decl in checked.symbols.tables.items():
         table = tables[name]
@@ -632,8 +657,11 @@ def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagno
             if not isinstance(t, EntityType) or t.table not in tables:
                 continue
             known = set(tables[t.table].keys)
+            written = {str(k): k for k in known if type(k) is int}
             found = []
             for i, row in enumerate(table.rows):
+                if row[col.name] not in known and row[col.name] in written:
+                    row[col.name] = written[row[col.name]]
                 if row[col.name] not in known:
                     found.append(Diagnostic(
                         A.Pos(table.path, table.line(i), 1),

@@ -472,6 +472,14 @@ class _Builder:
                                           self.citations(opt.children), self.pos(opt)))
         return A.SwitchDecl(str(name), _unquote(question), tuple(options), self.pos(t))
 
+    def d_setting_decl(self, t: TreeT) -> A.SettingDecl:
+        name, question = t.children[:2]
+        numbers = [int(n) for n in self.tokens(t, "INT")]
+        low, high, *rest = numbers
+        step, default = (rest[0], rest[1]) if len(rest) == 2 else (1, rest[0])
+        return A.SettingDecl(str(name), _unquote(question), low, high, step, default,
+                             self.citations(t.children), self.pos(t))
+
     def _condition(self, t: TreeT, kind: str) -> A.Condition:
         return A.Condition(kind, str(t.children[0]), self.citations(t.children),
                            self.expr(t.children[-1]), self.pos(t))

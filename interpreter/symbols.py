@@ -32,6 +32,7 @@ class Kind(enum.StrEnum):
     SCOPE = "scope"
     LIMIT = "limit"
     SWITCH = "switch"
+    SETTING = "setting"
     FUNCTION = "function"
     PROCEDURE = "procedure"
     #: A local name: a `let`, a parameter, or a variable bound by a loop, a decision or an aggregate.
@@ -60,6 +61,7 @@ class Symbols:
     scopes: dict[str, A.ScopeDecl] = attrs.Factory(dict)
     limits: dict[str, A.LimitDecl] = attrs.Factory(dict)
     switches: dict[str, A.SwitchDecl] = attrs.Factory(dict)
+    settings: dict[str, A.SettingDecl] = attrs.Factory(dict)
     checks: dict[str, A.Condition] = attrs.Factory(dict)
     invariants: dict[str, A.Condition] = attrs.Factory(dict)
     functions: dict[str, A.FunctionDecl] = attrs.Factory(dict)
@@ -94,6 +96,7 @@ class Symbols:
         yield Kind.SCOPE, self.scopes
         yield Kind.LIMIT, self.limits
         yield Kind.SWITCH, self.switches
+        yield Kind.SETTING, self.settings
         yield Kind.FUNCTION, self.functions
         yield Kind.PROCEDURE, self.procedures
 

@@ -31,6 +31,7 @@ _FREE_TEXT = {
     (A.Citation, "section"), (A.Citation, "quote"), (A.Literal, "value"),
     (A.GameDecl, "title"), (A.SourceDecl, "title"), (A.SourceDecl, "file"), (A.TableDecl, "file"),
     (A.SwitchOption, "value"), (A.SwitchOption, "description"), (A.SwitchDecl, "question"),
+    (A.SettingDecl, "question"),
     (A.Say, "template"), (A.Option, "verb"), (A.Chance, "verb"), (A.SpecFile, "path"),
     (A.TextSection, "title"), (A.TextSection, "sentences"), (A.Waiver, "section"), (A.Waiver, "quotes"),
     (A.Waiver, "where"),

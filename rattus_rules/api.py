@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 
 from interpreter import Citation, Game, SpecError, State, load_spec, notation
+from interpreter.ast import SettingDecl
 from interpreter.data import MAX_TABLE_BYTES, path_problem, resolve_file
 from interpreter.files import read_text
 
@@ -204,11 +205,13 @@ class Option:
 
 @attrs.frozen
 class Interpretation:
-    """A named point where the rule text allows several readings."""
+    """A named point where the rule text allows several readings, or a game setting (a whole number
+    the players choose, such as a table's size: ``setting`` true, its values as options)."""
 
     id: str
     question: str
     options: tuple[Option, ...]
+    setting: bool = False
 
     @property
     def default(self) -> str:
@@ -217,19 +220,20 @@ class Interpretation:
 
     def to_json(self) -> dict[str, Any]:
         """The switch as JSON: id, question, default, and each option with its citations."""
-        return {"id": self.id, "question": self.question, "default": self.default,
+        return {"id": self.id, "question": self.question, "default": self.default, "setting": self.setting,
                 "options": [{"value": o.value, "description": o.description, "default": o.default,
                              "citations": [citation_json(c) for c in o.citations]} for o in self.options]}
 
 
 def interpretations(data: str | Path | None = None, game: str | None = None) -> list[Interpretation]:
-    """Every interpretation switch of the spec, in spec order."""
+    """Every interpretation switch of the spec, in spec order, then every game setting."""
     rules = load_rules(data, game)
     return [
         Interpretation(
             d.ident,
             d.question,
             tuple(Option(o.value, o.description, o.default, o.citations) for o in d.options),
+            isinstance(d, SettingDecl),
         )
         for d in rules.switches.values()
     ]

@@ -83,6 +83,11 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
         "--interpretation", "-i", action="append", default=[], metavar="ID=VALUE",
         help="choose a reading for an interpretation switch (see `rattus interpretations`); repeatable",
     )
+    parser.add_argument(
+        "--setting", action="append", dest="interpretation", metavar="ID=VALUE",
+        help="choose a value for a game setting, such as a table's size (see `rattus interpretations`); "
+             "repeatable, recorded like the switches",
+    )
     parser.add_argument("--data", metavar="PATH",
                         help="a folder (or CSV file) of corrected component tables")
 

@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_rules_options(p)
     p.set_defaults(run=run_play, any_game=True)
 
-    p = sub.add_parser("interpretations", help="list the interpretation switches")
+    p = sub.add_parser("interpretations", help="list the interpretation switches and the game settings")
     p.add_argument("--data", metavar="PATH", help=argparse.SUPPRESS)
     add_json_option(p, "the switches")
     p.set_defaults(run=run_interpretations, any_game=True)
@@ -166,12 +166,24 @@ def run_interpretations(args: argparse.Namespace) -> int:
     if args.json:
         print_json([item.to_json() for item in interpretations(args.data)])
         return EXIT_OK
-    for item in interpretations(args.data):
+    items = interpretations(args.data)
+    for item in items:
+        if item.setting:
+            continue
         print(f"{item.id}: {item.question}")
         for o in item.options:
             mark = "default" if o.default else "option "
             print(f"  {mark} {o.value}: {o.description}")
             for c in o.citations:
                 print(f"          cites {c}")
+        print()
+    for item in items:
+        if not item.setting:
+            continue
+        values = [o.value for o in item.options]
+        print(f"{item.id} (a game setting, not a reading): {item.question}")
+        print(f"  values {', '.join(values)}; default {item.default}")
+        for c in item.options[0].citations:
+            print(f"          cites {c}")
         print()
     return EXIT_OK

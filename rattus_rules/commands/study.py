@@ -20,6 +20,7 @@ from .common import (
     check_output,
     check_output_folder,
     dask_target,
+    parse_interpretations,
     seed_arg,
     workers_arg,
 )
@@ -40,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
     p.add_argument("--switch", action="append", default=None, metavar="ID", help="study only this switch; repeatable")
     add_bound_option(p)
+    p.add_argument("--base", action="append", default=[], metavar="ID=VALUE",
+                   help="compare each option with games under this setting instead of the default "
+                        "(for example a table size); repeatable")
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
     p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
     add_dask_options(p)
@@ -96,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     for agent, games in agents:
         params = StudyParams(players=tuple(player_counts), games=games, agent=agent, seed=args.seed,
                              switches=None if args.switch is None else tuple(args.switch),
-                             cap=args.max_decisions, chunk=args.chunk)
+                             cap=args.max_decisions, chunk=args.chunk,
+                             base=tuple(sorted((k.replace("_", "-"), v)
+                                               for k, v in parse_interpretations(args.base).items())))
         try:
             params.check()
         except ValueError as err:
@@ -124,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     command = shlex.join(["rattus", *named, "study", "--players", *map(str, player_counts), "--seed", str(args.seed),
                           *[x for r in results for x in ("--agent", f"{r['params']['agent']}:{r['params']['games']}")],
                           *bound,
-                          *[x for s in args.switch or [] for x in ("--switch", s)]])
+                          *[x for s in args.switch or [] for x in ("--switch", s)],
+                          *[x for b in args.base for x in ("--base", b)]])
     try:
         title = "Which readings matter" + ("" if chosen == DEFAULT_GAME else f": {rules.title}")
         written = write_report(results, Path(args.output), title=title, markdown=markdown, command=command)

@@ -161,6 +161,9 @@ def _declaration_citers(d: A.Declaration, english: English) -> Iterator[tuple[Ci
             for o in d.options:
                 who = Citer("switch", d.ident, f"switch:{d.name}", o.pos, o.value)
                 yield from ((who, c) for c in o.citations)
+        case A.SettingDecl():
+            who = Citer("setting", d.ident, f"setting:{d.name}", d.pos)
+            yield from ((who, c) for c in d.citations)
         case A.Condition():
             who = Citer(d.kind, d.name, f"{d.kind}:{d.name}", d.pos)
             yield from ((who, c) for c in d.citations)

@@ -26,7 +26,11 @@ def test_the_study_pairs_each_reading_of_the_second_game(study: dict[str, Any]) 
     assert study["game"]["name"] == "ratten_scharf" and study["game"]["title"] == "Ratten Scharf"
     assert study["game"]["end_reasons"] == {"finished": "the rules finished the game"}
     options = _options(study)
-    assert set(options) == {"rat-check=both", "final-tie=last-mover"}
+    sizes = {f"table-size={n}" for n in (5, 7, 9, 11, 15, 17, 19)}
+    assert set(options) == {"rat-check=both", "final-tie=last-mover", "cover=any-depth", "group-scoring=changed",
+                            "no-fit=end", "chip-supply=limited", "rats-per-colour=8"} | sizes
+    # a table of 5 fields a side binds in most games: play differs
+    assert options["table-size=5"]["diverged"]["mean"] > 0.5
     # who wins a tie is decided after the last strip: play is the same in every pair
     assert options["final-tie=last-mover"]["diverged"]["mean"] == 0
     # counting both players' rats ends some games earlier: play differs, and games are shorter
@@ -51,8 +55,19 @@ def test_the_command_line_studies_another_game(tmp_path: Path, capsys: pytest.Ca
     assert "reconstructed" in html and "cubes" not in html  # its own data note and score unit
     with (out / "study.csv").open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    assert {r["switch"] for r in rows} == {"rat-check", "final-tie"} and "end_finished_default" in rows[0]
+    assert {r["switch"] for r in rows} == {"rat-check", "final-tie", "cover", "group-scoring", "no-fit",
+                                           "chip-supply", "table-size", "rats-per-colour"}
+    assert "end_finished_default" in rows[0]
     assert "`rattus --game ratten_scharf study --players 2 " in md.read_text(encoding="utf-8")
+
+
+def test_a_baseline_compares_each_option_with_other_settings() -> None:
+    result = run_study(StudyParams(players=(2,), games=6, game="ratten_scharf", switches=("table-size",),
+                                   base=(("table-size", "17"),)), workers=1)
+    assert "table-size=17" not in _options(result) and "table-size=13" in _options(result)
+    assert result["params"]["base"] == {"table-size": "17"}
+    with pytest.raises(ValueError, match="the baseline sets table-size to '6'"):
+        StudyParams(players=(2,), game="ratten_scharf", base=(("table-size", "6"),)).options()
 
 
 def test_a_player_count_the_game_does_not_allow_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,8 +34,8 @@ def test_check_and_interpretations(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_says_which_components_are_reconstructed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--game", "ratten_scharf", "play", "-n", "2", "-s", "1"]) == 0
     out = capsys.readouterr().out
-    assert "strip empty:start:empty:yes lies on d5-f5" in out and "Winner:" in out
-    assert "reconstructed, not verified" in out and "strips 30 of 31" in out
+    assert "strip empty:start:empty:yes lies on i10-k10" in out and "Winner:" in out
+    assert "reconstructed, not verified" in out and "strips 46 of 47" in out
 
 
 def test_a_record_is_written_validated_and_replayed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,18 +51,18 @@ def test_a_record_is_written_validated_and_replayed(tmp_path: Path, capsys: pyte
     assert "Ratten Scharf, 2 players" in out
     # the generic view: a value per line, its keys grouped by what they hold, pieces by their faces
     lines = {line.split(":")[0].strip(): line for line in out.splitlines() if line.startswith("  ")}
-    assert lines["height"].startswith("  height: 1 at ") and " d5" in lines["height"]
-    assert lines["height"].endswith("; 0 elsewhere") and len(out.splitlines()) < 20
-    assert "empty:start:empty:yes at d5, e5, f5; " in lines["top_strip"]  # the start strip, by its face
+    assert lines["height"].startswith("  height: 1 at ") and " i10" in lines["height"]
+    assert lines["height"].endswith("; 0 elsewhere") and len(out.splitlines()) < 30
+    assert "empty:start:empty:yes at i10, j10, k10; " in lines["top_strip"]  # the start strip, by its face
     assert lines["top_strip"].endswith(f"; {NO_VALUE} elsewhere")  # no strip on most fields
     assert "top_strip[" not in out and not re.search(r"\bat all\b|None|\b\d+ at\b", lines["top_strip"])
     assert main(["--game", "ratten_scharf", "replay", str(record), "--at", "3", "--json"]) == 0
     values = json.loads(capsys.readouterr().out)["position"]["values"]
-    assert {"key": ["d5"], "value": "empty:start:empty:yes"} in values["top_strip"]
+    assert {"key": ["i10"], "value": "empty:start:empty:yes"} in values["top_strip"]
     # a strip laid where it may not lie is refused, citing the rule
     lays = [i for i, e in enumerate(written["entries"]) if e.get("by") == "P0"]
     entries = [dict(e) for e in written["entries"]]
-    entries[lays[0]]["action"] = entries[lays[0]]["action"].rsplit(" ", 1)[0] + " a1-c1"
+    entries[lays[0]]["action"] = entries[lays[0]]["action"].rsplit(" ", 1)[0] + " a1-c1"  # off the table
     (tmp_path / "broken.json").write_text(json.dumps({**written, "entries": entries}), encoding="utf-8")
     assert main(["--game", "ratten_scharf", "validate", str(tmp_path / "broken.json")]) == 1
     out = capsys.readouterr().out

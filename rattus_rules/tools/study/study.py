@@ -68,6 +68,9 @@ class StudyParams:
     seed: int = 0
     switches: tuple[str, ...] | None = None
     cap: int | None = DECISION_CAP
+    #: The settings every game of the study starts from, (id, value) pairs: the baseline each option
+    #: is compared with, completed with the defaults (empty: the defaults).
+    base: tuple[tuple[str, str], ...] = ()
     chunk: int = CHUNK
     game: str = attrs.field(factory=game_name, converter=game_name)
 
@@ -79,7 +82,14 @@ class StudyParams:
         if unknown:
             raise ValueError(f"unknown switch(es): {', '.join(unknown)}; see `rattus interpretations`"
                              if known else f"unknown switch(es): {', '.join(unknown)}; {self.game} has none")
-        return [(w, o.value) for w in wanted for o in known[w].options if not o.default]
+        base = dict(self.base)
+        unknown = [b for b in base if b not in known]
+        if unknown:
+            raise ValueError(f"unknown switch or setting in the baseline: {', '.join(unknown)}")
+        for ident, value in base.items():
+            if value not in [o.value for o in known[ident].options]:
+                raise ValueError(f"the baseline sets {ident} to {value!r}, not one of its options")
+        return [(w, o.value) for w in wanted for o in known[w].options if o.value != base.get(w, known[w].default)]
 
     def check(self) -> None:
         """Raise ValueError for impossible parameters."""
@@ -107,6 +117,7 @@ class Job:
     cap: int | None
     options: tuple[tuple[str, str], ...]
     game: str
+    base: tuple[tuple[str, str], ...] = ()
 
 
 @attrs.frozen
@@ -214,10 +225,12 @@ def run_job(job: Job) -> Tally:
     ``cpu_seconds`` (the CPU time of the thread that played the chunk) is not a tally: :func:`run_study` takes it out.
     """
     start = time.thread_time()
-    base = [play_game(job.players, s, {}, job.agent, job.cap, job.game) for s in job.seeds]
+    start_from = dict(job.base)
+    base = [play_game(job.players, s, start_from, job.agent, job.cap, job.game) for s in job.seeds]
     out: Tally = {"default": _reading_tally(base), "options": {}}
     for switch, option in job.options:
-        others = [play_game(job.players, s, {switch: option}, job.agent, job.cap, job.game) for s in job.seeds]
+        others = [play_game(job.players, s, {**start_from, switch: option}, job.agent, job.cap, job.game)
+                  for s in job.seeds]
         out["options"][f"{switch}={option}"] = _pair_tally(zip(base, others))
     out["cpu_seconds"] = time.thread_time() - start
     return out
@@ -242,7 +255,7 @@ def merge(a: Tally, b: Tally) -> Tally:
 def jobs(params: StudyParams) -> list[Job]:
     """The work items of a study, in a fixed order that does not depend on the workers."""
     options = tuple(params.options())
-    return [Job(n, params.agent, seeds, params.cap, options, params.game)
+    return [Job(n, params.agent, seeds, params.cap, options, params.game, params.base)
             for n in params.players for seeds in partition(params.games, params.chunk, params.seed)]
 
 
@@ -327,7 +340,8 @@ def summarise(params: StudyParams, merged: Mapping[int, Tally]) -> dict[str, Any
                  "end_reasons": dict(hooks(params.game).end_reasons), "score_unit": hooks(params.game).score_unit},
         "params": {"players": list(params.players), "games": params.games, "agent": params.agent,
                    "seed": params.seed, "switches": None if params.switches is None else list(params.switches),
-                   "cap": params.cap, "chunk": params.chunk, "level": 0.95},
+                   "cap": params.cap, "chunk": params.chunk, "level": 0.95,
+                   "base": dict(params.base)},
         "results": results,
     }
 
