@@ -336,7 +336,8 @@ class Game:
             decl = self.switches.get(name)
             if decl is None:
                 known = [d.ident for d in self.switches.values()]
-                raise ValueError(f"unknown interpretation or setting {ident!r}{suggest(ident, known)} "
+                what = "interpretation or setting" if self.symbols.settings else "interpretation"
+                raise ValueError(f"unknown {what} {ident!r}{suggest(ident, known)} "
                                  f"(known: {', '.join(known) or 'none'})")
             values = [o.value for o in decl.options]
             if value not in values:

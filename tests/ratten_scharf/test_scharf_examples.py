@@ -18,7 +18,7 @@ def _red_to_move_with_a_strip(game: Game) -> tuple[State, int, dict[str, str]]:
     for seed in range(400):
         state = game.new_state(2, seed=seed, lazy=True)  # options listed when read: after the painting below
         state.advance_chance()
-        state.apply(next(t for t in state.legal_action_texts() if t.endswith(" d4-f4")))  # below the start
+        state.apply(next(t for t in state.legal_action_texts() if t.endswith(" i9-k9")))  # below the start
         state.advance_chance()
         assert state.current_player == RED
         for piece in state.zones["drawn"][None]:
@@ -37,6 +37,7 @@ def _paint(state: State, field: str, symbol: str, strip: int) -> None:
     state.vals["height"][field] = 1
     state.vals["shows"][field] = symbol
     state.vals["top_strip"][field] = strip
+    state.vals["near"][field] = 1  # a strip lies there: a strip next to it touches it
 
 
 def test_rulebook_example_red_scores_2_and_green_1(scharf: Game) -> None:
@@ -47,16 +48,16 @@ def test_rulebook_example_red_scores_2_and_green_1(scharf: Game) -> None:
     face = state.face(piece)
     symbols = [face["first"], face["middle"], face["last"]]
     red, green = symbols[int(where["red"])], symbols[int(where["green"])]
-    # the strip lies along column b, rows 6 to 8, on three strips (one under each field: it lies on top, on no
-    # single strip); the red spice gets two more in column a, the green spice one more in column c
-    landing = {0: "b6", 1: "b7", 2: "b8"}
+    # the strip lies along column g, rows 11 to 13, on three strips (one under each field: it lies on top, on no
+    # single strip); the red spice gets two more in column f, the green spice one more in column h
+    landing = {0: "g11", 1: "g12", 2: "g13"}
     for i, field in enumerate(landing.values()):
         _paint(state, field, "empty", 100 + i)
     row = int(landing[int(where["red"])][1:])
-    _paint(state, f"a{row}", red, 200)
-    _paint(state, f"a{row - 1}", red, 200)
-    _paint(state, "c" + landing[int(where["green"])][1:], green, 201)
+    _paint(state, f"f{row}", red, 200)
+    _paint(state, f"f{row - 1}", red, 200)
+    _paint(state, "h" + landing[int(where["green"])][1:], green, 201)
     before = dict(state.vals["points"])
-    state.apply(f"lay #{piece} b6-b8")
+    state.apply(f"lay #{piece} g11-g13")
     gained = [state.vals["points"][p] - before[p] for p in (GREEN, RED)]
     assert gained == [1, 2]

@@ -58,7 +58,7 @@ def test_golden_playthroughs_replay_through_the_validator_with_the_same_legal_ac
     # one for each player count, then one for each switch option that is not its default
     assert [p.stem for p in paths][:2] == ["2p-seed10-table-size-7", "2p-seed11-table-size-9"]
     assert {"2p-seed2", "2p-seed3-rat-check-both", "2p-seed5-cover-any-depth", "2p-seed7-no-fit-end",
-            "2p-seed16-rats-per-colour-8"} <= {p.stem for p in paths} and len(paths) == 15
+            "2p-seed16-rats-per-colour-10"} <= {p.stem for p in paths} and len(paths) == 15
     for path in paths:
         golden = loads_golden(path.read_text(encoding="utf-8"))
         validator("golden", record=SCHEMA).validate(json.loads(path.read_text(encoding="utf-8")))

@@ -37,24 +37,32 @@ def test_a_game_lays_43_strips_in_11_turns_each(scharf: Game) -> None:
         state.apply(state.legal_action_texts()[0])
         _hide_rats(scharf, state)
     assert state.vals["loser"][None] is None and not state.zones["aside"][None]
-    assert len(state.zones["laid"][None]) == 43 and len(state.zones["unused"][None]) == 4
+    assert len(state.zones["laid"][None]) == 43 == len(scharf.tables["strips"].rows)
     assert turns.count(0) == turns.count(1) == 11 and turns[0] == GREEN
 
 
 @pytest.mark.parametrize("rats", [8, 10])
 def test_each_printing_has_its_rats(scharf: Game, rats: int) -> None:
-    state = scharf.new_state(2, seed=1, settings={"rats-per-colour": str(rats)})
-    in_play = [state.face(p) for z in ("deck", "drawn", "laid") for p in state.zones[z][None]]
-    assert len(in_play) == 43
+    """Every strip laid (the rats hidden as they show, so that the game does not end early): the fields
+    shown, counted as they were laid, hold so many rats of each colour."""
+    state = scharf.new_state(2, seed=5, settings={"rats-per-colour": str(rats)})
+    shown: list[str] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance()
+            continue
+        text = state.legal_action_texts()[0]
+        line = scharf.table_rows["lines"][text.split()[-1]]
+        state.apply(text)
+        shown += [state.vals["shows"][line[part]] for part in ("first", "middle", "last")]
+        _hide_rats(scharf, state)
+    assert len(shown) == 3 * 42  # the strips laid after the start strip (S and two empty fields)
     for colour in ("green", "red"):
-        shown = [f for face in in_play for f in (face["first"], face["middle"], face["last"])]
         assert shown.count(f"{colour}-rat") == rats
-    other = {r["strip"] for r in scharf.tables["printings"].rows if r["rats"] != rats}
-    assert {state.face(p)["strip"] for p in state.zones["unused"][None]} == other and len(other) == 4
 
 
-def test_the_default_printing_has_ten_rats_and_the_table_13_fields_a_side(scharf: Game) -> None:
-    assert scharf.defaults["rats_per_colour"] == "10" and scharf.defaults["table_size"] == "13"
+def test_the_default_printing_has_eight_rats_and_the_table_19_fields_a_side(scharf: Game) -> None:
+    assert scharf.defaults["rats_per_colour"] == "8" and scharf.defaults["table_size"] == "19"
 
 
 @pytest.mark.parametrize(("size", "legal"), [("5", False), ("7", True), ("13", True)])

@@ -238,7 +238,7 @@ def _check_end(game: Game, state: State, settings_: dict[str, str], last_mover: 
     if loser is not None:
         assert _rats(game, state, loser) >= 3 and winners == [1 - loser]
         return
-    in_play = len(game.tables["strips"].rows) - len(state.zones["unused"][None])
+    in_play = len(game.tables["strips"].rows)
     assert in_play == 43
     left = len(state.zones["deck"][None]) + len(state.zones["drawn"][None])
     if left:  # ended because no strip fitted anywhere
@@ -267,11 +267,11 @@ def test_random_games_keep_the_rules(scharf: Game, seed: int, rat_check: str, fi
 
 @pytest.mark.parametrize(("final_tie", "winners"), [("shared", [0, 1]), ("last-mover", [GREEN])])
 def test_a_tie_is_shared_or_goes_to_the_last_mover(scharf: Game, final_tie: str, winners: list[int]) -> None:
-    """The last strip drawn (the deck emptied by hand), both players at 5 points: the tie by the switch."""
+    """The last strip drawn (the deck emptied by hand: set aside), both players at 5 points: the tie by the switch."""
     state = start(scharf, final_tie=final_tie)
     state.check_invariants = False
     for piece in list(state.zones["deck"][None]):
-        state.move_piece(piece, "unused", None)
+        state.move_piece(piece, "aside", None)
     for seat in (0, 1):
         state.vals["points"][seat] = 5
     _lay_on(state, "i9-k9")  # three different spices beside empty fields: no group, no points

@@ -26,9 +26,9 @@ def test_the_study_pairs_each_reading_of_the_second_game(study: dict[str, Any]) 
     assert study["game"]["name"] == "ratten_scharf" and study["game"]["title"] == "Ratten Scharf"
     assert study["game"]["end_reasons"] == {"finished": "the rules finished the game"}
     options = _options(study)
-    sizes = {f"table-size={n}" for n in (5, 7, 9, 11, 15, 17, 19)}
+    sizes = {f"table-size={n}" for n in (5, 7, 9, 11, 13, 15, 17)}
     assert set(options) == {"rat-check=both", "final-tie=last-mover", "cover=any-depth", "group-scoring=changed",
-                            "no-fit=end", "chip-supply=limited", "rats-per-colour=8"} | sizes
+                            "no-fit=end", "chip-supply=limited", "rats-per-colour=10"} | sizes
     # a table of 5 fields a side binds in most games: play differs
     assert options["table-size=5"]["diverged"]["mean"] > 0.5
     # who wins a tie is decided after the last strip: play is the same in every pair
@@ -64,7 +64,7 @@ def test_the_command_line_studies_another_game(tmp_path: Path, capsys: pytest.Ca
 def test_a_baseline_compares_each_option_with_other_settings() -> None:
     result = run_study(StudyParams(players=(2,), games=6, game="ratten_scharf", switches=("table-size",),
                                    base=(("table-size", "17"),)), workers=1)
-    assert "table-size=17" not in _options(result) and "table-size=13" in _options(result)
+    assert "table-size=17" not in _options(result) and "table-size=19" in _options(result)
     assert result["params"]["base"] == {"table-size": "17"}
     with pytest.raises(ValueError, match="the baseline sets table-size to '6'"):
         StudyParams(players=(2,), game="ratten_scharf", base=(("table-size", "6"),)).options()
