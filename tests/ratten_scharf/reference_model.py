@@ -16,8 +16,8 @@ laid, chance options listed in the order of the strips' table, the lines in
 the order of their table.  It reads the interpretation switches and the game
 settings by their public ids (``rat-check``, ``table-size`` ...); a switch it
 does not know must be left at its default.  The tables it reads beyond strips,
-symbols, fields, lines and neighbours are optional: ``printings.csv`` (which
-strips are in play for a count of rats per colour), ``chips.csv`` (the chips
+symbols, fields, lines and neighbours are optional: ``printings.csv`` (what a
+strip shows instead in the printing with another count of rats per colour), ``chips.csv`` (the chips
 that pay points); without the setting ``table-size`` the table has no edge but
 the grid's.  Each part quotes the sentence it carries out (Spielregel, seed 004).
 """
@@ -41,8 +41,8 @@ SWITCHES: dict[str, tuple[str, ...]] = {
     "group-scoring": ("laid", "changed"),
     "no-fit": ("set-aside", "end"),
     "chip-supply": ("unlimited", "limited"),
-    "table-size": ("13", "5", "7", "9", "11", "15", "17", "19"),
-    "rats-per-colour": ("10", "8"),
+    "table-size": ("19", "5", "7", "9", "11", "13", "15", "17"),
+    "rats-per-colour": ("8", "10"),
 }
 #: The settings that are no reading of the text but facts of the components and the table: where they
 #: are not given, the model applies none (all strips in play, no edge but the grid's).
@@ -88,11 +88,13 @@ class Components:
             for r in _rows(data / "lines.csv")]
         self.line = {name: fields for name, fields, _ in self.lines}
         self.face = {key: fields for key, fields, _ in self.strips}
-        # "einige Ratten in seiner Farbe": the strips of each printing, by its count of rats per colour
-        self.printed: dict[int, list[int]] = {}
+        # "einige Ratten in seiner Farbe": where the printing with another count of rats per colour shows
+        # another symbol on a part (first, middle, last) of a strip
+        self.printed: dict[tuple[int, int], dict[int, str]] = {}
         if (data / "printings.csv").is_file():
             for r in _rows(data / "printings.csv"):
-                self.printed.setdefault(int(r["strip"]), []).append(int(r["rats"]))
+                part = ("first", "middle", "last").index(r["part"])
+                self.printed.setdefault((int(r["strip"]), part), {})[int(r["rats"])] = r["shows"]
         # "Graue Chips sind 1 Punkt wert, Gelbe sind 2 Punkte wert." (and how many there are)
         self.chips: list[tuple[str, int, int]] = []
         if (data / "chips.csv").is_file():
@@ -207,9 +209,14 @@ class RattenScharf:
             p, to_draw = 1 - p, 2
 
     def in_play(self, key: int) -> bool:
-        """A strip printed for another count of rats per colour is not in the game."""
+        """Every strip is in the game (a printing changes what a strip shows: :meth:`face`)."""
+        return key in self.c.face
+
+    def face(self, key: int) -> tuple[str, ...]:
+        """What a strip shows in the printing played (strips.csv, changed where printings.csv says)."""
         rats = self.s.get("rats-per-colour")
-        return rats is None or all(count == int(rats) for count in self.c.printed.get(key, []))
+        return tuple(self.c.printed.get((key, i), {}).get(int(rats), symbol) if rats is not None else symbol
+                     for i, symbol in enumerate(self.c.face[key]))
 
     # ---------------------------------------------------------- the table
     def touches(self, f: int) -> bool:
@@ -246,7 +253,7 @@ class RattenScharf:
 
     def lay(self, key: int, line: tuple[int, int, int]) -> None:
         """ "Überbaute (nicht mehr sichtbare) Gewürze oder Ratten zählen nicht mehr." """
-        for f, symbol in zip(line, self.c.face[key]):
+        for f, symbol in zip(line, self.face(key)):
             self.height[f] += 1
             self.top[f] = key
             self.shows[f] = symbol

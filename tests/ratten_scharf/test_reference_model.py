@@ -80,7 +80,7 @@ def pick(state: State, model: RattenScharf, rng: random.Random, legal: list[str]
     for text in legal:
         _, strip, line = text.split()
         shows = list(model.shows)
-        for f, symbol in zip(model.c.line[line], model.c.face[int(strip[1:])]):
+        for f, symbol in zip(model.c.line[line], model.face(int(strip[1:]))):
             shows[f] = symbol
         own = sum(1 for s in shows if s is not None and model.c.kind[s] == "rat" and model.c.colour[s] == colour)
         if fewest is None or own < fewest:
