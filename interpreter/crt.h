@@ -537,7 +537,13 @@ static int rt_unbox_kind(int vkind, PyObject *o, int64_t *out) {
     if (o == Py_None) { *out = RT_NONE; return 0; }
     if (vkind == 0) { if (!PyLong_CheckExact(o)) return -1; return rt_int_of(o, out); }
     if (vkind == 1) { if (o == Py_True) { *out = 1; return 0; } if (o == Py_False) { *out = 0; return 0; } return -1; }
-    if (vkind == 2) { if (!PyUnicode_CheckExact(o)) return -1; return rt_text_of(o, out); }
+    if (vkind == 2) {  /* only texts known already: a mirror is made without allocating (no other thread runs) */
+        if (!PyUnicode_CheckExact(o)) return -1;
+        PyObject *i = PyDict_GetItemWithError(TEXT_IDS, o);
+        if (!i) return -1;
+        *out = PyLong_AsLongLong(i);
+        return 0;
+    }
     Py_ssize_t at = rt_key_part(vkind - 3, o, 0);
     if (at < 0) return -1;
     *out = at;
