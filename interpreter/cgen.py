@@ -686,7 +686,7 @@ class Emitter:
             if not isinstance(elem, AnyType) and self.family(elem) != self.family(item.type):
                 raise Unsupported(f"`{op}` of a {item.type} in a list of {elem}", e.pos)
             loop = self.each(e.right, sc, "_y", None,
-                             lambda y: f"if (_y == {x}) {{ {found} = 1; break; }}", iterating=True)
+                             lambda y: f"if (_y == {x}) {{ {found} = 1; break; }}", iterating=False)
             test = f"{found}" if op == "in" else f"!{found}"
             return CVal(f"({{ int64_t {x} = {item.text}; int {found} = 0; {loop} (int64_t){test}; }})", BOOL)
         if op == "+" and isinstance(self.type_of(e), ListType):
@@ -800,6 +800,12 @@ class Emitter:
             case "size":
                 if isinstance(self.type_of(args[0]), ZoneType):
                     return CVal(f"(int64_t)PyList_GET_SIZE({self.zone_list(args[0], sc)})", INT)
+                if isinstance(args[0], A.Binary) and args[0].op == "..":  # len(range(a, b + 1)), as Python counts
+                    a, b = self.scalar(args[0].left, sc), self.scalar(args[0].right, sc)
+                    return CVal(f"({{ int64_t _a = {a.text}, _b = {b.text}; if (_a == RT_NONE || _b == RT_NONE) {{ "
+                                f"rt_none_operand(\"+\", _a, _b); goto fail; }} __int128 _c = (__int128)_b - _a + 1; "
+                                f"if (_c > RT_MAX_INT) {{ PyErr_SetString(PyExc_OverflowError, \"Python int too large "
+                                f"to convert to C ssize_t\"); goto fail; }} _c < 0 ? 0 : (int64_t)_c; }})", INT)
                 lst = self.expr(args[0], sc)
                 if not lst.obj:
                     raise Unsupported("size of a value that is not a list", e.pos)

@@ -100,6 +100,9 @@ CITE = 'cite src "S" "x"'
     "let x = m[5]",
     "m[3] = 1",
     "let x = -9223372036854775807\nx = x - 2",
+    "m[0] = 1000000000000000000\nlet x = 0\nif m[1] in (m[1] .. m[0]) { x = 1 }",
+    "let x = size(0 .. 9223372036854775807)",
+    "m[0] = 3\nlet x = size(m[0] .. 1) + size(1 .. 5000000)\nn = x // 0",
 ])
 def test_a_spec_that_goes_wrong_fails_alike_on_both(tmp_path: Path, body: str) -> None:
     (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
