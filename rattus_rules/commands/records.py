@@ -17,7 +17,7 @@ from interpreter.files import why_unread
 from rattus_rules.tools.perft import CHANCE_RULES, PieceWord, divide, perft
 
 from ..api import load_rules, resolve
-from ..games import DEFAULT_GAME, follow_record, game_name, position_json, position_text
+from ..games import DEFAULT_GAME, follow_record, position_json, position_text
 from ..games.rattus.render import state_svg
 from ..games.rattus.scenario import Failure, ScenarioError, load_scenario, run_scenario
 from ..tools.executor import local_cores
@@ -171,12 +171,13 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.json:  # input that is not JSON gets the JSON verdict too (docs/json.md)
         shape = (lambda v: {"status": NOT_A_RECORD, "verdict": v}) if args.which_interpretations else (lambda v: v)
     record, code = load_record_arg(args.files[0], shape)  # a record naming its game selects it (no --game)
-    load_rules(args.data)  # rules that do not load are their error, not the record's (validate answers for both)
+    # rules that do not load are their error, not the record's (validate answers for both); resolved once
+    game = resolve(None, args.data)
     if code is not None:
         return code
-    if args.svg and game_name() != DEFAULT_GAME:
+    if args.svg and game.name != DEFAULT_GAME:
         raise UsageError(f"--svg draws positions of {DEFAULT_GAME} only (its board); drop it for "
-                         f"{game_name()}, or see `rattus replay` for the position as text")
+                         f"{game.name}, or see `rattus replay` for the position as text")
     if args.which_interpretations:
         if chosen:
             raise UsageError("--which-interpretations searches the settings itself; drop --interpretation")
@@ -191,7 +192,7 @@ def run_validate(args: argparse.Namespace) -> int:
         if report.not_a_record is not None:
             return EXIT_USAGE
         return EXIT_OK if report.legal else EXIT_RULES
-    verdict = validate(record, chosen, data=args.data)
+    verdict = validate(record, chosen, game_name=game)
     if verdict.status == NOT_A_RECORD and verdict.path == "$.interpretations" and chosen:
         raise UsageError(verdict.reason)
     if args.json:
