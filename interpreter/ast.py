@@ -594,6 +594,60 @@ class SettingDecl:
                      for v in self.values)
 
 
+#: What a place of a picture may show, each by an expression: its text (a value's face), its colour
+#: (a colour's name), a number in its corner (a height, a stack's size), and whether it is marked,
+#: outlined or highlighted.
+PICTURE_PARTS = ("label", "colour", "count", "mark", "outline", "highlight")
+
+
+@attrs.frozen
+class PicturePart:
+    """`show PART expr` in a picture: what every place shows (one of :data:`PICTURE_PARTS`)."""
+
+    part: str
+    expr: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class PictureClick:
+    """`click "verb" x in table from expr to expr`: on the play page, a value of an action's argument
+    (a row of ``table``) is chosen by clicking two places of the picture, the first and the last."""
+
+    verb: str
+    var: str
+    table: str
+    start: Expr
+    end: Expr
+    pos: Pos = attrs.field(eq=False)
+
+
+@attrs.frozen
+class PictureDecl:
+    """`picture name { place f in table where cond at x, y ... }`: how the game is drawn.
+
+    One place per row of ``table`` (those for which ``where`` holds), laid out at
+    the whole-number coordinates ``x``, ``y``; ``edges`` names a graph whose
+    edges are drawn between places (a board drawn as a graph), else the places
+    are squares of a grid.  ``parts`` say what each place shows, ``seat_colour``
+    (with ``seat_var`` a player) which colour stands for each seat, ``clicks``
+    how the play page chooses an action's argument on the picture.
+    """
+
+    name: str
+    var: str
+    table: str
+    where: Expr | None
+    x: Expr
+    y: Expr
+    edges: str | None
+    parts: tuple[PicturePart, ...]
+    seat_var: str | None
+    seat_colour: Expr | None
+    clicks: tuple[PictureClick, ...]
+    pos: Pos = attrs.field(eq=False)
+
+
 #: A setting offers at most this many values (each is an option that tools list and study).
 MAX_SETTING_VALUES = 64
 
@@ -719,6 +773,7 @@ Declaration = (
     | LimitDecl
     | SwitchDecl
     | SettingDecl
+    | PictureDecl
     | Condition
     | FunctionDecl
     | ProcedureDecl

@@ -240,6 +240,8 @@ class Checker:
                         self.add_global(s.switches, d.name, d)
                     case A.SettingDecl():
                         self.add_global(s.settings, d.name, d)
+                    case A.PictureDecl():
+                        self.add(s.pictures, d.name, d, "picture")
                     case A.Condition():
                         target = s.checks if d.kind == "check" else s.invariants
                         self.add(target, d.name, d, d.kind)
@@ -322,6 +324,8 @@ class Checker:
                 self.decl_SwitchDecl(d)
             case A.SettingDecl():
                 self.decl_SettingDecl(d)
+            case A.PictureDecl():
+                self.decl_PictureDecl(d)
             case A.Condition():
                 self.decl_Condition(d)
             case A.FunctionDecl():
@@ -535,6 +539,55 @@ class Checker:
         if not d.citations:
             self.error(d.pos, f"setting {d.ident} has no citation")
         self.cite_sources(d.citations)
+
+    def decl_PictureDecl(self, d: A.PictureDecl) -> None:
+        """Check a `picture`: a table of places, whole-number coordinates, each part of the type it shows,
+        a seat colour per player, clicks that name a table and give places, edges of a graph on the places."""
+        s = self.symbols
+        if d.table not in s.tables:
+            self.error(d.pos, f"picture {d.name}: unknown table {d.table!r}" + suggest(d.table, s.tables))
+            return
+        place = EntityType(d.table)
+        scope: dict[str, Type] = {d.var: place}
+        if d.where is not None:
+            t = self.expr_in(d.where, scope)
+            if t not in (BOOL, ANY):
+                self.error(d.where.pos, f"picture {d.name}: `where` needs a condition, found a {t}")
+        for coordinate in (d.x, d.y):
+            t = self.expr_in(coordinate, scope)
+            if t not in (INT, ANY):
+                self.error(coordinate.pos, f"picture {d.name}: a place's coordinates are whole numbers, found a {t}")
+        seen: set[str] = set()
+        for part in d.parts:
+            if part.part in seen:
+                self.error(part.pos, f"picture {d.name} shows {part.part} twice")
+            seen.add(part.part)
+            t = self.expr_in(part.expr, scope)
+            want = {"count": (INT,), "colour": (TEXT, NONE), "mark": (BOOL,), "outline": (BOOL,),
+                    "highlight": (BOOL,)}.get(part.part)
+            if want is not None and t not in (*want, ANY):
+                self.error(part.expr.pos, f"picture {d.name}: {part.part} needs a "
+                           f"{' or '.join(str(w) for w in want)}, found a {t}")
+        if d.seat_var is not None and d.seat_colour is not None:
+            t = self.expr_in(d.seat_colour, {d.seat_var: PLAYER})
+            if t not in (TEXT, ANY):
+                self.error(d.seat_colour.pos, f"picture {d.name}: a seat's colour is a text, found a {t}")
+        if d.edges is not None:
+            graph = s.graphs.get(d.edges)
+            if graph is None:
+                self.error(d.pos, f"picture {d.name}: unknown graph {d.edges!r}" + suggest(d.edges, s.graphs))
+            elif graph.nodes != d.table:
+                self.error(d.pos, f"picture {d.name}: graph {d.edges} is on {graph.nodes}, not on {d.table}")
+        for click in d.clicks:
+            if click.table not in s.tables:
+                self.error(click.pos, f"picture {d.name}: unknown table {click.table!r}"
+                           + suggest(click.table, s.tables))
+                continue
+            for end in (click.start, click.end):
+                bound: dict[str, Type] = {click.var: EntityType(click.table)}
+                t = self.expr_in(end, bound)
+                if t not in (place, ANY):
+                    self.error(end.pos, f"picture {d.name}: a click gives a place ({d.table}), found a {t}")
 
     def decl_Condition(self, d: A.Condition) -> None:
         """Check a `check` (reading no game state) or `invariant` declaration: its expression is a condition."""

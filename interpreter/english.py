@@ -1013,6 +1013,10 @@ class English:
                     + t(" may be used once per ") + self._scope_words(d.scope) + t(".")
             case A.SwitchDecl():
                 return t(d.question)
+            case A.PictureDecl():
+                shows = ", ".join(part.part for part in d.parts) or "nothing but its place"
+                return t(f"The picture {words(d.name)} draws a place for each of the {self.noun(d.table).plural}, "
+                         f"laid out by its coordinates; each place shows its {shows}.")
             case A.SettingDecl():
                 step = f" in steps of {d.step}" if d.step != 1 else ""
                 return t(f"{d.question} A whole number from {d.low} to {d.high}{step}; {d.default} unless chosen.")

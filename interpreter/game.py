@@ -128,6 +128,15 @@ class Game:
         self.limit_scopes = {name: self._scope_chooser(decl.scope) for name, decl in s.limits.items()}
         self.graph_filters = {name: self.exprs.expr(g.where) if g.where is not None else None
                               for name, g in s.graphs.items()}
+        #: Each picture's expressions, compiled once (see :class:`~interpreter.ast.PictureDecl`), by ``id``.
+        self.picture_code: dict[int, Fn] = {}
+        for picture in s.pictures.values():
+            parts = [picture.x, picture.y, *(p.expr for p in picture.parts),
+                     *([picture.where] if picture.where is not None else []),
+                     *([picture.seat_colour] if picture.seat_colour is not None else []),
+                     *(e for c in picture.clicks for e in (c.start, c.end))]
+            for part in parts:
+                self.picture_code[id(part)] = self.exprs.expr(part)
         self._worlds: dict[tuple[int, tuple[tuple[str, str], ...]], World] = {}
         self.decisions = [ins[1] for proc in self.procedures for ins in proc.code
                           if ins[0] in (CHOOSE, CHANCE)]

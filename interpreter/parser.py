@@ -480,6 +480,31 @@ class _Builder:
         return A.SettingDecl(str(name), _unquote(question), low, high, step, default,
                              self.citations(t.children), self.pos(t))
 
+    def d_picture_decl(self, t: TreeT) -> A.PictureDecl:
+        name, var, table = (str(n) for n in t.children[:3])
+        rest = list(t.children[3:])
+        items = [c for c in rest if isinstance(c, Tree) and c.data in ("picture_show", "picture_seat",
+                                                                       "picture_edges", "picture_click")]
+        exprs = [self.expr(c) for c in rest if isinstance(c, Tree) and c not in items]
+        where, x, y = (exprs[0], exprs[1], exprs[2]) if len(exprs) == 3 else (None, exprs[0], exprs[1])
+        parts: list[A.PicturePart] = []
+        clicks: list[A.PictureClick] = []
+        edges = seat_var = None
+        seat_colour: A.Expr | None = None
+        for item in items:
+            kids = item.children
+            if item.data == "picture_show":
+                parts.append(A.PicturePart(str(kids[0]), self.expr(kids[1]), self.pos(item)))
+            elif item.data == "picture_seat":
+                seat_var, seat_colour = str(kids[0]), self.expr(kids[1])
+            elif item.data == "picture_edges":
+                edges = str(kids[0])
+            else:
+                clicks.append(A.PictureClick(_unquote(kids[0]), str(kids[1]), str(kids[2]), self.expr(kids[3]),
+                                             self.expr(kids[4]), self.pos(item)))
+        return A.PictureDecl(name, var, table, where, x, y, edges, tuple(parts), seat_var, seat_colour,
+                             tuple(clicks), self.pos(t))
+
     def _condition(self, t: TreeT, kind: str) -> A.Condition:
         return A.Condition(kind, str(t.children[0]), self.citations(t.children),
                            self.expr(t.children[-1]), self.pos(t))

@@ -62,6 +62,8 @@ class Symbols:
     limits: dict[str, A.LimitDecl] = attrs.Factory(dict)
     switches: dict[str, A.SwitchDecl] = attrs.Factory(dict)
     settings: dict[str, A.SettingDecl] = attrs.Factory(dict)
+    #: How the game is drawn (a name of its own, not a global name: nothing reads it).
+    pictures: dict[str, A.PictureDecl] = attrs.Factory(dict)
     checks: dict[str, A.Condition] = attrs.Factory(dict)
     invariants: dict[str, A.Condition] = attrs.Factory(dict)
     functions: dict[str, A.FunctionDecl] = attrs.Factory(dict)

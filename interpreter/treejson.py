@@ -31,7 +31,7 @@ _FREE_TEXT = {
     (A.Citation, "section"), (A.Citation, "quote"), (A.Literal, "value"),
     (A.GameDecl, "title"), (A.SourceDecl, "title"), (A.SourceDecl, "file"), (A.TableDecl, "file"),
     (A.SwitchOption, "value"), (A.SwitchOption, "description"), (A.SwitchDecl, "question"),
-    (A.SettingDecl, "question"),
+    (A.SettingDecl, "question"), (A.PictureClick, "verb"),
     (A.Say, "template"), (A.Option, "verb"), (A.Chance, "verb"), (A.SpecFile, "path"),
     (A.TextSection, "title"), (A.TextSection, "sentences"), (A.Waiver, "section"), (A.Waiver, "quotes"),
     (A.Waiver, "where"),
@@ -45,6 +45,7 @@ _CHOICES: dict[tuple[type, str], frozenset[str]] = {
     (A.Aggregate, "kind"): frozenset({"all", "any", "count", "sum", "most", "least", "first"}),
     (A.StateDecl, "kind"): frozenset({"counter", "var"}),
     (A.Condition, "kind"): frozenset({"check", "invariant"}),
+    (A.PicturePart, "part"): frozenset(A.PICTURE_PARTS),
 }
 
 _Decoder = Callable[[Any, int], Any]

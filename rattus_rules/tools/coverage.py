@@ -177,7 +177,7 @@ def _declaration_citers(d: A.Declaration, english: English) -> Iterator[tuple[Ci
             what = d.kind if isinstance(d, A.StateDecl) else type(d).__name__.replace("Decl", "").lower()
             who = Citer("declaration", f"{what} {name}" if what != name else name, f"decl:{name}", d.pos)
             yield from ((who, c) for c in d.citations)
-        case A.SourceDecl() | A.MainDecl() | A.TextDecl() | A.Waiver():
+        case A.SourceDecl() | A.MainDecl() | A.TextDecl() | A.Waiver() | A.PictureDecl():
             pass  # they cite nothing (a waiver's sentences are waived, not cited)
         case _:
             assert_never(d)

@@ -26,7 +26,7 @@ from rattus_rules.tools.docs.refgen import GRAMMAR_NODES, grammar_rules
 
 #: Nodes that are parts of other nodes, not kinds a pass dispatches on.
 PARTS = {A.Pos, A.Citation, A.Block, A.Binding, A.Option, A.Column, A.SwitchOption, A.SpecFile, A.Param,
-         A.TextSection}
+         A.TextSection, A.PicturePart, A.PictureClick}
 
 UNIONS = {"Expr": A.Expr, "Stmt": A.Stmt, "Declaration": A.Declaration}
 

@@ -1,4 +1,5 @@
-"""The replay viewer on the second game: a game with no picture of its own is shown as text, step by step."""
+"""The replay viewer on the second game: a game with no Python of its own is drawn from the picture its spec
+declares (spec/ratten_scharf/picture.rules), step by step, on a wide screen and on a phone."""
 
 from __future__ import annotations
 
@@ -32,36 +33,42 @@ def page_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return page
 
 
-def test_the_page_shows_each_position_as_text(page_file: Path, scharf: Game) -> None:
+def test_the_page_draws_each_position_from_the_declared_picture(page_file: Path, scharf: Game) -> None:
     data = _page_data(page_file.read_text(encoding="utf-8"))
     assert data["title"] == "Ratten Scharf: a recorded game (omniscient)"
     assert data["components"] == scharf.provenance_note() and "every piece face" in data["about"]
     frames = data["frames"]
-    assert frames and all("svg" not in f and f["players"] is None for f in frames)
-    first = "\n".join(data["lines"][n] for n in frames[0]["text"])
-    assert first.startswith("Ratten Scharf, 2 players; to move: chance")
-    end = "\n".join(data["lines"][n] for n in frames[-1]["text"])
-    assert "\n  height: " in end and "\n  top_strip: " in end and "scores: P0 " in end
-    assert not re.search(r"top_strip: \d+ at", end)  # strips by their faces, never by their numbers
-    assert re.search(r"\n  loser = (P[01]|-)\n", end), end  # a seat by its word, never by its number
+    assert frames and all("svg" in f and "text" not in f and f["players"] is None for f in frames)
+    first = "".join(data["lines"][n] for n in frames[0]["svg"])
+    assert first.startswith("<svg") and 'data-place="j10"' in first and ">S</text>" in first  # the start strip
+    end = "".join(data["lines"][n] for n in frames[-1]["svg"])
+    assert 'class="laid"' in end  # the strip just laid, outlined
+    assert re.search(r'class="place [^"]*mark', end) or "R</text>" not in end  # a rat showing is marked
     assert data["verdict"]["status"] == "legal"
 
 
+@pytest.mark.parametrize("size", ["1280", "phone"])
 def test_the_page_steps_through_the_game_in_a_browser(page_file: Path, open_page: Any,  # noqa: F811
-                                                      shots: Path) -> None:  # noqa: F811
-    data = _page_data(page_file.read_text(encoding="utf-8"))
-    watched = open_page(*WIDTHS["1280"])
+                                                      shots: Path, size: str) -> None:  # noqa: F811
+    watched = open_page(*WIDTHS[size])
     page = watched.page
     page.goto(page_file.as_uri())
     assert page.inner_text("#title") == "Ratten Scharf: a recorded game (omniscient)"
-    assert page.locator("#players-section").is_hidden() and page.locator("#picture svg").count() == 0
+    picture = page.locator("#picture svg")
+    assert picture.count() == 1 and picture.is_visible()
+    start = page.locator('#picture [data-place="j10"] text').first
+    assert start.text_content() == "S" and start.is_visible()  # the start strip's S, in the middle of the table
     for _ in range(5):
         page.keyboard.press("ArrowRight")
-    shown = page.inner_text("#picture pre.position")
-    assert shown == "\n".join(data["lines"][n] for n in data["frames"][5]["text"])
-    assert "height: 1 at " in shown
+    assert page.locator("#picture rect.laid").count() == 3  # the strip just laid: three fields outlined
+    box = picture.bounding_box()
+    assert box is not None and box["width"] <= WIDTHS[size][0] and box["x"] >= 0  # the table is not cut off
+    signs = page.locator('#picture g.place text[text-anchor="middle"]')
+    sizes = signs.evaluate_all("(ts) => ts.map(t => t.getBoundingClientRect().height)")
+    assert sizes and min(sizes) >= 8  # the signs on the fields can be read, on a phone too
+    assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     page.keyboard.press("End")
-    assert "Legal" in page.inner_text("#verdict-box") and "scores: P0 " in page.inner_text("#picture pre.position")
-    screenshot(page, shots, "viewer-ratten-scharf-1280")
+    assert "Legal" in page.inner_text("#verdict-box")
+    screenshot(page, shots, f"viewer-ratten-scharf-{size}")
     assert not watched.errors, watched.errors
     assert all(u.startswith("file://") for u in watched.requests), watched.requests

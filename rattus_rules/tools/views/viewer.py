@@ -27,6 +27,7 @@ from rattus_rules.games import GameHooks, hooks, position_text
 
 from ..records.validate import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, record_format, seat_name, seats_of
 from .frames import Frame, record_frames
+from .picture import picture_svg
 from .webpage import asset, page
 
 
@@ -110,8 +111,11 @@ def _frame_json(frame: Frame, seats: Sequence[str] | None, pool: LinePool, drawn
     shown: dict[str, Any] = {"index": frame.index, "entries": frame.numbers,
                              "rule": frame.rule, "citations": citations_json(frame.citations),
                              "status": to_move(frame.state, seats)}
+    declared = picture_svg(frame.state, frame.shown, seats) if drawn.picture is None else None
     if drawn.picture is not None:
         shown["svg"] = pool.add(drawn.picture(frame.state, frame.shown, seats))
+    elif declared is not None:  # the picture the spec declares (rules language `picture`)
+        shown["svg"] = pool.add(declared)
     else:
         shown["text"] = pool.add(position_text(frame.state, frame.shown, seats))
     shown["players"] = drawn.seat_rows(frame.state, seats) if drawn.seat_rows is not None else None
