@@ -66,8 +66,8 @@ def test_the_command_line_plays_another_game(toy_games: None, capsys: pytest.Cap
     (["--game", "nimm", "check"], "did you mean 'nim'?"),
     (["--game", "/nonexistent/folder", "play"], "a game is a folder of"),
     (["--game", "nim", "render", "board"],
-     "is for rattus only; --game works with: check, conformance, interpretations, perft, play, replay, serve, "
-     "study, validate"),
+     "is for rattus only; --game works with: check, conformance, decisive, interpretations, perft, play, replay, "
+     "serve, strength, study, tournament, validate"),
 ])
 def test_a_wrong_game_is_bad_usage(argv: list[str], message: str, toy_games: None,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,8 +94,8 @@ def _subcommands() -> list[str]:
     return sorted(action.choices)
 
 
-ANY_GAME = ("check", "conformance", "interpretations", "play", "perft", "replay", "serve", "study", "validate",
-            "view")
+ANY_GAME = ("check", "conformance", "decisive", "interpretations", "play", "perft", "replay", "serve", "strength",
+            "study", "tournament", "validate", "view")
 
 
 @pytest.mark.parametrize("command", [c for c in _subcommands() if c not in ANY_GAME])
