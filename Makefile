@@ -108,23 +108,28 @@ study: setup
 ## ismcts-100 against the greedy and the random player at 2, 3 and 4 players, in every seat rotation; the
 ## page states its run time (about 40 minutes on a busy 2-core machine; STRENGTH_GAMES seeds per line-up)
 STRENGTH_GAMES ?= 16
+STRENGTH_SCHARF_GAMES ?= 4
 strength: setup
 	$(BIN)/rattus strength --players 2 3 4 --budgets 30 100 --games $(STRENGTH_GAMES) --markdown docs/strength.md
-	$(BIN)/rattus --game ratten_scharf strength --budgets 30 100 --games $(STRENGTH_GAMES) \
+	$(BIN)/rattus --game ratten_scharf strength --budgets 30 100 --games $(STRENGTH_SCHARF_GAMES) \
 		--markdown docs/strength-ratten-scharf.md
 
 ## study-strong: which readings matter to a strong player: the paired study with the ISMCTS player (STRONG)
 ## for every switch of Rattus at 4 players and of Ratten Scharf, then one recorded game per reading that
 ## changed a winner (docs/study-strong*.md, docs/decisive*.md, records in docs/decisive/); each page
-## states its run time
+## states its run time.  A decision of Ratten Scharf has hundreds of options, so its search is slower per
+## iteration: its study uses a smaller budget and fewer seeds (STRONG_SCHARF, STRONG_SCHARF_GAMES)
 STRONG ?= ismcts-100
 STRONG_GAMES ?= 12
+STRONG_SCHARF ?= ismcts-30
+STRONG_SCHARF_GAMES ?= 6
 study-strong: setup
 	$(BIN)/rattus study --players 4 --agent $(STRONG):$(STRONG_GAMES) --out docs/study-strong \
 		--markdown docs/study-strong.md
 	rm -rf docs/decisive/rattus
 	$(BIN)/rattus decisive docs/study-strong/study.json --out docs/decisive/rattus --markdown docs/decisive.md
-	$(BIN)/rattus --game ratten_scharf study --agent $(STRONG):$(STRONG_GAMES) --out docs/study-strong-ratten-scharf \
+	$(BIN)/rattus --game ratten_scharf study --agent $(STRONG_SCHARF):$(STRONG_SCHARF_GAMES) \
+		--out docs/study-strong-ratten-scharf \
 		--markdown docs/study-strong-ratten-scharf.md
 	rm -rf docs/decisive/ratten_scharf
 	$(BIN)/rattus --game ratten_scharf decisive docs/study-strong-ratten-scharf/study.json \
