@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..games import DEFAULT_GAME, game_name
 from .common import EXIT_OK, UsageError, parse_interpretations
 
 
@@ -30,6 +31,11 @@ def run_web(args: argparse.Namespace) -> int:
     """Serve the play page until Ctrl-C."""
     from ..games.rattus.playweb import PlayServer, make_play_server
 
+    chosen = game_name()
+    if chosen != DEFAULT_GAME:  # the page is Rattus's own (its board, cards and forms): refused, never a 500
+        raise UsageError(f"the play page (--web) plays rattus only, not {chosen}: play {chosen} in the terminal "
+                         f"(`rattus --game {chosen} play`), and see a recorded game of it drawn from its spec's "
+                         f"picture with `rattus --game {chosen} view GAME.json -o GAME.html`")
     if getattr(args, "record", None):
         raise UsageError("--record is for games of random players; on the play page, download the record")
     if not 0 <= args.port <= 65535:

@@ -171,3 +171,14 @@ def test_chips_are_taken_from_the_supply(scharf: Game) -> None:
     _show(state, spice, ["h8", "g8"])
     _lay_on(state, "h9-h11")
     assert state.vals["supply"] == {"yellow": 14, "grey": 15} and state.vals["unpaid"][None] == 0
+
+
+def test_no_combination_of_the_readings_stops_with_a_rule_error() -> None:
+    """A small soak (the full one: python -m rattus_rules.tools.bench.combinations --games 20000): every
+    combination of the new readings on the smallest table, where strips fit nowhere most often."""
+    from rattus_rules.tools.bench.combinations import run
+
+    seen: list[str] = []
+    tallies = run("ratten_scharf", 2, ["cover", "group-scoring", "no-fit", "chip-supply"], {"table-size": "5"},
+                  note=seen.append)
+    assert len(tallies) == 16 == len(seen) and all(t.games == 2 and t.errors == 0 for t in tallies), seen

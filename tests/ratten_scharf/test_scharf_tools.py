@@ -80,3 +80,15 @@ def test_every_verb_ratten_scharf_can_offer_is_written_and_read_back(scharf: Gam
     reached = verbs_read_back(scharf)
     assert {"draw", "lay"} <= spec_verbs(scharf)
     assert set(reached) == spec_verbs(scharf), spec_verbs(scharf) - set(reached)
+
+
+def test_the_play_page_refuses_every_game_but_rattus_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    """`play --web` serves Rattus's own page; for any other game of the registry it says so (exit 2), and
+    never starts a server that would answer with an error."""
+    others = [name for name in known_games() if name != "rattus"]
+    assert "ratten_scharf" in others
+    for name in others:
+        assert main(["--game", name, "play", "--web", "--port", "0"]) == 2
+        err = capsys.readouterr().err
+        assert f"the play page (--web) plays rattus only, not {name}" in err and "Traceback" not in err
+        assert f"rattus --game {name} view GAME.json" in err
