@@ -60,7 +60,8 @@ pytest: setup
 docs: setup
 	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
 
-## bench: games and decisions per second, spec load time
+## bench: each shipped game on the C back end, the Python back end and its hand-written model side by side
+## (games/s and ratios), perft, records/s, loads and first builds by back end (bench/RESULTS.md)
 bench: setup
 	$(BIN)/python bench/bench.py
 
