@@ -107,9 +107,8 @@ def test_a_range_too_long_to_count_is_refused_in_the_same_words(tmp_path: Path) 
     assert theirs == json.loads(json.dumps(ours))  # and the same words
 
 
-@pytest.mark.xfail(strict=True, reason="found by the spec fuzzer: `size(a .. 10**18)` is a number in Python (a "
-                   "range is counted, not made) and a rule error in C; specs/range_size/fuzz.rules, seed 4579")
 def test_the_size_of_a_long_range_is_the_same_on_both_back_ends() -> None:
+    """Found by the spec fuzzer: `size(a .. 10**18)` was a number in Python and a rule error in C (fixed)."""
     skip_unless("c")
     folder = Path(__file__).parent / "specs" / "range_size"
     settings = [{}, {"rule": "odd"}]
