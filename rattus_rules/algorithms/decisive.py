@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from interpreter import State
+from interpreter import State, notation
 
 from ..tools.records.validate import Recorder, validate
 from ..tools.study.study import play_game
@@ -93,7 +93,7 @@ def write_pair(folder: Path, game: str, agent: str, found: Decided) -> list[Path
 
 def winners_text(winners: Sequence[int]) -> str:
     """Winners as seats: ``P0`` or ``P1 and P3``."""
-    return " and ".join(f"P{w}" for w in winners) or "nobody"
+    return " and ".join(notation.seat(w) for w in winners) or "nobody"
 
 
 def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path, link: Callable[[Path], str],
