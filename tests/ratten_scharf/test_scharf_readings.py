@@ -182,3 +182,21 @@ def test_no_combination_of_the_readings_stops_with_a_rule_error() -> None:
     tallies = run("ratten_scharf", 2, ["cover", "group-scoring", "no-fit", "chip-supply"], {"table-size": "5"},
                   note=seen.append)
     assert len(tallies) == 16 == len(seen) and all(t.games == 2 and t.errors == 0 for t in tallies), seen
+
+
+def test_a_setting_is_recorded_and_checked_in_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from rattus_rules.cli import main
+
+    record = tmp_path / "game.json"
+    assert main(["--game", "ratten_scharf", "play", "-s", "2", "-q", "--setting", "table-size=9",
+                 "--record", str(record)]) == 0
+    written = json.loads(record.read_text(encoding="utf-8"))
+    assert written["interpretations"] == {"table-size": "9"}
+    capsys.readouterr()
+    assert main(["--game", "ratten_scharf", "validate", str(record)]) == 0
+    written["interpretations"]["table-size"] = "21"
+    record.write_text(json.dumps(written), encoding="utf-8")
+    assert main(["--game", "ratten_scharf", "validate", str(record)]) == 2
+    assert "setting table-size has no option '21' (options: 5, 7, 9, 11, 13, 15, 17, 19)" in capsys.readouterr().err
