@@ -47,6 +47,18 @@ def test_the_page_draws_each_position_from_the_declared_picture(page_file: Path,
     assert data["verdict"]["status"] == "legal"
 
 
+def test_the_groups_a_strip_scored_are_highlighted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record, page = tmp_path / "game.json", tmp_path / "game.html"
+    assert main(["--game", GAME, "play", "-s", "3", "-q", "--record", str(record)]) == 0
+    assert main(["--game", GAME, "view", str(record), "-o", str(page)]) == 0
+    data = _page_data(page.read_text(encoding="utf-8"))
+    pictures = ["".join(data["lines"][n] for n in f["svg"]) for f in data["frames"]]
+    lit = [i for i, svg in enumerate(pictures) if 'class="place highlight' in svg]
+    assert lit, "a game of seed 3 scores a group"
+    entry = data["frames"][lit[0] - 1]["entries"][-1]  # the step before: the lay that scored
+    assert "lay" in data["entries"][entry]["text"]
+
+
 @pytest.mark.parametrize("size", ["1280", "phone"])
 def test_the_page_steps_through_the_game_in_a_browser(page_file: Path, open_page: Any,  # noqa: F811
                                                       shots: Path, size: str) -> None:  # noqa: F811
