@@ -39,7 +39,7 @@ import attrs
 import jsonschema  # type: ignore[import-untyped]
 
 from interpreter.files import inside, read_text, why_unread
-from interpreter.notation import CHANCE, read_seat
+from interpreter.notation import CHANCE, read_seat, seat
 from rattus_rules.api import load_rules
 
 from ..records.validate import record_format
@@ -599,10 +599,10 @@ def _check_content(where: str, rules: Any, players: int, switches: dict[str, str
     for i, entry in enumerate(entries):
         by = entry.get("by")
         if "action" in entry and by != CHANCE:
-            seat = read_seat(str(by))
-            if seat is None or seat >= players:
+            who = read_seat(str(by))
+            if who is None or who >= players:
                 raise KitError(f"{where}: entry {i}: by {json.dumps(by)[:50]}: a {players}-player game has the "
-                               f"seats P0 to P{players - 1} (and chance)")
+                               f"seats {seat(0)} to {seat(players - 1)} (and {CHANCE})")
 
 
 def request_budget(kind: str, entries: int, chance_limit: int, counts: dict[str, int] | None = None) -> int:
