@@ -87,6 +87,7 @@ class Components:
             (r["line"], (index[r["first"]], index[r["middle"]], index[r["last"]]), _flag(r["start"]))
             for r in _rows(data / "lines.csv")]
         self.line = {name: fields for name, fields, _ in self.lines}
+        self.span = {fields: frozenset(fields) for _, fields, _ in self.lines}  # a line in either direction
         self.face = {key: fields for key, fields, _ in self.strips}
         # "einige Ratten in seiner Farbe": where the printing with another count of rats per colour shows
         # another symbol on a part (first, middle, last) of a strip
@@ -113,6 +114,7 @@ class RattenScharf:
                 self.s[ident] = value
         n = len(components.fields)
         self.height = [0] * n
+        self.near = [0] * n  # strips laid on the field or next to it
         self.top: list[int | None] = [None] * n  # the strip on top of each field
         self.shows: list[str | None] = [None] * n  # the symbol seen from above
         self.lain: set[frozenset[int]] = set()  # the three fields of every strip laid, in either direction
@@ -129,6 +131,12 @@ class RattenScharf:
         self.loser: int | None = None
         self.winners: list[int] | None = None
         self.pending: Ask | None = None
+        size = self.s.get("table-size")
+        half = None if size is None else int(size) // 2
+        #: The lines within the table's edge: "nicht ... über die Tischkante hinausragen".
+        self.lines = [(name, fields) for name, fields, _ in components.lines
+                      if half is None or all(abs(components.place[f][0]) <= half
+                                             and abs(components.place[f][1]) <= half for f in fields)]
         self._flow = self.play()
         self.pending = next(self._flow)
 
@@ -172,7 +180,7 @@ class RattenScharf:
                 self.drawn.append(key)
             # "... und legt sie in beliebiger Reihenfolge gemäß den Legeregeln an."
             while self.drawn:
-                places = [name for name, fields, _ in self.c.lines if self.fits(fields)]
+                places = [name for name, fields in self.lines if self.fits(fields)]
                 if not places:
                     # "muss so gelegt werden": the rules know no strip without a place (switch no-fit)
                     if self.s["no-fit"] == "end":
@@ -222,34 +230,26 @@ class RattenScharf:
     def touches(self, f: int) -> bool:
         """ "Mindestens 1 Feld muss angrenzen." and "Warenstreifen, die übereinanderliegen gelten
         automatisch als angrenzend." """
-        height = self.height
-        return height[f] > 0 or any(height[g] > 0 for g in self.c.neighbours[f])
-
-    def on_table(self, line: tuple[int, int, int]) -> bool:
-        """ "Ein Warenstreifen darf nicht so gelegt werden, dass er über die Tischkante hinausragen würde." """
-        size = self.s.get("table-size")
-        if size is None:
-            return True
-        half = int(size) // 2
-        return all(abs(self.c.place[f][0]) <= half and abs(self.c.place[f][1]) <= half for f in line)
+        return self.near[f] > 0
 
     def covers_exactly(self, line: tuple[int, int, int]) -> bool:
         """ "Ein untenliegender Warenstreifen darf nicht deckungsgleich überbaut werden": the strip on
         top (switch cover=top), or any strip ever laid there (any-depth)."""
         a, b, c = line
         if self.s["cover"] == "any-depth":
-            return frozenset(line) in self.lain
+            return self.c.span[line] in self.lain
         return self.height[a] > 0 and self.top[a] == self.top[b] == self.top[c]
 
     def fits(self, line: tuple[int, int, int]) -> bool:
-        """Legeregeln: next to (or on) a strip laid; "darunter keine Lücke"; on the table; not exactly over."""
+        """Legeregeln, for a line on the table: next to (or on) a strip laid; "darunter keine Lücke"; not
+        exactly over a strip."""
         a, b, c = line
         h = self.height
         if not (h[a] == h[b] == h[c]):
             return False
         if not (self.touches(a) or self.touches(b) or self.touches(c)):
             return False
-        return self.on_table(line) and not self.covers_exactly(line)
+        return not self.covers_exactly(line)
 
     def lay(self, key: int, line: tuple[int, int, int]) -> None:
         """ "Überbaute (nicht mehr sichtbare) Gewürze oder Ratten zählen nicht mehr." """
@@ -257,7 +257,10 @@ class RattenScharf:
             self.height[f] += 1
             self.top[f] = key
             self.shows[f] = symbol
-        self.lain.add(frozenset(line))
+            self.near[f] += 1
+            for g in self.c.neighbours[f]:
+                self.near[g] += 1
+        self.lain.add(self.c.span[line])
         self.laid.append(key)
 
     def rats(self, p: int) -> int:
