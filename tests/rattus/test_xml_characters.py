@@ -83,3 +83,13 @@ def test_xml_safe_and_json_for_script() -> None:
     text = json_for_script({"seat": "A\ufffe\uffff\ud800</script>"})
     assert not re.search("[\ufffe\uffff\ud800-\udfff<>]", text)
     assert json.loads(text) == {"seat": "A\ufffe\uffff\ud800</script>"}
+
+
+@pytest.mark.parametrize("char", NOT_XML, ids=[f"U+{ord(c):04X}" for c in NOT_XML])
+def test_a_declared_picture_with_such_seat_names_is_well_formed(char: str) -> None:
+    from rattus_rules.tools.views.picture import picture_svg
+
+    svg = picture_svg(new_game(2, seed=1, game="ratten_scharf"), seats=[f"Anna{char}", f"Bert{char}"])
+    assert svg is not None and char not in svg
+    ET.fromstring(svg)
+    assert "Anna" in svg

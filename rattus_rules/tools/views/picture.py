@@ -10,7 +10,8 @@ a state and draws it.  Nothing here knows a game: a third game needs no
 Python to be seen.
 
 Everything drawn comes from the spec and its tables, which are untrusted:
-texts are escaped, colours are taken from a fixed list of names or as
+texts are escaped (a character XML does not allow written as its ``\\uXXXX``
+notation: :func:`~rattus_rules.tools.views.webpage.xml_safe`), colours are taken from a fixed list of names or as
 ``#rrggbb`` (anything else is drawn grey), labels are cut short, and the
 number of places is bounded (:data:`MAX_PLACES`).
 
@@ -33,6 +34,14 @@ from interpreter import RulesError, State, notation
 from interpreter import ast as A
 from interpreter.notation import value_word
 from interpreter.types import ANY
+
+from .webpage import xml_safe
+
+
+def _escaped(text: str) -> str:
+    """Text for SVG: markup escaped, characters XML does not allow written as their notation."""
+    return html.escape(xml_safe(text))
+
 
 #: A picture draws at most this many places (a larger one is not drawn: the page shows text).
 MAX_PLACES = 2_500
@@ -143,14 +152,14 @@ def picture_svg(state: State, shown: Any = None, seats: Sequence[str] | None = N
     legend = 22
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="rules-picture" viewBox="0 0 {width} {height + legend}" '
            f'width="100%" role="img" '
-           f'aria-label="{html.escape(picture.name)}: {len(drawn)} places">']
+           f'aria-label="{_escaped(picture.name)}: {len(drawn)} places">']
     for p in drawn:
         cx, cy = (p.x - left) * CELL, (p.y - top) * CELL
         fill, ink = colour_of(p.colour) or (EMPTY_FILL if p.count != 0 else "#ffffff", "#000000")
         if p.count == 0 and p.colour is None and not p.label:
             fill = "#ffffff"
         classes = " ".join(c for c, on in (("outline", p.outline), ("highlight", p.highlight), ("mark", p.mark)) if on)
-        out.append(f'<g class="place {classes}" data-place="{html.escape(p.key)}">'
+        out.append(f'<g class="place {classes}" data-place="{_escaped(p.key)}">'
                    f'<rect x="{cx + 1}" y="{cy + 1}" width="{CELL - 2}" height="{CELL - 2}" rx="3" fill="{fill}" '
                    f'stroke="{"#ffd600" if p.highlight else "#cfc8b8"}" stroke-width="{3 if p.highlight else 1}"/>')
         if p.mark:
@@ -158,7 +167,7 @@ def picture_svg(state: State, shown: Any = None, seats: Sequence[str] | None = N
                        f'stroke="{ink}" stroke-width="2" stroke-dasharray="3 2"/>')
         if p.label:
             out.append(f'<text x="{cx + CELL / 2}" y="{cy + CELL / 2 + 5}" text-anchor="middle" font-size="15" '
-                       f'font-family="sans-serif" font-weight="bold" fill="{ink}">{html.escape(p.label)}</text>')
+                       f'font-family="sans-serif" font-weight="bold" fill="{ink}">{_escaped(p.label)}</text>')
         if p.count is not None and p.count > 0:
             out.append(f'<text x="{cx + CELL - 4}" y="{cy + CELL - 4}" text-anchor="end" font-size="9" '
                        f'font-family="sans-serif" fill="{ink}">{p.count}</text>')
@@ -171,7 +180,7 @@ def picture_svg(state: State, shown: Any = None, seats: Sequence[str] | None = N
     x = 4
     for seat, name in enumerate(colours):
         fill = (colour_of(name) or ("#ffffff", "#000000"))[0]
-        label = html.escape(seats[seat] if seats and seat < len(seats) else notation.seat(seat))
+        label = _escaped(seats[seat] if seats and seat < len(seats) else notation.seat(seat))
         out.append(f'<rect x="{x}" y="{height + 5}" width="12" height="12" fill="{fill}" stroke="#000"/>'
                    f'<text x="{x + 16}" y="{height + 15}" font-size="11" font-family="sans-serif">{label}</text>')
         x += 24 + 7 * len(label)
