@@ -37,7 +37,7 @@ from interpreter import State, notation
 from interpreter.edit import option_words, procedure_of
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import ResolvedGame, resolve
-from rattus_rules.games import DEFAULT_GAME, KitCases, game_name
+from rattus_rules.games import DEFAULT_GAME, KitCases, faces_of, game_name
 from rattus_rules.tools.perft import first_outcome, perft
 from rattus_rules.tools.records.walk import RowFaces
 
@@ -153,8 +153,10 @@ def perft_vectors(game: str | ResolvedGame | None = None) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ games
-def _legal_texts(state: State, written: Callable[[int], str]) -> list[str]:
-    """The distinct legal actions (chance outcomes) as records write them (``written``: a piece), sorted."""
+def _legal_texts(state: State, written: Callable[[int], str] | None = None) -> list[str]:
+    """The distinct legal actions (chance outcomes) as records write them (``written``: a piece, known to
+    the caller; None: as the state's game writes them), sorted."""
+    written = faces_of(state.game).written if written is None else written
     return sorted({" ".join(option_words(state, i, written)) for i in range(state.num_legal_actions())})
 
 
