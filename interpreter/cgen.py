@@ -27,7 +27,7 @@ import attrs
 from . import ast as A
 from .ast import MAX_INT
 from .builtins import BUILTIN_HELPERS
-from .codegen import HELPERS, STEP_LIMIT, Frame, weight
+from .codegen import HELPERS, STEP_LIMIT, Frame, data_sized, weight
 from .compiler import Level, ProcedureCompiler, _may_grow
 from .notation import CHANCE_PLAYER
 from .symbols import Kind
@@ -1623,13 +1623,8 @@ class Emitter:
                 f"{{ PyObject *{var} = PyList_GET_ITEM({lv}, {i}); {body(var)} }} }}")
 
     def data_sized(self, e: A.Expr) -> bool:
-        """Whether a domain's size is bounded by the component data or the player count."""
-        if isinstance(e, A.Call):
-            return e.func in ("nodes", "neighbours", "pieces", "clockwise", "counterclockwise", "snake")
-        if isinstance(e, A.Name):
-            kind = self.checked.ref(e)
-            return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
-        return False
+        """Whether a domain is bounded by the component data or the player count (:func:`.codegen.data_sized`)."""
+        return data_sized(self.checked, e)
 
     def call_env(self, pc: ProcedureCompiler, st: A.CallProc, cites: list[tuple[str, tuple[A.Citation, ...]]],
                  fallback: Any = None) -> str:
@@ -1715,7 +1710,7 @@ class Emitter:
 
     def source(self, module: str) -> str:
         """The whole C source of the module."""
-        names = sorted(self.names.items(), key=lambda kv: int(kv[1][1:]))
+        names = list(self.names.items())  # in the order they were numbered: N0, N1, ...
         decls = [f"static PyObject *{c};" for _, c in names]
         inits = [f"    if (!({c} = PyUnicode_InternFromString({_c_string(text)}))) return NULL;" for text, c in names]
         methods = [f"    {{\"{py}\", (PyCFunction)(void (*)(void)){c}, METH_FASTCALL, "

@@ -387,6 +387,17 @@ class CompileContext:
         self.proc_index = proc_index
 
 
+
+def data_sized(checked: Checked, e: A.Expr) -> bool:
+    """Whether a domain's size is bounded by the component data or the player count (not by numbers
+    computed as the game runs, as ranges and lists are): such a domain is charged once per listing."""
+    if isinstance(e, A.Call):
+        return e.func in ("nodes", "neighbours", "pieces", "clockwise", "counterclockwise", "snake")
+    if isinstance(e, A.Name):
+        kind = checked.ref(e)
+        return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
+    return False
+
 class PyGen:
     """Translates checked expressions into Python source and compiles functions."""
 
@@ -702,14 +713,8 @@ class PyGen:
         return f"_each(st, {domain}, {weight(body)})"
 
     def data_sized(self, e: A.Expr) -> bool:
-        """Whether a domain's size is bounded by the component data or the player count (not by
-        numbers computed as the game runs, as ranges and lists are)."""
-        if isinstance(e, A.Call):
-            return e.func in ("nodes", "neighbours", "pieces", "clockwise", "counterclockwise", "snake")
-        if isinstance(e, A.Name):
-            kind = self.checked.ref(e)
-            return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
-        return False
+        """Whether a domain's size is bounded by the component data or the player count (see :func:`data_sized`)."""
+        return data_sized(self.checked, e)
 
     def aggregate(self, e: A.Aggregate, sc: Scope, fr: Frame) -> str:
         """Python text of an aggregate (`all`, `count`, `first` ...) over its domain (see :meth:`charged`)."""
