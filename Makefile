@@ -109,7 +109,7 @@ study: setup
 ## ismcts-100 against the greedy and the random player at 2, 3 and 4 players, in every seat rotation; the
 ## page states its run time (about 40 minutes on a busy 2-core machine; STRENGTH_GAMES seeds per line-up)
 STRENGTH_GAMES ?= 16
-STRENGTH_SCHARF_GAMES ?= 4
+STRENGTH_SCHARF_GAMES ?= 12
 strength: setup
 	$(BIN)/rattus strength --players 2 3 4 --budgets 30 100 --games $(STRENGTH_GAMES) --markdown docs/strength.md
 	$(BIN)/rattus --game ratten_scharf strength --budgets 30 100 --games $(STRENGTH_SCHARF_GAMES) \
