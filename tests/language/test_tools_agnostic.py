@@ -18,13 +18,16 @@ PACKAGE = Path(interpreter.__file__).parent
 #: The tools that came with the language (formerly ``interpreter/tools/``), now in ``rattus_rules/tools/``.
 TOOLS = sorted(PACKAGE.parent / "rattus_rules" / "tools" / name for name in (
     "__init__.py", "perft.py", "scenario.py", "docs/englishpage.py", "docs/lexer.py", "docs/refgen.py", "docs/rst.py",
-    "records/recordformat.py", "records/walk.py", "views/textview.py"))
+    "records/recordformat.py", "records/walk.py", "views/textview.py", "views/picture.py"))
 #: Words of Rattus that must not appear in the tools, even in comments and examples.  A piece's face
 #: is not one of them: face up, face down, and the face that tells pieces apart for the players (how
 #: records write pieces, rattus_rules/tools/records/walk.py) belong to any game of hidden pieces.
 #: Their dotted names: the language's tests and the tools themselves may import these, and no other module of
 #: the package that holds them (rattus_rules, whose other modules hold a game's words).
 TOOL_MODULES = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__") for p in TOOLS}
+#: The page shell every browser page shares (its CSS asset and element ids carry the product's name, no game's
+#: words): the picture renderer may use its escaping.
+TOOL_MODULES |= {"rattus_rules.tools.views.webpage"}
 
 
 def game_packages(imported: list[str]) -> list[str]:
