@@ -126,12 +126,12 @@ STRONG_SCHARF ?= ismcts-30
 STRONG_SCHARF_GAMES ?= 6
 study-strong: setup
 	$(BIN)/rattus study --players 4 --agent $(STRONG):$(STRONG_GAMES) --out docs/study-strong \
-		--markdown docs/study-strong.md
+		--markdown docs/study-strong.md --title "Which readings matter to a strong player"
 	rm -rf docs/decisive/rattus
 	$(BIN)/rattus decisive docs/study-strong/study.json --out docs/decisive/rattus --markdown docs/decisive.md
 	$(BIN)/rattus --game ratten_scharf study --agent $(STRONG_SCHARF):$(STRONG_SCHARF_GAMES) \
-		--out docs/study-strong-ratten-scharf \
-		--markdown docs/study-strong-ratten-scharf.md
+		--out docs/study-strong-ratten-scharf --markdown docs/study-strong-ratten-scharf.md \
+		--title "Which readings matter to a strong player"
 	rm -rf docs/decisive/ratten_scharf
 	$(BIN)/rattus --game ratten_scharf decisive docs/study-strong-ratten-scharf/study.json \
 		--out docs/decisive/ratten_scharf --markdown docs/decisive-ratten-scharf.md

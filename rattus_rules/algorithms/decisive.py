@@ -97,7 +97,7 @@ def winners_text(winners: Sequence[int]) -> str:
 
 
 def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path, link: Callable[[Path], str],
-                   limit: int | None = None) -> dict[str, Any]:
+                   limit: int | None = None, title: str = "") -> dict[str, Any]:
     """Find, record and list a decided pair for each reading that matters in ``study``; write the page.
 
     ``link(path)`` writes the links to a written record for the page (its viewer page and the record).
@@ -116,7 +116,7 @@ def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path
                     f"{winners_text(found.default_winners)}: {link(default)} | "
                     f"{winners_text(found.option_winners)}: {link(other)} |")
     seconds = time.perf_counter() - started
-    lines = [f"# Games a reading decides ({agent})", "",
+    lines = [f"# Games a reading decides{': ' + title if title else ''} ({agent})", "",
              f"For each reading that the study with the `{agent}` player shows to change the winner (its "
              "winner-change interval lies above 0), the first seed on which the pair of games has different "
              "winners: the game under the default readings and the same game under the other reading (the same "

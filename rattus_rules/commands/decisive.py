@@ -9,6 +9,7 @@ from pathlib import Path
 
 from interpreter.files import read_text, why_unread
 
+from ..api import load_rules
 from ..games import game_name
 from .common import EXIT_OK, UsageError, check_output, check_output_folder
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return f'<a href="{rel.with_suffix(".html").as_posix()}">viewer</a>, {{download}}`record <{rel.as_posix()}>`'
 
     try:
-        result = decisive_games(study, game_name(), folder, page, link, args.limit)
+        result = decisive_games(study, game_name(), folder, page, link, args.limit, load_rules().title)
     except (KeyError, TypeError, ValueError) as err:
         raise UsageError(f"{args.study}: not a study this version can read ({err})") from None
     print(f"wrote {page}: {result['rows']} readings, {result['seconds']:.0f} s; records and pages in {folder}")

@@ -50,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--output", "--out", "-o", dest="output", default="study",
                    help="folder for study.json, study.csv, plots, report.html (default: study)")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")
+    p.add_argument("--title", metavar="TEXT", help="the report's title (default: Which readings matter)")
     p.set_defaults(run=run, any_game=True)
 
 
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                           *[x for s in args.switch or [] for x in ("--switch", s)],
                           *[x for b in args.base for x in ("--base", b)]])
     try:
-        title = "Which readings matter" + ("" if chosen == DEFAULT_GAME else f": {rules.title}")
+        title = (args.title or "Which readings matter") + ("" if chosen == DEFAULT_GAME else f": {rules.title}")
         written = write_report(results, Path(args.output), title=title, markdown=markdown, command=command)
     except ValueError as err:
         raise UsageError(str(err)) from None
