@@ -121,11 +121,11 @@ strength: setup
 ## states its run time.  A decision of Ratten Scharf has hundreds of options, so its search is slower per
 ## iteration: its study uses a smaller budget and fewer seeds (STRONG_SCHARF, STRONG_SCHARF_GAMES)
 STRONG ?= ismcts-100
-STRONG_GAMES ?= 12
+STRONG_GAMES ?= 6
 STRONG_SCHARF ?= ismcts-30
 STRONG_SCHARF_GAMES ?= 6
 study-strong: setup
-	$(BIN)/rattus study --players 4 --agent $(STRONG):$(STRONG_GAMES) --out docs/study-strong \
+	$(BIN)/rattus study --players 4 --agent $(STRONG):$(STRONG_GAMES) --chunk 1 --out docs/study-strong \
 		--markdown docs/study-strong.md --title "Which readings matter to a strong player"
 	rm -rf docs/decisive/rattus
 	$(BIN)/rattus decisive docs/study-strong/study.json --out docs/decisive/rattus --markdown docs/decisive.md

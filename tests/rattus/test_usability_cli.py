@@ -134,7 +134,7 @@ def test_serve_over_a_pipe_gives_the_hint_too() -> None:
 # ------------------------------------------------------------ README, Makefile, spec comments
 def test_readme_says_how_long_make_test_takes_and_setup_shows_progress() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "about **6 minutes**" in readme and "pip names each package" in readme
+    assert "about **12 minutes**" in readme and "pip names each package" in readme
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     install = next(line for line in makefile.splitlines() if 'pip install' in line and '".[dev]"' in line)
     assert "--quiet" not in install and "--progress-bar on" in install
