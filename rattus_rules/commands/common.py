@@ -43,6 +43,12 @@ def add_dask_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dask-key", metavar="FILE", help="with --dask tls://...: this client's private key file")
 
 
+def add_parallel_options(parser: argparse.ArgumentParser) -> None:
+    """Where the games of a study or tournament run: ``--workers N`` local processes or a Dask cluster."""
+    parser.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
+    add_dask_options(parser)
+
+
 def dask_target(args: argparse.Namespace) -> Any:
     """The cluster the options name (a :class:`~rattus_rules.tools.executor.DaskCluster`), or None; a warning
     on standard error for an address that is neither this machine nor TLS."""

@@ -14,9 +14,8 @@ from ..tools.progress import progress as study_bar
 from ..tools.study.study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
 from .common import (
     EXIT_OK,
-    WORKERS_HELP,
     UsageError,
-    add_dask_options,
+    add_parallel_options,
     check_output,
     check_output_folder,
     dask_target,
@@ -45,8 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="compare each option with games under this setting instead of the default "
                         "(for example a table size); repeatable")
     p.add_argument("--chunk", type=int, default=CHUNK, help=f"seeds per work item (default {CHUNK})")
-    p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
-    add_dask_options(p)
+    add_parallel_options(p)
     p.add_argument("--output", "--out", "-o", dest="output", default="study",
                    help="folder for study.json, study.csv, plots, report.html (default: study)")
     p.add_argument("--markdown", metavar="FILE", help="also write the report as Markdown (for the docs)")

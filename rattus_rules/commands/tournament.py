@@ -12,9 +12,8 @@ from ..games import DEFAULT_GAME, game_name
 from ..tools.progress import progress as bar_of
 from .common import (
     EXIT_OK,
-    WORKERS_HELP,
     UsageError,
-    add_dask_options,
+    add_parallel_options,
     check_output,
     dask_target,
     seed_arg,
@@ -33,8 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="one agent per seat: random, greedy, ismcts or ismcts-ITERATIONS[-ROLLOUT]")
     p.add_argument("--games", type=int, default=10, help="game seeds, each played in every rotation (default 10)")
     p.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
-    p.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
-    add_dask_options(p)
+    add_parallel_options(p)
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.set_defaults(run=run_tournament_command, any_game=True)
 
@@ -48,8 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="search iterations per decision (default 30 100)")
     s.add_argument("--games", type=int, default=10, help="game seeds per line-up (default 10)")
     s.add_argument("--seed", "-s", type=seed_arg, default=0, help="first game seed (default 0)")
-    s.add_argument("--workers", "-w", type=int, default=None, metavar="N", help="local processes " + WORKERS_HELP)
-    add_dask_options(s)
+    add_parallel_options(s)
     s.add_argument("--markdown", metavar="FILE", required=True, help="the page to write")
     s.set_defaults(run=run_strength_command, any_game=True)
 
