@@ -21,11 +21,10 @@ from .tournament import Played, TournamentParams, bradley_terry, play_chunk, sum
 OPPONENTS = ("greedy", "random")
 
 
-def line_ups(players: Sequence[int], budgets: Sequence[int], opponents: Sequence[str] = OPPONENTS,
-             rollout: str = "random") -> list[tuple[int, tuple[str, ...]]]:
+def line_ups(players: Sequence[int], budgets: Sequence[int],
+             opponents: Sequence[str] = OPPONENTS) -> list[tuple[int, tuple[str, ...]]]:
     """Every line-up of the page: per player count, per budget, per opponent, one search seat."""
-    tail = "" if rollout == "random" else f"-{rollout}"
-    return [(n, (f"ismcts-{b}{tail}", *[o] * (n - 1))) for n in players for b in budgets for o in opponents]
+    return [(n, (f"ismcts-{b}", *[o] * (n - 1))) for n in players for b in budgets for o in opponents]
 
 
 def run_strength(game: str, players: Sequence[int], budgets: Sequence[int], games: int, seed: int = 0,
