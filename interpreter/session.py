@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
@@ -43,6 +44,8 @@ MAX_DATA_SETS = 8
 MAX_KEPT = 10_000
 #: Chance modes of a game: the client resolves chance events, or the state's own generator does.
 CHANCE_MODES = ("client", "seed")
+#: A lone surrogate: JSON text can write one (``\ud800``), UTF-8 cannot.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: The fields each request of the session's own commands may have besides ``cmd`` and ``id``
 #: (a host adds the fields of its own with :meth:`Host.request_fields`); any other field is a ``bad-request``.
@@ -293,6 +296,10 @@ class Session:
             return
         if not isinstance(gid, str) or not 0 < len(gid) <= 100:
             raise ProtocolError("bad-request", "a game id is a string of 1 to 100 characters")
+        lone = _LONE_SURROGATE.search(gid)
+        if lone is not None:  # JSON's \ud800 escape writes one; UTF-8 cannot: every answer naming the game would
+            raise ProtocolError("bad-request", f"a game id holds a lone surrogate (U+{ord(lone.group()):04X}), "
+                                "which is not a character: an id is Unicode text that UTF-8 can write")
         if gid in self.games and not self.flag(request, "replace"):
             raise ProtocolError("game-exists", f"a game {gid!r} is kept already: drop it, choose another id, "
                                                "or say `replace: true`")

@@ -362,3 +362,18 @@ def test_a_session_keeps_a_bounded_number_of_states(client: Client, monkeypatch:
     assert client("save", game=game, keep=True)["error"]["code"] == "too-many-kept"
     client("drop", handle=handles[0])
     assert "handle" in client("save", game=game, keep=True)
+
+
+@pytest.mark.parametrize("gid", ["a\ud800", "\udfff", "ok\udc00ok"])
+def test_a_game_id_holding_a_lone_surrogate_is_a_bad_request(gid: str) -> None:
+    # JSON's \ud800 escape writes a lone surrogate, which UTF-8 cannot: such an id was kept, then echoed in
+    # every answer naming the game (as an escape no other client could send back as UTF-8)
+    line = json.dumps({"cmd": "new", "players": 2, "game": gid}).encode()
+    replies = _serve(line + b"\n" + b'{"cmd": "games"}\n')
+    error = replies[0]["error"]
+    assert error["code"] == "bad-request" and "lone surrogate" in error["message"], error
+    assert replies[1]["games"] == []
+    session = referee_session()
+    state = session.answer({"cmd": "save", "game": session.answer({"cmd": "new", "players": 2})["game"]})["state"]
+    assert session.answer({"cmd": "load", "state": state, "game": gid})["error"]["code"] == "bad-request"
+    assert session.answer({"cmd": "games"})["games"] == ["g1"]
