@@ -1654,20 +1654,35 @@ class Emitter:
         so it alone says what such an expression gives."""
         cname = f"f{len(self.exported)}_{''.join(c if c.isalnum() else '_' for c in base)[:40]}"
         nargs = len(params.split(","))
+        # the body runs with the caller's R: a Python call (the wrapper below) or the run loop (crt.h's
+        # rt_run), which sets the R up once for the whole run
         lines = [
+            f"static int {cname}_body(R *r, PyObject *const *args, Py_ssize_t nargs, int64_t *ret_out, "
+            "PyObject **retobj_out) {",
+            "    int64_t ret = -1; PyObject *retobj = NULL; (void)ret; (void)retobj; (void)args; (void)nargs;",
+        ]
+        lines.extend("    " + line for line in self.finish_locals(body))
+        lines += [
+            "    PyErr_SetString(PyExc_SystemError, \"generated code ran past its end\");",
+            "fail:",
+            "    return -1;",
+            "done:",
+            "    *ret_out = ret; *retobj_out = retobj;",
+            "    return 0;",
+            "}",
             f"static PyObject *{cname}(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {{",
             "    R rr; R *r = &rr; (void)self;",
             f"    if (nargs != {nargs}) {{ PyErr_SetString(PyExc_TypeError, \"{nargs} arguments\"); return NULL; }}",
             "    if (!PyDict_Check(args[1])) { PyErr_SetString(PyExc_TypeError, \"locals are a dict\"); return NULL; }",
             "    if (rt_begin(r, args[0], args[1]) < 0) return NULL;",
             "    r->site = -1;",
-            "    int64_t ret = -1; PyObject *retobj = NULL; (void)ret; (void)retobj;",
+            "    int64_t ret = -1; PyObject *retobj = NULL;",
             "    int64_t budget0 = r->budget; (void)budget0;",
-        ]
-        lines.extend("    " + line for line in self.finish_locals(body))
-        lines += [
-            "    PyErr_SetString(PyExc_SystemError, \"generated code ran past its end\");",
-            "fail:",
+            f"    if ({cname}_body(r, args, nargs, &ret, &retobj) == 0) {{",
+            "        if (rt_end(r, 0) < 0) { Py_XDECREF(retobj); return NULL; }",
+            "        return retobj ? retobj : PyLong_FromLongLong(ret);" if returns == "int"
+            else "        return retobj;",
+            "    }",
         ]
         if fallback is not None:  # run by native.fallback: the Python function of the state's own game
             self.fallbacks.append(fallback)
@@ -1684,9 +1699,6 @@ class Emitter:
         lines += [
             "    rt_end(r, -1);",
             "    return NULL;",
-            "done:",
-            "    if (rt_end(r, 0) < 0) { Py_XDECREF(retobj); return NULL; }",
-            "    return retobj ? retobj : PyLong_FromLongLong(ret);" if returns == "int" else "    return retobj;",
             "}",
         ]
         self.functions.append("\n".join(lines))
@@ -1738,6 +1750,7 @@ class Emitter:
             "    int bad = !now || PyList_SetItem(seen, piece, now) < 0; Py_DECREF(seen); return bad ? -1 : 0;",
             "}",
             *self.functions,
+            f"static const RtBody BODIES_[] = {{{''.join(f'{c}_body, ' for _, c in self.exported)}NULL}};",
             "static PyObject *setup(PyObject *self, PyObject *args) {",
             "    (void)self;",
             "    if (CONSTS) Py_RETURN_NONE;  /* one setup per process: the module is shared */",
@@ -1750,11 +1763,14 @@ class Emitter:
             "}",
             "static PyMethodDef methods[] = {",
             "    {\"setup\", setup, METH_VARARGS, NULL},",
+            "    {\"program\", rt_program_new, METH_VARARGS, NULL},",
+            "    {\"run\", (PyCFunction)(void (*)(void))rt_run_py, METH_FASTCALL, NULL},",
             *methods,
             "    {NULL, NULL, 0, NULL}",
             "};",
             f"static struct PyModuleDef moddef = {{PyModuleDef_HEAD_INIT, \"{module}\", NULL, -1, methods}};",
-            f"PyMODINIT_FUNC PyInit_{module}(void) {{ return PyModule_Create(&moddef); }}",
+            f"PyMODINIT_FUNC PyInit_{module}(void) {{ RT_BODIES = BODIES_; RT_NBODIES = {len(self.exported)}; "
+            "return PyModule_Create(&moddef); }",
             "",
         ])
 

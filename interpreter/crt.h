@@ -31,7 +31,7 @@ static PyObject *KEYS;      /* tuple: for each entity table, a tuple of its keys
 static PyObject *KEY_IDS;   /* tuple: for each entity table, a dict key -> index */
 static PyObject *STUCK, *TOO_LARGE, *VALUES, *PENDING;
 static PyObject *S_world, *S_nodes, *S_adjacent;
-static PyObject *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
+static PyObject *S_frames, *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
 static PyObject *SMALL_INTS;  /* tuple of 0..255 */
 
 typedef struct R {
@@ -83,15 +83,20 @@ static int rt_begin(R *r, PyObject *st, PyObject *env) {
     return 0;
 }
 
+/* Note the spec place of the statement that ran (SITES[r->site]) on an error raised there, unless it has one. */
+static void rt_place(R *r, PyObject *ev) {
+    if (ev && r->site >= 0 && r->site < PyList_GET_SIZE(SITES) && !PyObject_HasAttr(ev, S_place)) {
+        if (PyObject_SetAttr(ev, S_place, PyList_GET_ITEM(SITES, r->site)) < 0) PyErr_Clear();
+    }
+}
+
 /* Write the budget back and free what the call held; ok: 0 for success, -1 for an error. */
 static int rt_end(R *r, int ok) {
     PyObject *et = NULL, *ev = NULL, *tb = NULL;
     if (ok < 0) {
         PyErr_Fetch(&et, &ev, &tb);
         PyErr_NormalizeException(&et, &ev, &tb);
-        if (ev && r->site >= 0 && r->site < PyList_GET_SIZE(SITES) && !PyObject_HasAttr(ev, S_place)) {
-            if (PyObject_SetAttr(ev, S_place, PyList_GET_ITEM(SITES, r->site)) < 0) PyErr_Clear();
-        }
+        rt_place(r, ev);
     }
     PyObject *b = PyLong_FromLongLong(r->budget);
     if (b) {
@@ -436,6 +441,7 @@ static int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
 #define RT_CALL(fn, ...) PyObject_CallFunctionObjArgs((fn), __VA_ARGS__, NULL)
 
 static PyTypeObject OptionsType;
+static PyTypeObject ProgramType;
 static int rt_setup_common(PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!OOOO", &PyList_Type, &SITES, &PyList_Type, &TEXTS, &PyDict_Type, &TEXT_IDS,
                           &PyTuple_Type, &KEYS, &PyTuple_Type, &KEY_IDS, &STUCK, &TOO_LARGE, &VALUES, &PENDING))
@@ -443,6 +449,7 @@ static int rt_setup_common(PyObject *args) {
     Py_INCREF(SITES); Py_INCREF(TEXTS); Py_INCREF(TEXT_IDS); Py_INCREF(KEYS); Py_INCREF(KEY_IDS);
     Py_INCREF(STUCK); Py_INCREF(TOO_LARGE); Py_INCREF(VALUES); Py_INCREF(PENDING);
     S_budget = PyUnicode_InternFromString("budget");
+    S_frames = PyUnicode_InternFromString("frames");
     S_vals = PyUnicode_InternFromString("vals");
     S_zones = PyUnicode_InternFromString("zones");
     S_loc = PyUnicode_InternFromString("loc");
@@ -454,7 +461,7 @@ static int rt_setup_common(PyObject *args) {
     S_world = PyUnicode_InternFromString("world");
     S_nodes = PyUnicode_InternFromString("nodes");
     S_adjacent = PyUnicode_InternFromString("adjacent");
-    if (PyType_Ready(&OptionsType) < 0) return -1;
+    if (PyType_Ready(&OptionsType) < 0 || PyType_Ready(&ProgramType) < 0) return -1;
     SMALL_INTS = PyTuple_New(256);
     if (!SMALL_INTS) return -1;
     for (int i = 0; i < 256; i++) {
@@ -819,4 +826,259 @@ static PyObject *rt_world_map(R *r, PyObject **owner, PyObject **maps, int which
         *slot = got;
     }
     return *slot;
+}
+
+
+/* ----------------------------------------------------------- the run loop
+ * State._run in C, for a variant whose functions are all C: the frames are the state's own list of
+ * [procedure, instruction, locals]; the instructions are a Program (made once per variant from the
+ * compiled procedures by interpreter/native.py), and each RESUME, CALL and decision calls the generated
+ * function's body directly, with one R for the whole run (one budget, the state's tables read once).
+ * Anything out of the ordinary (a `finish`, calls nested too deep, a frame or position that is not what
+ * the compiler makes) is handed back to the Python loop, which goes on from the same place. */
+
+typedef int (*RtBody)(R *r, PyObject *const *args, Py_ssize_t nargs, int64_t *ret, PyObject **retobj);
+static const RtBody *RT_BODIES;
+static Py_ssize_t RT_NBODIES;
+
+enum { OP_RESUME, OP_CALL, OP_RETURN, OP_CHOOSE, OP_CHANCE, OP_FINISH };
+#define RT_MAX_CALL_DEPTH 10000
+
+typedef struct {
+    int op;
+    Py_ssize_t body;    /* RT_BODIES index (-1: none) */
+    Py_ssize_t target;  /* CALL: the procedure called */
+    PyObject *obj;      /* CHOOSE / CHANCE: the Decision (owned) */
+    PyObject *fn;       /* CALL / CHOOSE / CHANCE: the Python-callable function (owned), run where the body
+                         * gives up on a number past the bound (it then runs the Python back end's) */
+} RtIns;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t nprocs;
+    Py_ssize_t *start;
+    Py_ssize_t *len;
+    RtIns *ins;
+    Py_ssize_t nins;
+} Program;
+
+static void program_dealloc(PyObject *self) {
+    Program *p = (Program *)self;
+    if (p->ins) for (Py_ssize_t i = 0; i < p->nins; i++) { Py_XDECREF(p->ins[i].obj); Py_XDECREF(p->ins[i].fn); }
+    PyMem_Free(p->ins); PyMem_Free(p->start); PyMem_Free(p->len);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyTypeObject ProgramType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "interpreter.native.Program",
+    .tp_basicsize = sizeof(Program),
+    .tp_dealloc = program_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+};
+
+/* program(procedures): procedures a tuple, each a tuple of instructions (op, body, target, decision, fn). */
+static PyObject *rt_program_new(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *procs;
+    if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &procs)) return NULL;
+    Program *p = PyObject_New(Program, &ProgramType);
+    if (!p) return NULL;
+    p->nprocs = PyTuple_GET_SIZE(procs); p->nins = 0; p->ins = NULL;
+    p->start = PyMem_Calloc((size_t)p->nprocs + 1, sizeof(Py_ssize_t));
+    p->len = PyMem_Calloc((size_t)p->nprocs + 1, sizeof(Py_ssize_t));
+    if (!p->start || !p->len) { Py_DECREF(p); return PyErr_NoMemory(); }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < p->nprocs; i++) {
+        PyObject *code = PyTuple_GET_ITEM(procs, i);
+        if (!PyTuple_Check(code)) { Py_DECREF(p); PyErr_SetString(PyExc_TypeError, "a procedure's code is a tuple"); return NULL; }
+        p->start[i] = total; p->len[i] = PyTuple_GET_SIZE(code); total += p->len[i];
+    }
+    p->ins = PyMem_Calloc((size_t)total + 1, sizeof(RtIns));
+    if (!p->ins) { Py_DECREF(p); return PyErr_NoMemory(); }
+    p->nins = total;
+    for (Py_ssize_t i = 0; i < p->nprocs; i++) {
+        PyObject *code = PyTuple_GET_ITEM(procs, i);
+        for (Py_ssize_t k = 0; k < p->len[i]; k++) {
+            RtIns *in = &p->ins[p->start[i] + k];
+            int op; Py_ssize_t body, target; PyObject *obj, *fn;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(code, k), "innOO", &op, &body, &target, &obj, &fn)) { Py_DECREF(p); return NULL; }
+            int needs_body = op == OP_RESUME || op == OP_CALL || op == OP_CHOOSE || op == OP_CHANCE;
+            if (op < OP_RESUME || op > OP_FINISH || (needs_body && (body < 0 || body >= RT_NBODIES))
+                || (op == OP_CALL && (target < 0 || target >= p->nprocs))) {
+                Py_DECREF(p); PyErr_SetString(PyExc_ValueError, "an instruction the run loop cannot run"); return NULL;
+            }
+            in->op = op; in->body = body; in->target = target;
+            in->obj = Py_NewRef(obj); in->fn = Py_NewRef(fn);
+        }
+    }
+    return (PyObject *)p;
+}
+
+/* An int of a frame within [0, bound); -1 if it is not one. */
+static Py_ssize_t rt_frame_int(PyObject *o, Py_ssize_t bound) {
+    if (!PyLong_CheckExact(o)) return -1;
+    Py_ssize_t v = PyLong_AsSsize_t(o);
+    if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
+    return (v >= 0 && v < bound) ? v : -1;
+}
+
+static int rt_frame_set_pc(PyObject *fr, Py_ssize_t pc) {
+    PyObject *v = PyLong_FromSsize_t(pc);
+    if (!v) return -1;
+    return PyList_SetItem(fr, 1, v);  /* steals v */
+}
+
+/* Run a body that changes nothing (new locals, a listing); where it gives up on a number past the bound,
+ * run its Python-callable function instead (which runs the Python back end's), with the run's budget. */
+static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs, PyObject **out) {
+    int64_t ret = -1, budget0 = r->budget;
+    *out = NULL;
+    r->site = -1;
+    int bad = RT_BODIES[in->body](r, args, nargs, &ret, out);
+    Py_CLEAR(r->tmp);
+    if (bad == 0) {
+        if (!*out) { PyErr_SetString(PyExc_SystemError, "generated code made no value"); return -1; }
+        return 0;
+    }
+    if (!PyErr_ExceptionMatches(TOO_LARGE)) return -1;
+    PyErr_Clear();
+    r->budget = budget0;
+    PyObject *b = PyLong_FromLongLong(r->budget);
+    if (!b) return -1;
+    bad = PyObject_SetAttr(r->st, S_budget, b);
+    Py_DECREF(b);
+    if (bad < 0) return -1;
+    *out = PyObject_Vectorcall(in->fn, args, (size_t)nargs, NULL);
+    r->site = -1;  /* its errors carry their own place */
+    b = PyObject_GetAttr(r->st, S_budget);
+    if (!b) { Py_CLEAR(*out); return -1; }
+    r->budget = PyLong_AsLongLong(b);
+    Py_DECREF(b);
+    if (r->budget == -1 && PyErr_Occurred()) { Py_CLEAR(*out); return -1; }
+    return *out ? 0 : -1;
+}
+
+/* run(state, program): run the state's frames on to the next decision.  The Pending made there; None once
+ * the game is over (no frame left); False where the Python loop is to go on from the frame's position. */
+static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2 || Py_TYPE(args[1]) != &ProgramType) {
+        PyErr_SetString(PyExc_TypeError, "run(state, program)");
+        return NULL;
+    }
+    PyObject *st = args[0];
+    Program *pg = (Program *)args[1];
+    PyObject *frames = PyObject_GetAttr(st, S_frames);
+    if (!frames) return NULL;
+    if (!PyList_CheckExact(frames)) { Py_DECREF(frames); Py_RETURN_FALSE; }
+    R rr; R *r = &rr;
+    if (rt_begin(r, st, NULL) < 0) { Py_DECREF(frames); return NULL; }
+    r->budget = RT_STEP_LIMIT;  /* one budget for the whole run */
+    r->site = -1;
+    int64_t steps = 0;
+    PyObject *result = NULL, *fr = NULL;
+    Py_ssize_t pc = 0;
+    while (PyList_GET_SIZE(frames) > 0) {
+        fr = PyList_GET_ITEM(frames, PyList_GET_SIZE(frames) - 1);
+        if (!PyList_CheckExact(fr) || PyList_GET_SIZE(fr) != 3) goto hand_over;
+        Py_ssize_t proc = rt_frame_int(PyList_GET_ITEM(fr, 0), pg->nprocs);
+        PyObject *env = PyList_GET_ITEM(fr, 2);
+        if (proc < 0 || !PyDict_CheckExact(env)) goto hand_over;
+        RtIns *code = pg->ins + pg->start[proc];
+        Py_ssize_t n = pg->len[proc];
+        pc = rt_frame_int(PyList_GET_ITEM(fr, 1), n);
+        if (pc < 0) goto hand_over;
+        Py_INCREF(fr); Py_INCREF(env);  /* the frame may be popped by nothing but us; held all the same */
+        int next = 0;  /* 1: the next frame; 2: stopped (result set); 3: hand over; -1: error */
+        while (!next) {
+            RtIns *in = &code[pc];
+            PyObject *argv[3] = {st, env, in->obj};
+            switch (in->op) {
+            case OP_RESUME: {
+                if (++steps > RT_STEP_LIMIT) { r->site = -1; rt_stuck(); next = -1; break; }
+                int64_t ret = -1; PyObject *ro = NULL;
+                r->env = env; r->site = -1;
+                int bad = RT_BODIES[in->body](r, argv, 2, &ret, &ro);
+                Py_CLEAR(r->tmp);
+                if (bad) { next = -1; break; }
+                if (ro) {  /* a continuation returns its next stop as a number */
+                    Py_ssize_t got = PyLong_Check(ro) ? PyLong_AsSsize_t(ro) : -1;
+                    Py_DECREF(ro);
+                    if (got == -1 && PyErr_Occurred()) { next = -1; break; }
+                    ret = got;
+                }
+                if (ret < 0 || ret >= n) {
+                    PyErr_SetString(PyExc_SystemError, "generated code went on to no instruction");
+                    r->site = -1; next = -1; break;
+                }
+                pc = (Py_ssize_t)ret;
+                break;
+            }
+            case OP_CALL: {
+                if (PyList_GET_SIZE(frames) >= RT_MAX_CALL_DEPTH) { next = 3; break; }
+                r->env = env;
+                PyObject *made = NULL;
+                if (rt_run_pure(r, in, argv, 2, &made) < 0) { next = -1; break; }
+                if (rt_frame_set_pc(fr, pc + 1) < 0) { Py_DECREF(made); next = -1; break; }
+                PyObject *nf = PyList_New(3);
+                PyObject *target = nf ? PyLong_FromSsize_t(in->target) : NULL;
+                if (!target) { Py_XDECREF(nf); Py_DECREF(made); next = -1; break; }
+                PyList_SET_ITEM(nf, 0, target);
+                PyList_SET_ITEM(nf, 1, rt_int_obj(0));
+                PyList_SET_ITEM(nf, 2, made);
+                int bad = PyList_Append(frames, nf);
+                Py_DECREF(nf);
+                if (bad) { next = -1; break; }
+                next = 1;
+                break;
+            }
+            case OP_RETURN:
+                if (PyList_SetSlice(frames, PyList_GET_SIZE(frames) - 1, PyList_GET_SIZE(frames), NULL) < 0) next = -1;
+                else next = 1;
+                break;
+            case OP_CHOOSE:
+            case OP_CHANCE: {
+                if (rt_frame_set_pc(fr, pc) < 0) { next = -1; break; }
+                r->env = env;
+                PyObject *made = NULL;
+                if (rt_run_pure(r, in, argv, 3, &made) < 0) { next = -1; break; }
+                result = made;
+                next = 2;
+                break;
+            }
+            default:  /* FINISH: the Python loop checks the winners */
+                next = 3;
+                break;
+            }
+        }
+        if (next == 3 && rt_frame_set_pc(fr, pc) < 0) next = -1;
+        Py_DECREF(env);
+        if (next == -1) {
+            PyObject *et, *ev, *tb;
+            PyErr_Fetch(&et, &ev, &tb);
+            PyErr_NormalizeException(&et, &ev, &tb);
+            rt_place(r, ev);
+            if (PyList_GET_SIZE(fr) == 3) {  /* where Python's loop leaves it: at the instruction that failed */
+                PyObject *v = PyLong_FromSsize_t(pc);
+                if (v) PyList_SetItem(fr, 1, v); else PyErr_Clear();
+            }
+            Py_DECREF(fr);
+            PyErr_Restore(et, ev, tb);
+            r->site = -1;
+            rt_end(r, -1);
+            Py_DECREF(frames);
+            return NULL;
+        }
+        Py_DECREF(fr);
+        if (next == 2) break;
+        if (next == 3) goto hand_over;
+    }
+    Py_DECREF(frames);
+    if (rt_end(r, 0) < 0) { Py_XDECREF(result); return NULL; }
+    return result ? result : Py_NewRef(Py_None);
+hand_over:
+    Py_DECREF(frames);
+    if (rt_end(r, 0) < 0) return NULL;
+    Py_RETURN_FALSE;
 }

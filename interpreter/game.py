@@ -69,6 +69,8 @@ class Game:
         self.native_reports: dict[int, native.Report] = {}
         #: The Python functions each variant's C functions fall back on (see :func:`native.fallback`).
         self.native_fallbacks: dict[int, list[Any]] = {}
+        #: Each variant's C run loop, where all its functions are C (see :func:`native.runner`).
+        self.native_runners: dict[int, tuple[Any, Any] | None] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts
@@ -118,6 +120,7 @@ class Game:
         self._programs: list[ExprCompiler] = []
         self.procedures: list[Procedure] = self._compile(self.defaults)
         self._variants[tuple(sorted(self.defaults.items()))] = 0
+        self.native_runners[0] = native.runner(self.native_reports[0], self.procedures, 0)
         self.main_index = self.proc_index[s.main.procedure]
         self.invariants: list[tuple[str, A.Condition, Fn]] = [
             (name, decl, self.exprs.expr(decl.expr)) for name, decl in s.invariants.items()
@@ -228,6 +231,7 @@ class Game:
                 elif op in (CHOOSE, CHANCE):
                     a.pends.append(a2.pends[0])
                     a.admits.append(a2.admits[0])
+        self.native_runners[number] = native.runner(self.native_reports[number], self.procedures, number)
         return number
 
     def generated_sources(self, settings: Mapping[str, str] | None = None) -> dict[str, str]:

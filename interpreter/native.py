@@ -271,6 +271,10 @@ class Report:
     reason: str | None = None
     #: The Python functions the C functions fall back on, by their index (see :func:`fallback`).
     fallbacks: list[Any] = attrs.field(factory=list, repr=False)
+    #: The built module (None if nothing was built).
+    module: Any = attrs.field(default=None, repr=False)
+    #: The module's function body of each instruction written in C, by (procedure index, instruction).
+    bodies: dict[tuple[int, int], int] = attrs.field(factory=dict, repr=False)
 
     @property
     def backend(self) -> str:
@@ -332,8 +336,9 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
     report = Report()
     em = Emitter(game, settings, compilers)
     slots: list[tuple[list[Any], str]] = []
+    bodies: dict[tuple[int, int], str] = {}
 
-    def attempt(target: list[Any], make: Any) -> None:
+    def attempt(target: list[Any], where: tuple[int, int], make: Any) -> None:
         report.functions += 1
         try:
             with em.attempt():
@@ -344,12 +349,14 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
             report.skipped.append(str(err))
             return
         slots.append((target, name))
+        bodies[where] = name
 
-    for pc, proc in zip(compilers, procs):
+    for i, (pc, proc) in enumerate(zip(compilers, procs)):
         for at, levels, first in pc.resumes:
             op, fns, _ = proc.code[at]
             assert op == RESUME
-            attempt(fns, lambda pc=pc, at=at, levels=levels, first=first: em.continuation(pc, at, levels, first))
+            attempt(fns, (i, at),
+                    lambda pc=pc, at=at, levels=levels, first=first: em.continuation(pc, at, levels, first))
         for st, stack in _stops(pc.decl):
             stop = pc.stops.get(id(st))
             if stop is None:
@@ -357,13 +364,14 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
             op, a, b = proc.code[stop]
             if op in (CHOOSE, CHANCE):
                 assert isinstance(st, (A.Choose, A.Chance))
-                attempt(a.pends, lambda pc=pc, st=st, stack=stack, py=a.pends[0]: em.pender(pc, st, stack, py))
+                attempt(a.pends, (i, stop),
+                        lambda pc=pc, st=st, stack=stack, py=a.pends[0]: em.pender(pc, st, stack, py))
             elif op == CALL:
                 assert isinstance(st, A.CallProc)
-                attempt(b, lambda pc=pc, st=st, stack=stack, py=b[0]: em.call_env(pc, st, stack, py))
+                attempt(b, (i, stop), lambda pc=pc, st=st, stack=stack, py=b[0]: em.call_env(pc, st, stack, py))
             elif op == FINISH:
                 assert isinstance(st, A.Finish)
-                attempt(a, lambda pc=pc, st=st, stack=stack, py=a[0]: em.winners(pc, st, stack, py))
+                attempt(a, (i, stop), lambda pc=pc, st=st, stack=stack, py=a[0]: em.winners(pc, st, stack, py))
     if not slots:
         report.reason = "no function could be written in C: " + "; ".join(report.skipped[:3])
         return report
@@ -387,8 +395,32 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
         target[0] = getattr(built.module, cname)
     report.native = len(slots)
     report.fallbacks = list(em.fallbacks)
+    report.module = built.module
+    number = {cname: k for k, (_, cname) in enumerate(em.exported)}
+    report.bodies = {where: number[cname] for where, cname in bodies.items()}
     report.seconds, report.cached, report.lines = built.seconds, built.cached, built.lines
     return report
+
+
+def runner(report: Report, procedures: Sequence[Procedure], variant: int) -> tuple[Any, Any] | None:
+    """The C run loop of a variant whose functions are all C, as (run, program): ``run(state, program)``
+    runs the state's frames on as :meth:`State._run <interpreter.runtime.State._run>` does (see
+    ``crt.h``), calling the C functions directly; None where some function is Python."""
+    if report.backend != "c" or report.module is None:
+        return None
+    code: list[tuple[tuple[int, int, int, Any, Any], ...]] = []
+    for i, proc in enumerate(procedures):
+        ins: list[tuple[int, int, int, Any, Any]] = []
+        for pc, (op, a, b) in enumerate(proc.code):
+            body = report.bodies.get((i, pc), -1)
+            if op == CALL:
+                ins.append((op, body, a, None, b[variant]))
+            elif op in (CHOOSE, CHANCE):
+                ins.append((op, body, 0, a, a.pends[variant]))
+            else:
+                ins.append((op, body, 0, None, None))
+        code.append(tuple(ins))
+    return report.module.run, report.module.program(tuple(code))
 
 
 def place_of(err: BaseException) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
@@ -399,5 +431,5 @@ def place_of(err: BaseException) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
     return None
 
 
-__all__ = ["BACKENDS", "BACKEND_ENV", "NativeUnavailable", "Report", "attach", "chosen", "place_of", "say_once",
-           "toolchain"]
+__all__ = ["BACKENDS", "BACKEND_ENV", "NativeUnavailable", "Report", "attach", "chosen", "place_of", "runner",
+           "say_once", "toolchain"]

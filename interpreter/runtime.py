@@ -596,6 +596,24 @@ class State:
         frames = self.frames
         procs = self.game.procedures
         v = self.variant
+        native = None if self.lazy else self.game.native_runners.get(v)
+        if native is not None:  # the same loop in C (see native.runner): it hands over what it does not run
+            try:
+                made = native[0](self, native[1])
+            except RulesError:
+                raise
+            except Exception as err:
+                last = frames[-1] if frames else None
+                proc, at = (procs[last[0]], last[1]) if last else (None, 0)
+                located = self._located(err, proc.positions[at] if proc else A.NOWHERE,
+                                        proc.citations[at] if proc else ())
+                raise located from (None if isinstance(err, (Stuck, TooLarge)) else err)
+            if made is None:
+                self.pending = None
+                return
+            if made is not False:
+                self._pended(made)
+                return
         self.budget = STEP_LIMIT  # one budget for the generated code of the whole run
         steps = 0  # and as many resumptions (kept in a local: this loop is hot)
         pc = 0
@@ -630,12 +648,7 @@ class State:
                             self.pending = Pending.unlisted(
                                 a, CHANCE_PLAYER if a.player is None else a.player(self, env), self._list)
                             return
-                        pending = a.pends[v](self, env, a)
-                        if not pending.options:
-                            raise RuleError("a decision with no legal option", a.pos, a.citations)
-                        if len(pending.options) > MAX_OPTIONS:
-                            raise RuleError(f"a decision with more than {MAX_OPTIONS} options", a.pos, a.citations)
-                        self.pending = pending
+                        self._pended(a.pends[v](self, env, a))
                         return
                     elif op == FINISH:
                         self.winners = self._winners(a[v](self, env), procs[fr[0]], pc)
@@ -649,6 +662,15 @@ class State:
             located = self._located(err, proc.positions[pc] if proc else A.NOWHERE, proc.citations[pc] if proc else ())
             raise located from (None if isinstance(err, (Stuck, TooLarge)) else err)
         self.pending = None
+
+    def _pended(self, pending: Pending) -> None:
+        """Wait at a decision whose options are listed: a :class:`RuleError` if there are none or too many."""
+        a = pending.decision
+        if not pending.options:
+            raise RuleError("a decision with no legal option", a.pos, a.citations)
+        if len(pending.options) > MAX_OPTIONS:
+            raise RuleError(f"a decision with more than {MAX_OPTIONS} options", a.pos, a.citations)
+        self.pending = pending
 
     def of_type(self, value: Any, t: Type, what: str, named: str, none: bool = True) -> Any:
         """``value``, kept where the spec declares type ``t`` (``what`` says where, ``named``

@@ -115,6 +115,30 @@ def test_a_spec_that_goes_wrong_fails_alike_on_both(tmp_path: Path, body: str) -
     assert errors[0] == errors[1]
 
 
+@pytest.mark.parametrize("procs", [
+    # calls nested past the bound: the C run loop hands the call over to the Python loop, which refuses it
+    f"procedure play {CITE} {{\n call deeper(1)\n}}\nprocedure deeper(k: int) {CITE} {{\n call deeper(k + 1)\n}}\n",
+    # calls that never reach a decision: the run loop's step count, as the Python loop's
+    f"procedure play {CITE} {{\n loop {{ call maybe() }}\n}}\n"
+    f"procedure maybe {CITE} {{\n if n == 5 {{ choose by first_player {{ \"pass\" {CITE} {{ }} }} }}\n}}\n",
+    # a listing that goes wrong inside a called procedure, and new locals that do
+    f"procedure play {CITE} {{\n call ask(0)\n}}\nprocedure ask(k: int) {CITE} {{\n"
+    f" choose by first_player {{ \"take\" i in 1 .. 5 // k {CITE} {{ }} }}\n}}\n",
+    f"procedure play {CITE} {{\n call ask(5 // (n - 1))\n}}\nprocedure ask(k: int) {CITE} {{\n"
+    f" choose by first_player {{ \"take\" i in 1 .. k {CITE} {{ }} }}\n}}\n",
+])
+def test_the_c_run_loop_fails_alike(tmp_path: Path, procs: str) -> None:
+    (tmp_path / "a.rules").write_text(HEADER + procs, encoding="utf-8")
+    errors: list[Any] = []
+    for backend in ("c", "python"):
+        game = load_spec(tmp_path, backend=backend)
+        assert (game.native_runners.get(0) is not None) == (backend == "c")
+        with pytest.raises(RuleError) as caught:
+            game.new_state(2)
+        errors.append((caught.value.message, caught.value.pos, caught.value.citations))
+    assert errors[0] == errors[1]
+
+
 def test_a_construct_c_does_not_write_is_named_and_refused_with_c(tmp_path: Path) -> None:
     body = ('let l = [1, 2] + [3]\nif startswith("ab", "a") { n = 2 }\n'
             'choose by first_player { "take" k in l ' + CITE + " { n = k } }\nfinish [first_player]")
