@@ -30,8 +30,9 @@ from rattus_rules.api import load_rules
 from ..records.validate import KINDS, OMNISCIENT, validate
 from .machine import machine, pin_to_one_core
 
-#: The speeds aimed at, per core (issue 13): records per second by kind.
-TARGETS = {OMNISCIENT: 1000, "players-eye": 300}
+#: The speeds aimed at, per core: records per second by kind (issue 26 asks 1,000 of each; issue 13 had
+#: asked 300 players-eye records/s).
+TARGETS = {OMNISCIENT: 1000, "players-eye": 1000}
 
 
 @attrs.frozen

@@ -89,6 +89,30 @@ def lone_surrogate(value: Any) -> tuple[str, int] | None:
     return None
 
 
+#: How many texts one test of :class:`_Accepted` remembers (texts of records repeat: a game's actions and faces).
+ACCEPTED_MEMORY = 50_000
+
+
+class _Accepted:
+    """A test of a text that depends on the text alone, remembering up to :data:`ACCEPTED_MEMORY`
+    texts it accepted (so the memory is bounded whatever records are read)."""
+
+    __slots__ = ("known", "test")
+
+    def __init__(self, test: Callable[[str], bool]):
+        self.test = test
+        self.known: set[str] = set()
+
+    def __call__(self, text: str) -> bool:
+        if text in self.known:
+            return True
+        if not self.test(text):
+            return False
+        if len(self.known) < ACCEPTED_MEMORY:
+            self.known.add(text)
+        return True
+
+
 @attrs.frozen(eq=False)
 class RecordFormat:
     """How records of one game are written: the format's name and version, the game, its faces.
@@ -227,7 +251,9 @@ class RecordFormat:
         ``entry``, each value matching the schema's own pattern (matched as the compiled schema
         matches it); anything else is left to the schema.  Its result is the schema's for the
         entries it accepts, at a fraction of the cost (the schema's ``dependencies`` and ``anyOf``
-        are general)."""
+        are general).  An entry holding a lone surrogate is not accepted either (:func:`lone_surrogate`
+        finds it), so an entry it accepts holds none: its keys are the schema's, its seat is one of
+        the pattern's words, and its other texts are checked here."""
         defs = self.schema_dict["$defs"]
         props = defs["entry"]["properties"]
 
@@ -238,6 +264,15 @@ class RecordFormat:
         by, action, face, seat = (pattern(props["by"]), pattern(props["action"]), pattern(defs["face"]),
                                   pattern(defs["seat"]))
         longest = props["action"]["maxLength"]
+        surrogate = _SURROGATE.search
+
+        def plain(text: str) -> bool:
+            return text.isascii() or surrogate(text) is None
+
+        good_by = _Accepted(lambda t: by(t) is not None)
+        good_seat = _Accepted(lambda t: seat(t) is not None)
+        good_action = _Accepted(lambda t: len(t) <= longest and action(t) is not None and plain(t))
+        good_face = _Accepted(lambda t: face(t) is not None and plain(t))
 
         def fits(entry: Any) -> bool:
             if type(entry) is not dict:
@@ -248,24 +283,29 @@ class RecordFormat:
                     return False
                 text = entry.get("action")
                 if text is not None:
-                    return (type(text) is str and len(text) <= longest and action(text) is not None
-                            and by(who) is not None)
+                    return type(text) is str and good_action(text) and good_by(who)
                 seen = entry.get("look")
-                return type(seen) is str and face(seen) is not None and seat(who) is not None
+                return type(seen) is str and good_face(seen) and good_seat(who)
             shown = entry.get("reveal")
-            return len(entry) == 1 and type(shown) is str and face(shown) is not None
+            return len(entry) == 1 and type(shown) is str and good_face(shown)
 
         return fits
 
-    def _schema_error(self, record: Any) -> fastjsonschema.JsonSchemaValueException | None:
+    def _common_entries(self, record: Any) -> bool:
+        """Whether the record is a dict whose entries are a list of the common shapes (:attr:`_entry_fits`):
+        then they break no rule of the schema and hold no lone surrogate."""
+        entries = record.get("entries") if type(record) is dict else None
+        return type(entries) is list and all(map(self._entry_fits, entries))
+
+    def _schema_error(self, record: Any, common: bool | None = None) -> fastjsonschema.JsonSchemaValueException | None:
         """The first place where a record breaks the schema (header, then entries in order), or None.
 
-        Where every entry has a common shape, the header is checked alone by the compiled
-        schema; otherwise, or if the header fails, the whole record is.
+        Where every entry has a common shape (``common``: known already, see :meth:`_common_entries`),
+        the header is checked alone by the compiled schema; otherwise, or if the header fails, the whole
+        record is.
         """
         check = self._compiled
-        entries = record.get("entries") if type(record) is dict else None
-        if type(entries) is list and all(map(self._entry_fits, entries)):
+        if common if common is not None else self._common_entries(record):
             try:
                 check({**record, "entries": []})
                 return None
@@ -307,18 +347,21 @@ class RecordFormat:
             return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
                                              "(a whole game has a few hundred)")
         self._compiled, self._entry_fits  # noqa: B018  # made first: an error in them is the format's, not the record's
-        found = lone_surrogate(record)
+        common = self._common_entries(record)  # (then only the header may hold a lone surrogate)
+        found = lone_surrogate({**record, "entries": []} if common else record)
         if found is not None:
             where, code = found
             return not_a_record(where, f"a lone surrogate (U+{code:04X}) is not a character: a record's text must be "
                                        "Unicode that UTF-8 can write")
         try:
-            err = self._schema_error(record)
+            err = self._schema_error(record, common)
             if err is not None:
                 return not_a_record("$" + str(err.name).removeprefix("data"), self._schema_message(err))
         except Exception as err:  # values JSON cannot hold (sets, objects...)
             return not_a_record("$", f"not JSON data: {type(err).__name__}: {err}")
         for i, entry in enumerate(record.get("entries", [])):
+            if "action" in entry:  # (an action entry has no other key but by: the schema says so)
+                continue
             for key in ("reveal", "look"):
                 if key in entry:  # the schema checks the shape of a face; its meaning is checked here
                     try:

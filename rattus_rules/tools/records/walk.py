@@ -479,10 +479,10 @@ class RecordWalk:
             waiting = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
             raise self.illegal(i, f"the game waits for {waiting} (decision `{st.decision_rule()}`), not for {by}")
         if by == CHANCE:
-            option, unknown = self.match_chance(i, text)
+            option, unknown, index = self.match_chance(i, text)
         else:
-            option, unknown = self.match_action(i, text)
-        return self.apply(i, option, unknown)
+            (option, unknown), index = self.match_action(i, text), None
+        return self.apply(i, option, unknown, index)
 
     def match_action(self, i: int, text: str) -> tuple[Option, bool]:
         """The option a player's action entry names, and ``True`` with it if a piece is written unknown.
@@ -515,12 +515,21 @@ class RecordWalk:
         except IllegalAction as err:
             raise _Illegal(i, err.reason, st.decision_rule(), err.citations, err.legal) from None
 
-    def match_chance(self, i: int, text: str) -> tuple[Option, bool]:
-        """The option a chance entry names; ``True`` with it if a piece is written unknown."""
+    def match_chance(self, i: int, text: str) -> tuple[Option, bool, int | None]:
+        """The option a chance entry names; ``True`` with it if a piece is written unknown; and the
+        option's index among the listed options where that is known (else None)."""
         st = self.state
         words = text.split()
-        seeded = self.seeded_option()
+        seeded_index = self.seeded_index()
         assert st.pending is not None
+        if seeded_index is None:
+            seeded = None
+        else:
+            seeded = st.pending.options[seeded_index]
+            # the usual case: one piece drawn, the one the seed draws, written as this kind writes it
+            drawn = self.texts.drawn(st.pending, words, seeded, self.kind == OMNISCIENT)
+            if drawn is not None:
+                return seeded, drawn, seeded_index
         candidates, unknown = self.texts.outcomes(st.pending, words)
         near: list[tuple[Option, int, str]] = []
         if not candidates:  # none has this text: look closer (a face no piece here shows, a typo...)
@@ -552,13 +561,13 @@ class RecordWalk:
             raise self.illegal(i, f"{text!r} is not a possible outcome of chance event `{st.decision_rule()}`{hint}")
         if seeded is not None:
             if seeded in candidates:  # the piece the seed draws (if it is hidden, the one it will show)
-                return seeded, unknown
+                return seeded, unknown, None
             words_seeded = option_words(st, seeded, self.faces.written)
             self.seed_differs(f"its generator gives {' '.join(words_seeded)!r} at entry {i}")
         if unknown:  # any piece the rules allow: prefer one the record has not identified
             fresh = [o for o in candidates if not any(v in self.observed for v in self.option_pieces(o))]
-            return (fresh or candidates)[0], True
-        return candidates[0], False
+            return (fresh or candidates)[0], True, None
+        return candidates[0], False, None
 
     def trade_for(self, i: int, words: list[str], near: list[tuple[Option, int, str]]
                   ) -> tuple[list[Option], bool, list[tuple[Option, int, str]]]:
@@ -591,12 +600,13 @@ class RecordWalk:
                        for b, w in zip(branch.bindings, words[1:]))
         return False
 
-    def seeded_option(self) -> Option | None:
-        """While the record follows its header's seed: the chance outcome the seed's generator gives here."""
+    def seeded_index(self) -> int | None:
+        """While the record follows its header's seed: the index of the chance outcome the seed's generator
+        gives here (drawn from the state's generator: call it once per chance entry)."""
         st = self.state
         if not self.follow_seed or st.pending is None:
             return None
-        return st.pending.options[st.random_chance_index()]
+        return st.random_chance_index()
 
     def seed_differs(self, how: str) -> None:
         """Warn (once) that the chance entries are not those of the header's seed, and stop following it."""
@@ -665,8 +675,9 @@ class RecordWalk:
             j += 1
         return reveals, looks, j
 
-    def apply(self, i: int, option: Option, unknown: bool) -> int:
-        """Take entry ``i``'s option, rebinding pieces so the reveal and look entries after it match; the next index."""
+    def apply(self, i: int, option: Option, unknown: bool, index: int | None = None) -> int:
+        """Take entry ``i``'s option (``index``: its index among the listed options, if known), rebinding
+        pieces so the reveal and look entries after it match; the next index."""
         nxt = i + 1
         entries = self.entries
         if nxt < self.stop and ("reveal" in entries[nxt] or "look" in entries[nxt]):
@@ -674,14 +685,23 @@ class RecordWalk:
         else:
             reveals, looks = [], []
         pre = self.state
-        pieces = self.option_pieces(option)
+        pending = pre.pending
+        assert pending is not None
+        branch = pending.decision.branches[option[0]]
+        slots = self.texts.slots.get(id(branch))
+        if slots is None:
+            slots = self.texts.piece_slots(branch)
+        values = option[1]
+        pieces = [values[k] for k in slots] if slots else []
         if pieces and self.keep:
             self.snapshots.append(_Snapshot(pre.clone(), option))
         if not (reveals or looks) or not self.keep:  # no copy to rebind from: none needed, or a fast pass
-            assert pre.pending is not None
-            marks = Marks.of(pre)
-            pre.apply_option(option)
-            if not (reveals or looks) and marks.face_up == pre.face_up and marks.seen == pre.seen:
+            was_up, was_seen = pre.face_up.copy(), pre.seen.copy()
+            if index is not None and pending.listed:  # (an option just listed: taken by its index)
+                pre.apply_index(index)
+            else:
+                pre.apply_option(option)
+            if not (reveals or looks) and was_up == pre.face_up and was_seen == pre.seen:
                 # nothing turned, looked at or stated
                 if pieces and not unknown:
                     for t in pieces:
@@ -689,6 +709,7 @@ class RecordWalk:
                 if self.ended_at is None and pre.pending is None:
                     self.ended_at = i
                 return nxt
+            marks = Marks(was_up, was_seen)
             revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
             if (reveals or looks) and self.first_mismatch(revealed, reveals, seen, looks) is not None:
                 raise Rewind  # pieces must trade places: the full pass does that
@@ -971,6 +992,47 @@ class _OptionTexts:
                 self.actions[(id(decision), decision.text(o, keys))] = o
             option = self.actions.get(key)
         return option if option is not None and option in pending.options else None
+
+    def drawn(self, pending: Pending, words: list[str], option: Option, omniscient: bool) -> bool | None:
+        """Whether the words write ``option`` (the seed's outcome of a chance event of one branch) as a
+        record of the kind (omniscient or not) writes it without question: pieces by their faces, or
+        (players-eye) unknown; then ``True`` if its pieces are written unknown.  None where
+        :meth:`outcomes` and the rest of the matching must decide (another outcome, more branches, a
+        face no record of the kind writes there)."""
+        decision = pending.decision
+        if len(decision.branches) != 1:
+            return None
+        how = self.how
+        hidden = how.unknown in words
+        if hidden and omniscient:
+            return None
+        canonical = words
+        for k, word in enumerate(words):
+            if how.looks_like_face(word):
+                if canonical is words:
+                    canonical = list(words)
+                try:
+                    canonical[k] = how.canonical(word)
+                except ValueError:
+                    return None
+        key = (id(decision), hidden, option)
+        try:
+            written = self.written.get(key)
+        except TypeError:  # values holding lists: left to outcomes
+            return None
+        if written is None:
+            try:
+                written = notation.text(decision.branches[0], option[1], self.game.piece_keys, (
+                    lambda t: how.unknown) if hidden else self.faces.__getitem__)
+            except Exception:  # (an option no text writes: outcomes says so, for the first such option)
+                return None
+            self.written[key] = written
+        if written != " ".join(canonical):
+            return None
+        if not omniscient and any(isinstance(b.type, PieceType) and w != how.unknown
+                                  for b, w in zip(decision.branches[0].bindings, words[1:])):
+            return None  # a face where the kind writes unknown
+        return hidden
 
     def outcomes(self, pending: Pending, words: list[str]) -> tuple[list[Option], bool]:
         """The chance outcomes written as these words (faces with symbols in any order), and whether
