@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games plant mutate parser study strength study-strong clean
+.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games soak-scharf plant mutate parser study strength study-strong clean
 
 setup: $(STAMP)
 
@@ -85,6 +85,15 @@ soak-props: setup
 ## soak-games: many random games (2-4 players, random switch settings), every invariant checked after every step
 soak-games: setup
 	$(BIN)/python bench/soak.py --games $(or $(GAMES),2000)
+
+## soak-scharf: every combination of Ratten Scharf's switches (64), SCHARF_GAMES random games each (default
+## 20,000, seeds 0 to SCHARF_GAMES-1) on the C back end, one process (SOAK_JOBS); none may stop with a rule error.
+## A failing game is printed with the command that replays it; the summary goes to bench/soak-ratten-scharf.txt
+## (rewritten after each round of 500 seeds over every combination, so a run stopped early says how far it got)
+SCHARF_GAMES ?= 20000
+soak-scharf: setup
+	RULES_BACKEND=c $(BIN)/python -m rattus_rules.tools.bench.combinations --game ratten_scharf \
+		--games $(SCHARF_GAMES) --jobs $(or $(SOAK_JOBS),1) --out bench/soak-ratten-scharf.txt
 
 ## plant: plant each known bug (bench/plant.py: engine, tools, spec) in a copy and check that its tests catch it
 plant: setup

@@ -4,7 +4,10 @@ For each combination of the options of the chosen switches (by default every
 interpretation switch of the game; game settings stay as given), ``games``
 random games are played from seeds 0, 1, ...  A game that raises a rule error
 (a decision with no option, a broken invariant with ``--invariants``) is
-reported with how to replay it; the run exits 1 if any did.  Any game of the
+reported with how to replay it; the run exits 1 if any did.  The games go in
+rounds of ``--chunk`` seeds over every combination, so that a run stopped early has
+played about as many games of each; ``--out FILE`` rewrites a summary there after
+each round (the command, the back end, every combination's tally).  Any game of the
 registry::
 
     python -m rattus_rules.tools.bench.combinations --game ratten_scharf --games 20000 \\
@@ -19,13 +22,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import attrs
 
 from interpreter import RulesError
 
 from ...algorithms.agents import DECISION_BOUND, play_random
-from ...api import interpretations, new_game
+from ...api import interpretations, new_game, rules_of
 
 
 @attrs.frozen
@@ -64,29 +68,56 @@ def soak(job: tuple[str, tuple[tuple[str, str], ...], int, int, bool]) -> Tally:
         except RulesError as err:
             errors += 1
             shown = " ".join(f"--interpretation {k}={v}" for k, v in settings)
-            message = message or (f"seed {seed}: {err}\n  replay: rattus --game {game} play --seed {seed} {shown}")
+            players = 2 if game != "rattus" else 2 + seed % 3
+            message = message or (f"seed {seed}: {err}\n  replay: rattus --game {game} play --players {players} "
+                                  f"--seed {seed} {shown}")
     return Tally(settings, count, cut, errors, message)
 
 
 def run(game: str, games: int, switches: Sequence[str] | None, fixed: dict[str, str], jobs: int = 1,
-        invariants: bool = False, chunk: int = 500, note: Callable[[str], None] = print) -> list[Tally]:
-    """Soak every combination (with the ``fixed`` settings added): one :class:`Tally` each."""
-    todo = []
-    for combo in combinations(game, switches):
-        settings = tuple(sorted({**fixed, **combo}.items()))
-        todo += [(game, settings, first, min(chunk, games - first), invariants) for first in range(0, games, chunk)]
+        invariants: bool = False, chunk: int = 500, note: Callable[[str], None] = print,
+        rounds: Callable[[list[Tally]], None] | None = None) -> list[Tally]:
+    """Soak every combination (with the ``fixed`` settings added): one :class:`Tally` each.
+
+    Seeds go in rounds of ``chunk`` over every combination; after each round ``rounds`` (if given) gets
+    the tallies so far."""
+    every = [tuple(sorted({**fixed, **combo}.items())) for combo in combinations(game, switches)]
+    todo = [(game, settings, first, min(chunk, games - first), invariants)
+            for first in range(0, games, chunk) for settings in every]
     merged: dict[tuple[tuple[str, str], ...], Tally] = {}
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for t in pool.map(soak, todo):
+        for number, t in enumerate(pool.map(soak, todo), 1):
             old = merged.get(t.settings)
             merged[t.settings] = t if old is None else Tally(t.settings, old.games + t.games, old.cut + t.cut,
                                                              old.errors + t.errors, old.first_error or t.first_error)
             done = merged[t.settings]
             if done.games == games:
-                shown = ", ".join(f"{k}={v}" for k, v in done.settings)
-                note(f"{shown}: {done.games} games, {done.errors} stopped by a rule error, {done.cut} cut"
-                     + (f"\n  {done.first_error}" if done.first_error else ""))
+                note(f"{describe(done.settings)}: {done.games} games, {done.errors} stopped by a rule error, "
+                     f"{done.cut} cut" + (f"\n  {done.first_error}" if done.first_error else ""))
+            if rounds is not None and number % len(every) == 0:
+                rounds(list(merged.values()))
     return list(merged.values())
+
+
+def describe(settings: tuple[tuple[str, str], ...]) -> str:
+    """Settings as ``id=value, ...``."""
+    return ", ".join(f"{k}={v}" for k, v in settings)
+
+
+def summary(tallies: Sequence[Tally], command: str, backend: str, seconds: float, games: int) -> str:
+    """The text a run writes to ``--out``: what ran, on which back end, and every combination's tally."""
+    total = sum(t.games for t in tallies)
+    errors = sum(t.errors for t in tallies)
+    least = min((t.games for t in tallies), default=0)
+    state = "finished" if least >= games else f"still running (or stopped): {least} of {games} games per combination"
+    lines = [f"command: {command}", f"back end: {backend}", f"status: {state}",
+             f"{len(tallies)} combinations, {total} games (seeds 0 to {max(least - 1, 0)} at least, each combination), "
+             f"{errors} stopped by a rule error, {sum(t.cut for t in tallies)} cut ({seconds:.0f} s)", ""]
+    for t in sorted(tallies, key=lambda t: t.settings):
+        lines.append(f"{describe(t.settings)}: {t.games} games, {t.errors} stopped by a rule error, {t.cut} cut")
+        if t.first_error:
+            lines.append(f"  {t.first_error}")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,10 +130,25 @@ def main(argv: list[str] | None = None) -> int:
                         help="a setting (or switch) fixed for every game; repeatable")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--invariants", action="store_true", help="check every invariant after each step")
+    parser.add_argument("--chunk", type=int, default=500, help="seeds per round and work item (default 500)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="write a summary here after each round (the command, back end and every tally)")
     args = parser.parse_args(argv)
+    if args.games < 1 or args.chunk < 1:
+        parser.error("--games and --chunk are at least 1")
     fixed = dict(item.split("=", 1) for item in args.setting)
+    backend = rules_of(args.game).backend(fixed or None).backend
+    command = "python -m rattus_rules.tools.bench.combinations " + " ".join(argv if argv is not None else sys.argv[1:])
+    print(f"soak of {args.game}: {args.games} games per combination, back end {backend}", flush=True)
     began = time.perf_counter()
-    tallies = run(args.game, args.games, args.switch, fixed, args.jobs, args.invariants)
+
+    def write(tallies: list[Tally]) -> None:
+        if args.out is not None:
+            args.out.write_text(summary(tallies, command, backend, time.perf_counter() - began, args.games),
+                                encoding="utf-8")
+
+    tallies = run(args.game, args.games, args.switch, fixed, args.jobs, args.invariants, args.chunk, rounds=write)
+    write(tallies)
     total = sum(t.games for t in tallies)
     errors = sum(t.errors for t in tallies)
     print(f"{len(tallies)} combinations, {total} games, {errors} stopped by a rule error "
