@@ -225,9 +225,10 @@ class Interpretation:
                              "citations": [citation_json(c) for c in o.citations]} for o in self.options]}
 
 
-def interpretations(data: str | Path | None = None, game: str | None = None) -> list[Interpretation]:
-    """Every interpretation switch of the spec, in spec order, then every game setting."""
-    rules = load_rules(data, game)
+def interpretations(data: str | Path | None = None, game: str | ResolvedGame | None = None) -> list[Interpretation]:
+    """Every interpretation switch of the spec, in spec order, then every game setting (of a game given by
+    name, or resolved already: :func:`rules_of`)."""
+    rules = rules_of(game, data)
     return [
         Interpretation(
             d.ident,

@@ -1,4 +1,5 @@
-"""`rattus play --web`: play in the browser against random players (see :mod:`rattus_rules.games.rattus.playweb`)."""
+"""`rattus play --web`: play any game of the registry in the browser against random players (see
+:mod:`rattus_rules.tools.views.play`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import argparse
 import sys
 from typing import Any
 
-from ..games import DEFAULT_GAME, game_name
 from .common import EXIT_OK, UsageError, parse_interpretations
 
 
@@ -29,13 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_web(args: argparse.Namespace) -> int:
     """Serve the play page until Ctrl-C."""
-    from ..games.rattus.playweb import PlayServer, make_play_server
+    from ..tools.views.play import PlayServer, make_play_server
 
-    chosen = game_name()
-    if chosen != DEFAULT_GAME:  # the page is Rattus's own (its board, cards and forms): refused, never a 500
-        raise UsageError(f"the play page (--web) plays rattus only, not {chosen}: play {chosen} in the terminal "
-                         f"(`rattus --game {chosen} play`), and see a recorded game of it drawn from its spec's "
-                         f"picture with `rattus --game {chosen} view GAME.json -o GAME.html`")
     if getattr(args, "record", None):
         raise UsageError("--record is for games of random players; on the play page, download the record")
     if not 0 <= args.port <= 65535:
@@ -48,7 +43,7 @@ def run_web(args: argparse.Namespace) -> int:
         httpd: Any = make_play_server(server, args.port)
     except OSError as err:
         raise UsageError(f"cannot serve on 127.0.0.1:{args.port}: {err.strerror or err}") from None
-    print(f"Rattus play page: http://127.0.0.1:{httpd.server_port}/  (Ctrl-C stops)", flush=True)
+    print(f"{server.game.title} play page: http://127.0.0.1:{httpd.server_port}/  (Ctrl-C stops)", flush=True)
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:

@@ -129,6 +129,11 @@ class GameHooks:
     seat_rows: Callable[[State, Sequence[str] | None], list[dict[str, Any]]] | None = None
     #: What the viewer says of the component data; without it, the game's provenance note.
     components_note: str | None = None
+    #: For the play page (:mod:`rattus_rules.tools.views.play`): the places of the game's ``picture`` (their
+    #: ``data-place`` keys) whose clicks choose an action, given the state and the action's words: each a
+    #: path of places clicked in turn.  Without it, an action is chosen on the picture only where the spec
+    #: declares a ``click`` for its verb.
+    action_places: Callable[[State, Sequence[str]], list[list[str]]] | None = None
     #: How ``rattus play`` lays out the game's log: lines beginning with one of ``log_turns`` start a
     #: turn (flush left, framed ``— … —``), with one of ``log_events`` a notable event (flush left); every
     #: other line is indented.  Without them every line is indented.

@@ -41,19 +41,25 @@ var Rattus = (function () {
     return svg;
   }
 
-  /* The players' table: seat, score, supply, castle cubes, cards; the one to move in bold, a winner marked. */
+  /* The seats' table: the seat, then every other key of a row in order (a list written with commas); the one to
+     move in bold, a winner marked.  A row's seat, label, to_move and winner are not columns. */
+  var NOT_COLUMNS = ["seat", "label", "to_move", "winner"];
+
   function players(table, rows, mine) {
     table.replaceChildren();
+    var columns = rows.length ? Object.keys(rows[0]).filter(function (k) { return NOT_COLUMNS.indexOf(k) < 0; }) : [];
     var head = el("tr");
-    ["seat", "score", "supply", "castle", "cards"].forEach(function (h) { head.appendChild(el("th", h)); });
+    ["seat"].concat(columns).forEach(function (h) { head.appendChild(el("th", h)); });
     table.appendChild(head);
     rows.forEach(function (p) {
       var row = el("tr", null, (p.to_move ? "to-move" : "") + (p.winner ? " winner" : ""));
       row.dataset.seat = p.seat;
       var label = p.label + (p.seat === mine ? " (you)" : "") + (p.to_move ? " ◀" : "") +
         (p.winner ? " (winner)" : "");
-      [label, p.score, p.supply, p.castle, p.cards.join(", ") || "none"].forEach(function (v) {
-        row.appendChild(el("td", v));
+      row.appendChild(el("td", label));
+      columns.forEach(function (k) {
+        var v = p[k];
+        row.appendChild(el("td", Array.isArray(v) ? (v.join(", ") || "none") : v));
       });
       table.appendChild(row);
     });

@@ -1,4 +1,4 @@
-/* The play page: talks to the JSON interface of `rattus play --web` (see rattus_rules/games/rattus/playweb.py). */
+/* The play page: talks to the JSON interface of `rattus play --web` (see rattus_rules/tools/views/play.py). */
 (function () {
   "use strict";
   var page = JSON.parse(document.getElementById("rattus-data").textContent);
@@ -106,72 +106,152 @@
     }, function (err) { busy = false; showError($("error"), err); });
   }
 
-  /* The actions naming a region (a word of the action is the region's name). */
-  function naming(region) {
-    return game.actions.filter(function (a) { return a.words.indexOf(region) >= 0; });
+  /* Choosing on the picture.  Each action carries `paths`: the places (the picture's data-place keys)
+     whose clicks, in turn, choose it; an action of a verb whose clicks the spec declares also carries
+     `pick`, the words the clicks do not choose (chosen first, with the buttons of its verb). */
+  var path = [];     /* the places clicked so far */
+  var picked = {};   /* verb -> the pick chosen for it */
+
+  function startsWith(p, prefix) {
+    if (p.length < prefix.length) { return false; }
+    for (var i = 0; i < prefix.length; i++) { if (p[i] !== prefix[i]) { return false; } }
+    return true;
   }
 
-  /* The actions choosing the token at place `index` of `region`: `verb REGION index ...`, or `reveal index`
-     while a region is being devastated (the only region with tokens to reveal). */
-  function choosing(region, index) {
+  /* The actions a click path may still mean (for a verb with picks, only those of the pick chosen). */
+  function candidates(prefix) {
     return game.actions.filter(function (a) {
-      var at = a.words.indexOf(region);
-      if (at >= 0 && a.words[at + 1] === String(index)) { return true; }
-      return a.verb === "reveal" && a.words.length === 1 && a.words[0] === String(index) &&
-        devastated() === region;
+      if (a.pick !== undefined && picked[a.verb] !== a.pick) { return false; }
+      return a.paths.some(function (p) { return startsWith(p, prefix); });
     });
   }
 
-  /* The region whose tokens `reveal N` counts: the one the plague is in. */
-  function devastated() {
-    var mark = document.querySelector("#picture g.region[data-plague=yes]");
-    return mark ? mark.getAttribute("data-region") : null;
+  /* The places a next click may take, each with the verbs it leads to. */
+  function nextPlaces() {
+    var out = {};
+    candidates(path).forEach(function (a) {
+      a.paths.forEach(function (p) {
+        if (p.length > path.length && startsWith(p, path)) {
+          var key = p[path.length];
+          out[key] = out[key] || [];
+          if (out[key].indexOf(a.verb) < 0) { out[key].push(a.verb); }
+        }
+      });
+    });
+    return out;
+  }
+
+  function unique(found) {
+    var texts = found.map(function (a) { return a.text; });
+    return texts.filter(function (t, i) { return texts.indexOf(t) === i; });
   }
 
   /* Take the one action a click means, or mark the few it may mean and move the focus to the first. */
-  function chooseAmong(found, what) {
-    var texts = found.map(function (a) { return a.text; });
-    var unique = texts.filter(function (t, i) { return texts.indexOf(t) === i; });
-    if (unique.length === 1) { act(unique[0]); return; }
+  function chooseAmong(texts, what) {
+    if (texts.length === 1) { act(texts[0]); return; }
     var first = null;
-    document.querySelectorAll("#actions button").forEach(function (b) {
-      var on = unique.indexOf(b.dataset.action) >= 0;
+    var choices = $("choices");
+    choices.replaceChildren();
+    document.querySelectorAll("#actions button[data-action]").forEach(function (b) {
+      var on = texts.indexOf(b.dataset.action) >= 0;
       b.classList.toggle("suggested", on);
       if (on && first === null) { first = b; }
     });
-    $("hint").textContent = unique.length ? what + " is in " + unique.length +
+    texts.forEach(function (t) {  /* an action with no button of its own (a verb chosen on the picture) */
+      if (document.querySelector("#actions button[data-action='" + CSS.escape(t) + "']")) { return; }
+      var b = el("button", t, "suggested");
+      b.type = "button";
+      b.dataset.action = t;
+      b.addEventListener("click", function () { act(t); });
+      choices.appendChild(b);
+      if (first === null) { first = b; }
+    });
+    $("hint").textContent = texts.length ? what + " is in " + texts.length +
       " of your actions (marked in red): choose one." : what + " is in none of your actions now.";
     if (first) { first.focus(); }
   }
 
-  function clickable(node, label, run) {
-    node.classList.add("clickable");
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
-    node.setAttribute("aria-label", label);
-    node.addEventListener("click", function (ev) { ev.stopPropagation(); run(); });
-    node.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); run(); }
+  function placeLabel(node) {
+    var title = node.querySelector("title");
+    var key = node.getAttribute("data-place");
+    return title && title.textContent.indexOf(key) === 0 ? title.textContent : key;
+  }
+
+  /* A click (or Enter) on a place: go on along the paths through it, or take the action it completes. */
+  function clickPlace(key, node) {
+    var prefix = path.concat([key]);
+    var found = candidates(prefix);
+    var further = found.filter(function (a) {
+      return a.paths.some(function (p) { return p.length > prefix.length && startsWith(p, prefix); });
     });
+    if (!further.length) {
+      path = [];
+      mark();
+      chooseAmong(unique(found), placeLabel(node));
+      return;
+    }
+    path = prefix;
+    mark();
+    $("place-hint").textContent = "From " + path.join(", ") + ": now click where it goes (marked in blue); " +
+      "Escape goes back.";
+    var next = document.querySelector("#picture [data-place].clickable");
+    if (next) { next.focus(); }
+  }
+
+  /* Mark the places a click may take now (focusable, a button each) and the ones clicked already. */
+  function mark() {
+    var svg = document.querySelector("#picture svg");
+    if (!svg) { return; }
+    var next = game.over ? {} : nextPlaces();
+    svg.querySelectorAll("[data-place]").forEach(function (node) {
+      var key = node.getAttribute("data-place");
+      var on = Object.prototype.hasOwnProperty.call(next, key);
+      node.classList.toggle("clickable", on);
+      node.classList.toggle("chosen", path.indexOf(key) >= 0);
+      if (on) {
+        node.setAttribute("tabindex", "0");
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", placeLabel(node) + ": " + next[key].join(" or "));
+      } else {
+        node.removeAttribute("tabindex");
+        node.removeAttribute("role");
+        node.removeAttribute("aria-label");
+      }
+    });
+    if (!path.length) {
+      var verbs = [];
+      Object.keys(next).forEach(function (k) {
+        next[k].forEach(function (v) { if (verbs.indexOf(v) < 0) { verbs.push(v); } });
+      });
+      $("place-hint").textContent = verbs.length ? "Click a place marked in blue to " + verbs.join(" or ") +
+        " (or Tab to it, Enter), or a button." : "";
+    }
   }
 
   function picture(view) {
-    var svg = Rattus.picture($("picture"), view.svg);
-    svg.querySelectorAll("g.region[data-in-play=yes]").forEach(function (g) {
-      var region = g.getAttribute("data-region");
-      g.querySelectorAll("g.token[data-index]").forEach(function (tile) {
-        var index = tile.getAttribute("data-index");
-        if (choosing(region, index).length) {
-          clickable(tile, region + ", token " + index, function () {
-            chooseAmong(choosing(region, index), region + "'s token " + index);
-          });
-        }
+    path = [];
+    var box = $("picture");
+    if (!view.svg) {
+      box.replaceChildren(el("pre", view.text, "position"));
+      $("zoom").hidden = true;
+      $("place-hint").textContent = "";
+      return;
+    }
+    $("zoom").hidden = false;
+    var svg = Rattus.picture(box, view.svg);
+    svg.querySelectorAll("[data-place]").forEach(function (node) {
+      var key = node.getAttribute("data-place");
+      node.addEventListener("click", function (ev) {
+        if (!node.classList.contains("clickable")) { return; }
+        ev.stopPropagation();
+        clickPlace(key, node);
       });
-      var found = naming(region);
-      if (!found.length) { return; }
-      var verbs = found.map(function (a) { return a.verb; }).filter(function (v, i, all) { return all.indexOf(v) === i; });
-      clickable(g, region + ": " + verbs.join(" or "), function () { chooseAmong(naming(region), region); });
+      node.addEventListener("keydown", function (ev) {
+        if (!node.classList.contains("clickable")) { return; }
+        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); ev.stopPropagation(); clickPlace(key, node); }
+      });
     });
+    mark();
   }
 
   /* The rule of an action and its German sentences, shown while the action has the focus or the pointer. */
@@ -206,7 +286,7 @@
   function turn(view) {
     var box = $("turn");
     box.replaceChildren();
-    var banner = $("whose");
+    var banner = $("whose-text");
     if (view.over) {
       banner.textContent = "The game is over.";
       box.appendChild(el("h2", "The game is over"));
@@ -216,7 +296,7 @@
       return;
     }
     banner.textContent = "Your turn (" + view.seat + "): " + (view.actions.length === 1 ? "one action" :
-      view.actions.length + " actions") + ". Click a region or a token on the board, or a button below.";
+      view.actions.length + " actions") + ".";
     box.appendChild(el("h2", "Your turn (" + view.seat + ")"));
     var rule = el("p", "The rule asking: ");
     rule.appendChild(el("code", view.rule));
@@ -225,6 +305,14 @@
     actions.id = "actions";
     var groups = {};
     var seen = {};
+    var picks = {};  /* verb -> its picks, in order; the one chosen stays chosen while it is legal */
+    view.actions.forEach(function (a) {
+      if (a.pick === undefined) { return; }
+      picks[a.verb] = picks[a.verb] || [];
+      if (picks[a.verb].indexOf(a.pick) < 0) { picks[a.verb].push(a.pick); }
+    });
+    Object.keys(picks).forEach(function (v) { if (picks[v].indexOf(picked[v]) < 0) { picked[v] = picks[v][0]; } });
+    var made = {};
     view.actions.forEach(function (a) {
       if (seen[a.text]) { return; }
       seen[a.text] = true;
@@ -234,6 +322,30 @@
         group.dataset.verb = a.verb;
         group.appendChild(el("legend", a.verb));
         actions.appendChild(group);
+      }
+      if (a.pick !== undefined) {  /* chosen on the picture: a button per pick, then the clicks */
+        if (made[a.verb + "\n" + a.pick]) { return; }
+        made[a.verb + "\n" + a.pick] = true;
+        var p = el("button", a.pick || a.verb, "pick");
+        p.type = "button";
+        p.dataset.verb = a.verb;
+        p.dataset.pick = a.pick;
+        p.setAttribute("aria-pressed", picked[a.verb] === a.pick ? "true" : "false");
+        p.title = "choose " + a.verb + " " + a.pick + ", then click on the picture where it goes";
+        p.addEventListener("click", function () {
+          picked[a.verb] = a.pick;
+          path = [];
+          group.querySelectorAll("button.pick").forEach(function (o) {
+            o.setAttribute("aria-pressed", o.dataset.pick === a.pick ? "true" : "false");
+          });
+          mark();
+          var first = document.querySelector("#picture [data-place].clickable");
+          if (first) { first.focus(); }
+        });
+        p.addEventListener("focus", function () { help(a); });
+        p.addEventListener("mouseenter", function () { help(a); });
+        group.appendChild(p);
+        return;
       }
       var b = el("button", a.words.length ? a.words.join(" ") : a.verb);
       b.type = "button";
@@ -246,7 +358,14 @@
       b.addEventListener("mouseenter", function () { help(a); });
       group.appendChild(b);
     });
+    Object.keys(picks).forEach(function (verb) {
+      groups[verb].appendChild(el("p", (picks[verb].length > 1 ? "Choose one, then click" : "Click") +
+        " on the picture where it goes: the place it goes from, then the place it goes to.", "note"));
+    });
     box.appendChild(actions);
+    var choices = el("div", null, "actions");
+    choices.id = "choices";
+    box.appendChild(choices);
     var hint = el("p", "", "note");
     hint.id = "hint";
     hint.setAttribute("aria-live", "polite");
@@ -283,14 +402,28 @@
     $("download").href = base + "?kind=players-eye";
     $("download-full").href = base + "?kind=omniscient";
     $("download-full").hidden = !view.over;
-    picture(view);
     turn(view);
+    picture(view);
     since(view);
     players(view);
     log(view);
   }
 
+  $("title").textContent = page.title;
   $("components").textContent = page.components;
+  document.addEventListener("keydown", function (ev) {  /* Escape takes back the places clicked */
+    if (ev.key === "Escape" && path.length && game) {
+      path = [];
+      mark();
+      var first = document.querySelector("#picture [data-place].clickable");
+      if (first) { first.focus(); }
+    }
+  });
+  $("zoom").addEventListener("click", function () {
+    var on = $("picture").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", on ? "true" : "false");
+    $("zoom").textContent = on ? "fit" : "zoom";
+  });
   $("new-game").addEventListener("click", function () {
     $("game-view").hidden = true;
     $("setup-view").hidden = false;

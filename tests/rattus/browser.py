@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from rattus_rules.games.rattus.playweb import PlayServer, make_play_server
+from rattus_rules.tools.views.play import PlayServer, make_play_server
 
 #: Debian's Chromium (package ``chromium``); RATTUS_CHROMIUM names another binary.
 CHROMIUM = os.environ.get("RATTUS_CHROMIUM", "/usr/bin/chromium")

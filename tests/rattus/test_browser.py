@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from interpreter.session import citations_json
-from rattus_rules.games.rattus.playweb import PlayServer
 from rattus_rules.tools.records.validate import PLAYERS_EYE, record_game
 from rattus_rules.tools.views.frames import record_frames
+from rattus_rules.tools.views.play import PlayServer
 from rattus_rules.tools.views.viewer import viewer_html
 
 from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401

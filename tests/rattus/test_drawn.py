@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from interpreter import State
-from rattus_rules.games.rattus.playweb import PlayServer
 from rattus_rules.games.rattus.render import state_svg
 from rattus_rules.tools.records.validate import PLAYERS_EYE, record_game, walk
 from rattus_rules.tools.views.frames import record_frames
+from rattus_rules.tools.views.play import PlayServer
 from rattus_rules.tools.views.viewer import viewer_data
 
 from .browser import serving

@@ -49,7 +49,7 @@ def test_the_card_classes_come_from_the_spec(rules: Game) -> None:
 
 
 @pytest.mark.parametrize("module", ["games/rattus/scenario", "games/rattus/textview", "tools/kit/conformance",
-                                    "games/rattus/render", "games/rattus/playweb", "tools/study/study",
+                                    "games/rattus/render", "tools/views/play", "tools/study/study",
                                     "games/rattus/docgen", "games/rattus/modelgen"])
 def test_no_module_spells_a_spec_lookup_of_its_own(module: str) -> None:
     text = (PACKAGE / f"{module}.py").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rattus_rules.games.rattus.playweb import TOKEN_HEADER, PlayServer, make_play_server
+from rattus_rules.tools.views.play import TOKEN_HEADER, PlayServer, make_play_server
 
 
 class Served:

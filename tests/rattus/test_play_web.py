@@ -15,8 +15,8 @@ import pytest
 
 from rattus_rules import interpretations
 from rattus_rules.cli import main
-from rattus_rules.games.rattus.playweb import MAX_BODY, TOKEN_HEADER, PlayServer
 from rattus_rules.tools.records.validate import validate
+from rattus_rules.tools.views.play import MAX_BODY, TOKEN_HEADER, PlayServer
 
 from .browser import serving
 
@@ -144,7 +144,7 @@ def test_a_game_against_random_players(served: tuple[PlayServer, Client]) -> Non
 
 def test_the_server_keeps_a_bounded_number_of_games(served: tuple[PlayServer, Client]) -> None:
     server, client = served
-    from rattus_rules.games.rattus import playweb
+    from rattus_rules.tools.views import play as playweb
 
     first = None
     for _ in range(playweb.MAX_GAMES + 2):

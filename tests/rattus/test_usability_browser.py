@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rattus_rules.games.rattus.playweb import PlayServer
 from rattus_rules.tools.records.validate import record_game, validate
 from rattus_rules.tools.views.frames import record_frames
+from rattus_rules.tools.views.play import PlayServer
 
 from .browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
 from .test_browser import where, write_page

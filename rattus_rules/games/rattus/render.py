@@ -36,7 +36,7 @@ from rattus_rules.tools.records.validate import seat_name
 from rattus_rules.tools.views.webpage import xml_safe
 
 from .layout import MAP_WIDTH, positions
-from .names import BOARD, FIRST_USED_WITH_PLAYERS, REGIONS
+from .names import BOARD, FIRST_USED_WITH_PLAYERS, REGIONS, View
 
 #: The note every page that shows the board or tokens carries (the brief: say which data is reconstructed).
 COMPONENTS_NOTE = ("Part of the component data is a reconstruction, not verified: the board's adjacency "
@@ -225,6 +225,29 @@ def state_svg(state: State, shown: Callable[[int], bool] | None = None,
                 [edges, drawn, _state_legend(map_height + 10), side])
 
 
+def token_place(region: str, index: int) -> str:
+    """The ``data-place`` key of the token at place ``index`` (from 1) of a region in the board's picture (a
+    region's own key is its name)."""
+    return f"{region} {index}"
+
+
+def action_places(state: State, words: Sequence[str]) -> list[list[str]]:
+    """For the play page: the places of the board whose click chooses an action (its words): each region in
+    play it names, the token it names by region and place, and for ``reveal N`` the plague region's token N."""
+    view = View(state)
+    in_play = {str(r) for r in view.in_play}
+    out: list[list[str]] = []
+    for at, word in enumerate(words[1:], 1):
+        if word in in_play:
+            out.append([word])
+            if at + 1 < len(words) and words[at + 1].isdigit():
+                out.append([token_place(word, int(words[at + 1]))])
+    plague = view.plague
+    if words[:1] == ["reveal"] and len(words) == 2 and words[1].isdigit() and plague is not None:
+        out.append([token_place(str(plague), int(words[1]))])
+    return out
+
+
 def board_only_svg(state: State, shown: Callable[[int], bool] | None = None,
                    names: Sequence[str] | None = None) -> str:
     """The board of a game state without the side panel (the replay viewer's picture): the regions with
@@ -291,7 +314,8 @@ def _state_region(parent: Element, state: State, region: str, at: tuple[int, int
     face_up = [p for p in pieces if state.face_up[p]]
     cubes = [(p, int(_value(state, "cubes", (p, region), 0))) for p in state.seats]
     stroke = {"stroke": _PLAGUE, "stroke_width": "3.5"} if plague else {"stroke": _INK, "stroke_width": "1.2"}
-    g = _el(parent, "g", class_="region", data_region=region, data_in_play="yes", data_tokens=len(hidden),
+    g = _el(parent, "g", class_="region", data_region=region, data_place=region, data_in_play="yes",
+            data_tokens=len(hidden),
             data_revealed=len(face_up), data_cubes=" ".join(str(c) for _, c in cubes),
             data_plague="yes" if plague else None)
     _el(g, "rect", x=left, y=top, width=w, height=h, rx=10, fill="#fffdf6", **stroke)
@@ -299,7 +323,8 @@ def _state_region(parent: Element, state: State, region: str, at: tuple[int, int
     # face-down rat tokens: small dark tiles
     for i, p in enumerate(hidden):
         tx = left + 8 + i * 22
-        tile = _el(g, "g", class_="token", data_index=pieces.index(p) + 1)  # its place in the region, from 1
+        index = pieces.index(p) + 1  # its place in the region, from 1
+        tile = _el(g, "g", class_="token", data_index=index, data_place=token_place(region, index))
         _el(tile, "title", f"face down: {_token_label(state.face(p))}" if shown(p) else "face down")
         _el(tile, "rect", x=tx, y=top + 24, width=18, height=18, rx=4, fill="#3a2f2a")
         _text(tile, tx + 9, top + 37, "?", 11, fill="#ffffff")

@@ -127,8 +127,7 @@ def players_json(state: State, seats: Sequence[str] | None = None) -> list[dict[
     holder = vals.get("holder", {})
     scores = state.scores()
     winners = (state.winner() or []) if state.is_terminal() else []
-    return [{"seat": notation.seat(p), "label": seat_name(p, seats), "supply": vals.get("supply", {}).get(p, 0),
-             "castle": vals.get("castle", {}).get(p, 0),
-             "cards": [str(c) for c, h in holder.items() if h == p],
-             "score": scores[p], "winner": p in winners,
+    return [{"seat": notation.seat(p), "label": seat_name(p, seats), "score": scores[p],
+             "supply": vals.get("supply", {}).get(p, 0), "castle": vals.get("castle", {}).get(p, 0),
+             "cards": [str(c) for c, h in holder.items() if h == p], "winner": p in winners,
              "to_move": p == state.current_player} for p in state.seats]

@@ -33,7 +33,7 @@ import attrs
 from interpreter import RulesError, State, notation
 from interpreter import ast as A
 from interpreter.notation import value_word
-from interpreter.types import ANY
+from interpreter.types import ANY, EntityType
 
 from .webpage import xml_safe
 
@@ -166,10 +166,10 @@ def picture_svg(state: State, shown: Any = None, seats: Sequence[str] | None = N
             out.append(f'<circle cx="{cx + CELL / 2}" cy="{cy + CELL / 2}" r="{CELL / 2 - 4}" fill="none" '
                        f'stroke="{ink}" stroke-width="2" stroke-dasharray="3 2"/>')
         if p.label:
-            out.append(f'<text x="{cx + CELL / 2}" y="{cy + CELL / 2 + 5}" text-anchor="middle" font-size="15" '
+            out.append(f'<text x="{cx + CELL / 2}" y="{cy + CELL / 2 + 3}" text-anchor="middle" font-size="15" '
                        f'font-family="sans-serif" font-weight="bold" fill="{ink}">{_escaped(p.label)}</text>')
         if p.count is not None and p.count > 0:
-            out.append(f'<text x="{cx + CELL - 4}" y="{cy + CELL - 4}" text-anchor="end" font-size="9" '
+            out.append(f'<text x="{cx + CELL - 3}" y="{cy + CELL - 3}" text-anchor="end" font-size="12" '
                        f'font-family="sans-serif" fill="{ink}">{p.count}</text>')
         out.append("</g>")
     for p in drawn:  # outlines last, above their neighbours
@@ -182,7 +182,7 @@ def picture_svg(state: State, shown: Any = None, seats: Sequence[str] | None = N
         fill = (colour_of(name) or ("#ffffff", "#000000"))[0]
         label = _escaped(seats[seat] if seats and seat < len(seats) else notation.seat(seat))
         out.append(f'<rect x="{x}" y="{height + 5}" width="12" height="12" fill="{fill}" stroke="#000"/>'
-                   f'<text x="{x + 16}" y="{height + 15}" font-size="11" font-family="sans-serif">{label}</text>')
+                   f'<text x="{x + 16}" y="{height + 16}" font-size="12" font-family="sans-serif">{label}</text>')
         x += 24 + 7 * len(label)
     out.append("</svg>")
     return "".join(out)
@@ -202,4 +202,32 @@ def clicks(state: State) -> dict[str, dict[str, Any]]:
             env = {click.var: key}
             ends[str(key)] = [str(_value(state, click.start, env)), str(_value(state, click.end, env))]
         out[click.verb] = {"var": click.var, "ends": ends}
+    return out
+
+
+def option_clicks(state: State) -> dict[int, tuple[int, list[str]]]:
+    """For the play page: each option of the pending decision that a declared ``click`` chooses, by its
+    index: which of its values the clicks choose (its place among the values) and the places clicked in
+    turn (the one ``from`` gives, then the one ``to`` gives).  Options of other verbs are left out."""
+    picture, pending = declared(state), state.pending
+    if picture is None or pending is None or not picture.clicks:
+        return {}
+    by_verb = {c.verb: c for c in picture.clicks}
+    look = state.clone()
+    ends: dict[tuple[str, Any], list[str]] = {}
+    out: dict[int, tuple[int, list[str]]] = {}
+    for index, (branch_index, values) in enumerate(pending.options):
+        branch = pending.decision.branches[branch_index]
+        click = by_verb.get(branch.verb)
+        if click is None:
+            continue
+        at = next((j for j, b in enumerate(branch.bindings)
+                   if isinstance(b.type, EntityType) and b.type.table == click.table), None)
+        if at is None:
+            continue
+        key = (click.verb, values[at])
+        if key not in ends:
+            env = {click.var: values[at]}
+            ends[key] = [str(_value(look, click.start, env)), str(_value(look, click.end, env))]
+        out[index] = (at, ends[key])
     return out

@@ -1,17 +1,23 @@
-"""The play page: ``rattus play --web`` lets a person play Rattus in the browser against random players.
+"""The play page: ``rattus play --web`` lets a person play any game of the registry in the browser against
+random players.
 
 A small web application (`Bottle <https://bottlepy.org>`_) serves, on
 127.0.0.1 only, one self-contained page (:mod:`rattus_rules.tools.views.webpage`) and a
-JSON interface to it.  At the start the person chooses the number of players,
-their seat, a seed and a reading for every interpretation switch.  Then the
-page shows the board as they see it (hidden tokens stay hidden, except those
-their Witch looked at), whose turn it is, their legal actions grouped by verb
-(each with its rule and German text on hover or focus; a click on a region or
-on a token, or Enter on it, chooses the action naming it, or marks the few it
-may mean), what the other players and chance did since the person's last move,
-and every step of the game.  The record of the game
-can be downloaded at any time: as a players-eye record (what the person saw),
-and, once the game is over, as an omniscient one.
+JSON interface to it.  The game is resolved once (:class:`~rattus_rules.games.ResolvedGame`).  At the start
+the person chooses the number of players, their seat, a seed and a reading for every interpretation
+switch.  Then the page shows the position as they see it (hidden pieces stay hidden unless the rules let
+them see them), drawn by the game's picture (its package's ``picture`` hook, else the ``picture`` its spec
+declares, :mod:`rattus_rules.tools.views.picture`; else as text), whose turn it is, their legal actions
+grouped by verb (each with its rule and German text on hover or focus), what the other players and chance
+did since the person's last move, and every step of the game.
+
+An action is also chosen on the picture: each carries the places (the picture's ``data-place`` keys) whose
+clicks, in turn, choose it.  Where the spec declares a ``click`` for its verb, those are the two places
+it names (for Ratten Scharf, a strip is laid by choosing the strip, then clicking the field of its first
+symbol and that of its last); otherwise the game's package may name them (its ``action_places`` hook).
+A click, or Enter on a place, takes the one action it means, or marks the few it may mean.  The record of
+the game can be downloaded at any time: as a players-eye record (what the person saw), and, once the game
+is over, as an omniscient one.
 
 Every request is untrusted: bodies are small JSON objects whose fields are
 checked one by one; an answer is JSON, an error ``{"error": ...}`` with status
@@ -60,17 +66,15 @@ import bottle  # type: ignore[import-untyped]
 
 from interpreter import IllegalAction, State, notation
 from interpreter.edit import option_words
+from interpreter.notation import Unwritable
 from interpreter.session import citations_json
 from rattus_rules.algorithms.agents import RandomPlayer
-from rattus_rules.api import interpretations, load_rules
+from rattus_rules.api import interpretations, resolve
+from rattus_rules.games import ResolvedGame, position_text
 from rattus_rules.tools.records.validate import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, seat_label
+from rattus_rules.tools.views.picture import option_clicks, picture_svg
 from rattus_rules.tools.views.viewer import entry_text
 from rattus_rules.tools.views.webpage import asset, page, page_policy
-
-from .faces import UNKNOWN, face_text
-from .names import View
-from .render import COMPONENTS_NOTE, board_only_svg
-from .textview import players_json
 
 #: The most games one server keeps (the oldest is dropped).
 MAX_GAMES = 32
@@ -101,8 +105,10 @@ class BadRequest(ValueError):
 
 @attrs.define
 class Session:
-    """One game: the state, the person's seat, the random players and the records being written."""
+    """One game: the game resolved, the state, the person's seat, the random players and the records being
+    written."""
 
+    game: ResolvedGame
     state: State
     human: int
     others: RandomPlayer
@@ -130,51 +136,90 @@ class Session:
         while not st.is_terminal() and (st.is_chance_node() or st.current_player != self.human):
             self.apply(st.random_chance_index() if st.is_chance_node() else self.others.choose(st))
 
-    def shown(self, token: int) -> bool:
-        """Whether the person may see this token's face."""
-        return bool(self.state.can_see(token, self.human))
+    def shown(self, piece: int) -> bool:
+        """Whether the person may see this piece's face."""
+        return bool(self.state.can_see(piece, self.human))
+
+    def word(self, piece: int) -> str:
+        """A piece as the person may see it: its face as records write it, or the unknown face."""
+        faces = self.game.faces
+        return faces.written(piece) if self.shown(piece) else faces.unknown
 
     def legal(self) -> list[str]:
-        """The person's legal actions as text (tokens they may not see written ``?``)."""
+        """The person's legal actions as text (pieces they may not see written as the unknown face)."""
+        return [" ".join(words) for words in self.option_words()]
+
+    def option_words(self) -> list[list[str]]:
+        """The words of each of the person's legal actions (none when it is not their turn)."""
         st = self.state
         if st.is_terminal() or st.is_chance_node() or st.current_player != self.human:
             return []
+        try:
+            return [option_words(st, i, self.word) for i in range(st.num_legal_actions())]
+        except Unwritable:  # an action no text can write: the person cannot be offered it by name
+            return []
 
-        def word(t: int) -> str:
-            return face_text(st.game, t) if self.shown(t) else UNKNOWN
-
-        return [" ".join(option_words(st, i, word)) for i in range(st.num_legal_actions())]
-
-    def actions(self, legal: list[str]) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, str]]]]:
-        """Each legal action with its verb, its values as written, and the key of its rule's German text
-        (the option's own citations, then its decision's); and those texts by key."""
+    def actions(self, said: list[list[str]]) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, str]]]]:
+        """Each legal action with its verb, its values as written, the key of its rule's German text (the
+        option's own citations, then its decision's) and the places on the picture whose clicks choose it
+        (``paths``; and ``pick``, the words that are not clicked, where the spec declares the clicks); and
+        those texts by key."""
         st = self.state
         p = st.pending
-        if p is None or not legal:
+        if p is None or not said:
             return [], {}
         decision = p.decision
+        clicked = option_clicks(st)
+        places = self.game.hooks.action_places
         out, cites = [], {}
-        for text, (branch_index, _) in zip(legal, p.options):
+        for index, (words, (branch_index, _)) in enumerate(zip(said, p.options)):
             branch = decision.branches[branch_index]
             key = f"{decision.rule}/{branch_index}"
             if key not in cites:
                 cites[key] = citations_json(branch.citations + decision.citations)
-            verb, *words = text.split(" ")
-            out.append({"text": text, "verb": verb, "words": words, "rule": decision.rule, "cites": key})
+            verb, *rest = words
+            action: dict[str, Any] = {"text": " ".join(words), "verb": verb, "words": rest, "rule": decision.rule,
+                                      "cites": key}
+            if index in clicked:
+                at, path = clicked[index]
+                action["paths"] = [path]
+                action["pick"] = " ".join(w for j, w in enumerate(rest) if j != at)
+            else:
+                action["paths"] = places(st, words) if places is not None else []
+            out.append(action)
         return out, cites
+
+    def picture(self) -> dict[str, str]:
+        """The position as the person sees it: ``{"svg": ...}`` drawn by the game's package or its declared
+        picture, else ``{"text": ...}``."""
+        st, drawn = self.state, self.game.hooks.picture
+        svg = drawn(st, self.shown, None) if drawn is not None else picture_svg(st, self.shown)
+        return {"svg": svg} if svg is not None else {"text": position_text(st, self.shown)}
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """The table of the seats: the game package's, else each seat's score (the page shows every key but
+        ``seat``, ``label``, ``to_move`` and ``winner`` as a column, in order)."""
+        st = self.state
+        rows = self.game.hooks.seat_rows
+        if rows is not None:
+            return rows(st, None)
+        winners = (st.winner() or []) if st.is_terminal() else []
+        return [{"seat": notation.seat(p), "label": notation.seat(p), "score": score, "winner": p in winners,
+                 "to_move": p == st.current_player and not st.is_terminal()} for p, score in enumerate(st.scores())]
 
     def view(self, gid: str) -> dict[str, Any]:
         """What the page shows now."""
         st = self.state
-        legal = self.legal()
-        actions, cites = self.actions(legal)
+        said = self.option_words()
+        legal = [" ".join(words) for words in said]
+        actions, cites = self.actions(said)
         out: dict[str, Any] = {
-            "game": gid, "seat": seat_label(self.human), "players": players_json(st),
-            "svg": board_only_svg(st, self.shown), "legal": legal, "actions": actions, "action_cites": cites,
+            "game": gid, "seat": seat_label(self.human), "players": self.seat_rows(),
+            **self.picture(), "legal": legal, "actions": actions, "action_cites": cites,
             "log": self.log, "rules": self.rules,
             "over": st.is_terminal(), "rule": st.decision_rule() if legal else "",
             "citations": citations_json(st.decision_citations()) if legal else [],
-            "regions": sorted(View(st).in_play), "components": COMPONENTS_NOTE,
+            "components": components_note(self.game),
         }
         if st.is_terminal():
             out["scores"] = st.scores()
@@ -218,16 +263,24 @@ def _body(environ: Mapping[str, Any]) -> dict[str, Any]:
     return body
 
 
+def components_note(game: ResolvedGame) -> str:
+    """What the page says of the component data: the game package's note, else the spec's provenance."""
+    note = game.hooks.components_note
+    return note if note is not None else game.rules.provenance_note() or ""
+
+
 class PlayServer:
     """The play page's web application (``.app``, a Bottle app) and its games."""
 
     def __init__(self, data: str | None = None, seed: int | None = None, chosen: Mapping[str, str] | None = None,
-                 players: int | None = None) -> None:
+                 players: int | None = None, game: str | ResolvedGame | None = None) -> None:
         """``seed``, ``chosen`` (switch id → reading) and ``players`` are what the start form offers first;
+        ``game`` the game (a name, or resolved already; None: the selected game, resolved once here).
         ValueError if a switch or reading is unknown."""
         self.data = data
         self.seed = seed
-        self.game = load_rules(data)
+        self.resolved = resolve(game, data)
+        self.game = self.resolved.rules
         self.game.settings_for(dict(chosen or {}))
         self.chosen = dict(chosen or {})
         self.players = players
@@ -342,8 +395,9 @@ class PlayServer:
         bottle.response.set_header("Cache-Control", "no-store")
         bottle.response.set_header("Content-Security-Policy",
                                    page_policy("play.js", connect_self=True) + "; frame-ancestors 'none'")
-        return page("Rattus: play in the browser", asset("play.html"),
-                    {"components": COMPONENTS_NOTE, "token": self.mint()}, "play.js", connect_self=True)
+        title = f"{self.game.title}: play against random players"
+        return page(title, asset("play.html"), {"title": title, "components": components_note(self.resolved),
+                                                "token": self.mint()}, "play.js", connect_self=True)
 
     def setup(self) -> dict[str, Any]:
         """What may be chosen at the start: player counts and every switch with its readings."""
@@ -355,7 +409,7 @@ class PlayServer:
                               "selected": self.chosen.get(i.id, i.default),
                               "options": [{"value": o.value, "description": o.description,
                                            "citations": citations_json(o.citations)} for o in i.options]}
-                             for i in interpretations(self.data)]}
+                             for i in interpretations(self.data, game=self.resolved)]}
 
     def new_game(self, body: dict[str, Any]) -> dict[str, Any]:
         """Start a game: ``{"players", "seat", "seed", "interpretations"}``."""
@@ -363,7 +417,7 @@ class PlayServer:
         if unknown:
             raise BadRequest(f"unknown field(s): {', '.join(sorted(map(str, unknown)))}")
         game = self.game
-        players = _int(body, "players", game.min_players, game.max_players, 4)
+        players = _int(body, "players", game.min_players, game.max_players, game.max_players)
         seat = _int(body, "seat", 0, players - 1, 0)
         seed = _int(body, "seed", 0, MAX_SEED, self.seed if self.seed is not None else secrets.randbelow(10**6))
         chosen = body.get("interpretations", {})
@@ -376,7 +430,7 @@ class PlayServer:
         except ValueError as err:
             raise BadRequest(str(err)) from None
         names = [("you" if p == seat else f"random {seat_label(p)}") for p in state.seats]
-        session = Session(state, seat, RandomPlayer(seed),
+        session = Session(self.resolved, state, seat, RandomPlayer(seed),
                           Recorder(state, PLAYERS_EYE, names, seed=seed, viewer=seat),
                           Recorder(state, OMNISCIENT, names, seed=seed))
         session.run_others()
@@ -437,7 +491,7 @@ class PlayServer:
             bottle.response.content_type = "application/json; charset=utf-8"
             return _dumps({"error": str(err)})
         bottle.response.content_type = "application/json; charset=utf-8"
-        bottle.response.set_header("Content-Disposition", f'attachment; filename="rattus-{kind}.json"')
+        bottle.response.set_header("Content-Disposition", f'attachment; filename="{self.resolved.name}-{kind}.json"')
         return text
 
 
