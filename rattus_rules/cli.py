@@ -138,6 +138,15 @@ def _select_game(args: argparse.Namespace) -> None:
     select(args.game)
 
 
+def reference_rst() -> str:
+    """The command line's reference page: every subcommand with its help, from the argument parser itself
+    (the documentation's ``rattus-generated:: cli``)."""
+    from .tools.docs.cliref import parser_rst
+
+    return parser_rst(build_parser(), "The ``rattus`` command; exit codes: 0 fine, 1 a rule or spec error, "
+                                      "2 bad usage or input.")
+
+
 def known_commands() -> list[str]:
     """The subcommands that work with any game (``--game``)."""
     return _any_game(build_parser())

@@ -2,7 +2,8 @@
 
 A line ``.. rattus-generated:: NAME [SPEC]`` in a page is replaced, when Sphinx
 reads the page, by the reStructuredText of the generated part NAME (see
-``rattus_rules.games.rattus.docgen.PAGES`` and ``rattus_rules.games.rattus.refpages.PAGES``); with a SPEC
+``rattus_rules.games.rattus.docgen.PAGES`` and ``rattus_rules.games.rattus.refpages.PAGES``; ``cli``, the
+command line's reference, comes from ``rattus_rules.cli.reference_rst``); with a SPEC
 folder (relative to the docs) the generic English of that spec (``spec-english``) or
 the coverage of its rulebook (``coverage``, linked to that English).  The rules
 language's lexer is registered for ``rules`` code blocks.  After an HTML build,
@@ -22,7 +23,7 @@ from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 
 from interpreter import load_spec
-from rattus_rules import __version__, load_rules
+from rattus_rules import __version__, cli, load_rules
 from rattus_rules.games.rattus import docgen, modelgen, refpages
 from rattus_rules.tools.docs.coveragepage import coverage_rst
 from rattus_rules.tools.docs.englishpage import english_label, english_rst, english_target
@@ -43,6 +44,8 @@ def generate(name: str, spec: str | None = None) -> str:
         other = load_spec((DOCS / spec).resolve(), display_root=DOCS.parent)
         return coverage_rst(other, english_target(other),
                             f":ref:`the switches <{english_label(other, 'switches')}>`")
+    if name == "cli":  # the front door's own page (it knows every command; no game's package may)
+        return cli.reference_rst()
     game = load_rules()
     if name in docgen.PAGES:
         return docgen.PAGES[name](game)
@@ -50,7 +53,7 @@ def generate(name: str, spec: str | None = None) -> str:
         return refpages.PAGES[name](game)
     if name in modelgen.PAGES:
         return modelgen.PAGES[name](game)
-    known = ", ".join(sorted([*docgen.PAGES, *refpages.PAGES, *modelgen.PAGES, "spec-english"]))
+    known = ", ".join(sorted([*docgen.PAGES, *refpages.PAGES, *modelgen.PAGES, "cli", "spec-english"]))
     raise ValueError(f"no generated part {name!r} (known: {known})")
 
 

@@ -1,4 +1,8 @@
-"""What several subcommands share: options and error reporting."""
+"""What several subcommands share: options and error reporting.
+
+What a game's own command needs too (exit codes, the usage error, the rules options, output paths) lives
+below, in :mod:`rattus_rules.tools.cmdline`, and is named here as well.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +10,29 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from interpreter import Game, RuleError, SpecError
-from interpreter.files import why_unread
+
+from ..tools.cmdline import EXIT_INTERNAL as EXIT_INTERNAL
+from ..tools.cmdline import EXIT_OK as EXIT_OK
+from ..tools.cmdline import EXIT_RULES as EXIT_RULES
+from ..tools.cmdline import EXIT_USAGE as EXIT_USAGE
+from ..tools.cmdline import MAX_STATE_BYTES as MAX_STATE_BYTES
+from ..tools.cmdline import Position as Position
+from ..tools.cmdline import UsageError as UsageError
+from ..tools.cmdline import add_rules_options as add_rules_options
+from ..tools.cmdline import check_data_path as check_data_path
+from ..tools.cmdline import check_output as check_output
+from ..tools.cmdline import check_players as check_players
+from ..tools.cmdline import parse_interpretations as parse_interpretations
+from ..tools.cmdline import record_position as record_position
+from ..tools.cmdline import seed_arg as seed_arg
+from ..tools.cmdline import write_output as write_output
 
 if TYPE_CHECKING:
     from ..api import ResolvedGame
-
-EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-#: A stored state file larger than this is refused before it is read.
-MAX_STATE_BYTES = 10_000_000
-
-
-class UsageError(Exception):
-    """Bad command-line input (exit code 2)."""
-
 
 #: The help of every ``--workers`` option, after what the processes do.
 WORKERS_HELP = "(default: all cores; at most the cores this process may run on: a larger N is capped, and said)"
@@ -83,101 +92,14 @@ def workers_arg(value: int | None) -> int | None:
     return value
 
 
-def add_rules_options(parser: argparse.ArgumentParser) -> None:
-    """--interpretation and --data."""
-    parser.add_argument(
-        "--interpretation", "-i", action="append", default=[], metavar="ID=VALUE",
-        help="choose a reading for an interpretation switch (see `rattus interpretations`); repeatable",
-    )
-    parser.add_argument(
-        "--setting", action="append", dest="interpretation", metavar="ID=VALUE",
-        help="choose a value for a game setting, such as a table's size (see `rattus interpretations`); "
-             "repeatable, recorded like the switches",
-    )
-    parser.add_argument("--data", metavar="PATH",
-                        help="a folder (or CSV file) of corrected component tables")
-
-
-def seed_arg(text: str) -> int:
-    """A ``--seed`` value: a whole number from 0 to 2^64-1 (what a record can store)."""
-    from ..api import check_seed
-
-    try:
-        return check_seed(int(text))
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err) if "seed" in str(err) else
-                                         f"a seed is a whole number from 0 to 2^64-1, not {text[:40]!r}") from None
-
-
-def check_data_path(data: str | None) -> None:
-    """Raise UsageError if ``--data`` names nothing (or a path that cannot be looked at)."""
-    if data is None:
-        return
-    try:
-        found = Path(data).exists()
-    except OSError as err:  # a name too long, ...
-        raise UsageError(f"--data {data[:200]}: {why_unread(err)}") from None
-    if not found:
-        raise UsageError(f"--data {data}: no such file or folder")
-
-
-def check_players(players: int | None, data: str | None = None, resolved: ResolvedGame | None = None) -> int:
-    """The player count to use: ``players``, or by default the chosen game's largest (``resolved``: the
-    game resolved once by the command; else the chosen game with ``data``).
-
-    Raise UsageError naming ``--players`` if the game is not for that many players.
-    """
-    from ..api import rules_of
-
-    game = rules_of(resolved, data)
-    if players is None:
-        return game.max_players
-    if not game.min_players <= players <= game.max_players:
-        raise UsageError(f"--players: {game.title} is for {game.players_text} players, not {players}")
-    return players
-
-
 #: The help of ``--players`` where any game may be chosen (its count by default: the game's largest).
 PLAYERS_HELP = "how many (default: the most the game allows; Rattus: 2, 3 or 4)"
-
-
-def parse_interpretations(items: Sequence[str]) -> dict[str, str]:
-    """``["id=value", ...]`` as a dict; raise UsageError if malformed."""
-    out = {}
-    for item in items:
-        ident, sep, value = item.partition("=")
-        if not sep or not ident or not value:
-            raise UsageError(f"--interpretation takes ID=VALUE, not {item!r}")
-        out[ident.strip()] = value.strip()
-    return out
 
 
 def report_rules_error(err: SpecError | RuleError) -> int:
     """Print a spec or rule error to stderr; exit code 1."""
     print(str(err), file=sys.stderr)
     return EXIT_RULES
-
-
-def check_output(path: str | None, option: str, document: str | None = None) -> None:
-    """Refuse an output path before any work is done: its folder must exist and be writable, and it is no folder.
-
-    ``None`` and ``-`` (standard output) pass, unless ``document`` names a document
-    that is no text to read (an SVG picture, a web page) and standard output is a
-    terminal: then the user is told to name a file or redirect.
-    """
-    if path is None or path == "-":
-        if document is not None and sys.stdout.isatty():
-            raise UsageError(f"this writes {document}, not text for a terminal: name a file with {option} FILE, "
-                             "or redirect the output (> FILE, or | a program)")
-        return
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        raise UsageError(f"{option} {path}: that is a folder, not a file")
-    if not folder.is_dir():
-        raise UsageError(f"{option} {path}: there is no folder {folder}")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise UsageError(f"{option} {path}: not writable")
 
 
 def check_output_folder(path: str, option: str) -> None:
@@ -188,17 +110,6 @@ def check_output_folder(path: str, option: str) -> None:
     existing = next((p for p in (target, *target.parents) if p.exists()), Path("."))
     if not existing.is_dir() or not os.access(existing, os.W_OK):
         raise UsageError(f"{option} {path}: {existing} is not a writable folder")
-
-
-def write_output(text: str, path: str | None) -> None:
-    """Write ``text`` to ``path`` (standard output if None or ``-``); UsageError if that fails."""
-    if path is None or path == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def print_provenance(game: Game) -> None:
@@ -216,3 +127,12 @@ def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
 def print_json(data: Any) -> None:
     """Print one JSON document to standard output."""
     print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def command_game(args: argparse.Namespace) -> ResolvedGame:
+    """The command's game, resolved once (:func:`rattus_rules.api.resolve`): the one chosen with ``--game``
+    (or named by the record read), with the component tables of ``--data`` if the command has it.  The
+    command passes this value down; the tools it calls do not look the game up again."""
+    from ..api import resolve
+
+    return resolve(None, getattr(args, "data", None))

@@ -10,11 +10,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
 from interpreter import Game, State, notation
 from interpreter.files import why_unread
-from rattus_rules.tools.perft import CHANCE_RULES, PieceWord, divide, perft
+from rattus_rules.tools.perft import CHANCE_RULES, MAX_PERFT_DEPTH, PieceWord, divide, perft
 
 from ..api import load_rules, resolve
 from ..games import DEFAULT_GAME, follow_record, position_json, position_text
@@ -32,11 +30,9 @@ from ..tools.records.validate import (
     OMNISCIENT,
     PLAYERS_EYE,
     Recorder,
-    Verdict,
     dumps,
     load_record_text,
     read_record_file,
-    replay,
     seat_names,
     seats_of,
     validate,
@@ -56,6 +52,7 @@ from .common import (
     parse_interpretations,
     print_json,
     print_provenance,
+    record_position,
     seed_arg,
     workers_arg,
     write_output,
@@ -206,36 +203,6 @@ def run_validate(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
-@attrs.frozen
-class Position:
-    """A record's position after its first ``at`` of ``total`` entries (see :func:`record_position`)."""
-
-    state: State
-    verdict: Verdict
-    shown: Callable[[int], bool]
-    at: int
-    total: int
-
-
-def record_position(record: Any, at: int | None, args: argparse.Namespace, path: str) -> Position:
-    """Replay the first ``at`` entries (all if None) of a record (parsed JSON) read from ``path``.
-
-    UsageError if it is not a record or ``at`` lies outside it.
-    """
-    chosen = parse_interpretations(args.interpretation)
-    if at is not None and at < 0:
-        raise UsageError("--at counts entries: 0 or more")
-    entries = record.get("entries") if isinstance(record, dict) else None
-    if at is not None and isinstance(entries, list) and at > len(entries):
-        raise UsageError(f"--at {at}: {path} has only {len(entries)} entries (--at 0..{len(entries)})")
-    try:
-        state, verdict, shown = replay(record, at, chosen, data=args.data)
-    except ValueError as err:
-        raise UsageError(f"{path}: {err}") from None
-    total = len(record["entries"])
-    return Position(state, verdict, shown, total if at is None else at, total)
-
-
 def _validate_archive(args: argparse.Namespace, chosen: dict[str, str]) -> int:
     """Validate an archive of records in parallel: one verdict line each, then the summary."""
     if args.which_interpretations or args.svg:
@@ -291,10 +258,6 @@ def run_replay(args: argparse.Namespace) -> int:
     print(position_text(state, position.shown, seats_of(record)))
     print_provenance(state.game)
     return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
-
-
-#: The deepest ``rattus perft --depth``.
-MAX_PERFT_DEPTH = 12
 
 
 def run_perft(args: argparse.Namespace) -> int:

@@ -157,3 +157,19 @@ def test_no_tool_imports_a_games_own_package() -> None:
                 or name in ("rattus_rules.games", "rattus_rules.api", "rattus_rules.paths"):
             assert not [t for t in targets if t.startswith("rattus_rules.games.")], name
     assert "rattus_rules.games.rattus.faces" in graph["rattus_rules.games.rattus"]  # the scan sees a game's package
+
+
+def test_nothing_below_the_front_door_imports_it() -> None:
+    """The tools, the algorithms, the registry, every game's package and the API never import the command
+    line (``rattus_rules/cli.py``, ``rattus_rules/commands/``): what a command shares with a game's own
+    command or a tool (exit codes, the usage error, the rules options) lives in
+    :mod:`rattus_rules.tools.cmdline`, and the command line documents itself
+    (:func:`rattus_rules.cli.reference_rst`)."""
+    graph = imports()
+    layers = (["rattus_rules", "tools"], ["rattus_rules", "algorithms"], ["rattus_rules", "games"])
+    below = [name for name in graph
+             if name.split(".")[:2] in layers or name in ("rattus_rules.api", "rattus_rules.paths")]
+    assert "rattus_rules.games.rattus.render_command" in below and "rattus_rules.tools.bench.benchmark" in below
+    for name in below:
+        upward = sorted(t for t in graph[name] if t == "rattus_rules.cli" or t.startswith("rattus_rules.commands"))
+        assert not upward, f"{name} imports the command line: {', '.join(upward)}"

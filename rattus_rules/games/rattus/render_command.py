@@ -19,7 +19,7 @@ from interpreter import State
 from interpreter.files import read_text, why_unread
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import load_rules, new_game, state_from_json
-from rattus_rules.commands.common import (
+from rattus_rules.tools.cmdline import (
     EXIT_OK,
     EXIT_RULES,
     MAX_STATE_BYTES,
@@ -28,10 +28,10 @@ from rattus_rules.commands.common import (
     check_output,
     check_players,
     parse_interpretations,
+    record_position,
     seed_arg,
     write_output,
 )
-from rattus_rules.commands.records import record_position
 from rattus_rules.tools.records.validate import FORMAT, ILLEGAL, seats_of
 
 from .render import board_svg, state_svg

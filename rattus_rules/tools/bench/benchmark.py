@@ -54,11 +54,10 @@ from interpreter.compiler import CHOOSE, Decision
 from interpreter.native import BACKEND_ENV
 from rattus_rules.algorithms.agents import DECISION_BOUND, Played, add_bound_option, bound_text, play_random
 from rattus_rules.api import forget_loaded, load_rules
-from rattus_rules.commands.common import EXIT_USAGE, UsageError
-from rattus_rules.commands.records import MAX_PERFT_DEPTH
 from rattus_rules.games import hooks
 from rattus_rules.paths import spec_dir
-from rattus_rules.tools.perft import perft
+from rattus_rules.tools.cmdline import EXIT_USAGE, UsageError
+from rattus_rules.tools.perft import MAX_PERFT_DEPTH, perft
 
 from ..kit.conformance import start_position
 from ..progress import Progress, progress
