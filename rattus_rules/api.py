@@ -16,6 +16,7 @@ start and restore games.
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import threading
 import weakref
@@ -31,8 +32,8 @@ from interpreter.ast import SettingDecl
 from interpreter.data import MAX_TABLE_BYTES, path_problem, resolve_file
 from interpreter.files import read_text
 
+from .games import GAMES_PATH_ENV, SPEC_DIR_ENV, faces_of, game_name, hooks
 from .games import ResolvedGame as ResolvedGame
-from .games import faces_of, game_name, hooks
 from .paths import project_root, spec_dir
 
 #: The most compiled games kept loaded (by spec folder and content of the component data); the least
@@ -104,6 +105,7 @@ def forget_loaded() -> None:
     with _loaded_lock:
         _loaded.clear()
         _alive.clear()
+        _in_process.clear()
 
 
 def load_rules(data: str | Path | None = None, game: str | None = None) -> Game:
@@ -127,7 +129,31 @@ def resolve(game: str | ResolvedGame | None = None, data: str | Path | None = No
             return game
         game = game.name
     rules = load_rules(data, game)
-    return ResolvedGame(game_name(game), rules, hooks(game), faces_of(rules))
+    name = game_name(game)
+    found = hooks(name)
+    return ResolvedGame(name, rules, found, faces_of(rules), found if rules.name == name else hooks(rules.name))
+
+
+#: The games resolved by :func:`resolve_in_process`, by name and the environment that finds their folders.
+_in_process: dict[tuple[str, str, str], ResolvedGame] = {}
+
+
+def resolve_in_process(name: str) -> ResolvedGame:
+    """A game of the registry by its name (or folder), resolved once per process and kept.
+
+    For the workers of another process (the study's on local processes or a Dask cluster): a resolved
+    game cannot cross a process, so a work item carries the game's name and its settings, and each worker
+    resolves the game at its first item.  Kept by the name and ``$RATTUS_SPEC_DIR`` and
+    ``$RATTUS_GAMES_PATH`` (which choose the folder); forgotten by :func:`forget_loaded`.
+    """
+    key = (name, os.environ.get(SPEC_DIR_ENV, ""), os.environ.get(GAMES_PATH_ENV, ""))
+    with _loaded_lock:
+        found = _in_process.get(key)
+    if found is None:
+        found = resolve(name)
+        with _loaded_lock:
+            found = _in_process.setdefault(key, found)
+    return found
 
 
 def rules_of(game: str | ResolvedGame | None = None, data: str | Path | None = None) -> Game:
@@ -184,13 +210,15 @@ def new_game(
     )
 
 
-def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None, game: str | None = None) -> State:
-    """Restore a state saved with ``state.to_json()``; ValueError if it is not one a game can reach.
+def state_from_json(stored: Mapping[str, Any], data: str | Path | None = None,
+                    game: str | ResolvedGame | None = None) -> State:
+    """Restore a state saved with ``state.to_json()``; ValueError if it is not one a game can reach
+    (``game``: by name, see :func:`load_rules`, or resolved already, :func:`resolve`).
 
     Structure, references, program position and the spec's invariants are
     checked (see :mod:`interpreter.stored`).
     """
-    return load_rules(data, game).state_from_json(stored)
+    return rules_of(game, data).state_from_json(stored)
 
 
 @attrs.frozen

@@ -15,7 +15,7 @@ from interpreter.files import why_unread
 from rattus_rules.tools.perft import CHANCE_RULES, MAX_PERFT_DEPTH, PieceWord, divide, perft
 
 from ..api import load_rules, resolve
-from ..games import DEFAULT_GAME, follow_record, position_json, position_text
+from ..games import DEFAULT_GAME, follow_record
 from ..games.rattus.render import state_svg
 from ..games.rattus.scenario import Failure, ScenarioError, load_scenario, run_scenario
 from ..tools.executor import local_cores
@@ -49,6 +49,7 @@ from .common import (
     add_rules_options,
     check_output,
     check_players,
+    command_game,
     parse_interpretations,
     print_json,
     print_provenance,
@@ -240,12 +241,13 @@ def run_replay(args: argparse.Namespace) -> int:
     record, code = load_record_arg(args.file)
     if code is not None:
         return code
-    position = record_position(record, args.at, args, args.file)
+    game = command_game(args)  # resolved once, after the record (which may name its game) was read
+    position = record_position(record, args.at, args, args.file, game)
     state, verdict, at, total = position.state, position.verdict, position.at, position.total
     if args.json:
         print_json({"at": at, "total": total, "verdict": verdict.to_json(),
                     "next_entry": record["entries"][at] if at < total and verdict.status != ILLEGAL else None,
-                    "position": position_json(state, position.shown, seat_names(record))})
+                    "position": game.position_json(state, position.shown, seat_names(record))})
         return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
     if verdict.status == ILLEGAL:
         print(f"the record is illegal before entry {at}:")
@@ -255,7 +257,7 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         print(f"after {at} of {total} entries" + (f"; next entry: {json.dumps(record['entries'][at])}"
                                                  if at < total else ""))
-    print(position_text(state, position.shown, seats_of(record)))
+    print(game.position_text(state, position.shown, seats_of(record)))
     print_provenance(state.game)
     return EXIT_OK if verdict.status != ILLEGAL else EXIT_RULES
 
@@ -315,9 +317,10 @@ def run_scenarios(args: argparse.Namespace) -> int:
     worst = EXIT_OK
     outcomes: list[dict[str, Any]] = []
     shown: Game | None = None  # the game of the scenarios run (for the note on its component data)
+    game = command_game(args)  # Rattus, resolved once for every file
     for path in args.files:
         try:
-            result = run_scenario(load_scenario(path))
+            result = run_scenario(load_scenario(path, game), game)
         except ScenarioError as err:
             if args.json:
                 outcomes.append({"file": path, "status": "malformed", "error": {"line": err.line, "column": err.column,
@@ -334,13 +337,13 @@ def run_scenarios(args: argparse.Namespace) -> int:
                 "file": path, "title": result.scenario.title, "status": "ok" if result.ok else "failed",
                 "failures": [{"line": f.line, "text": f.text, "message": f.message} for f in result.failures],
                 "log": result.log,
-                "position": position_json(result.state, names=result.scenario.seats or None)})
+                "position": game.position_json(result.state, names=result.scenario.seats or None)})
             continue
         if not args.quiet:
             print(f"== {title} ({path})")
             for line in result.log:
                 print(f"  {line}")
-            print(position_text(result.state, names=result.scenario.seats or None))
+            print(game.position_text(result.state, names=result.scenario.seats or None))
         for failure in result.failures:
             print(f"{path}:{failure}")
         print(f"{path}: {'ok' if result.ok else _failed(result.failures)}")

@@ -18,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Serve until end of input."""
+    """Serve until end of input: the selected game, resolved once by the session, when the first request
+    needs it (so that rules that do not load are each request's spec-error, not the end of the command)."""
     from ..tools.kit.referee import run
 
     run(sys.stdin.buffer, sys.stdout.buffer)

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from ..algorithms.agents import AGENTS, add_bound_option, parse_agent
-from ..api import MAX_SEED, load_rules
-from ..games import DEFAULT_GAME, game_name
+from ..api import MAX_SEED
+from ..games import DEFAULT_GAME
 from ..tools.progress import progress as study_bar
 from ..tools.study.study import CHUNK, DECISION_CAP, StudyParams, counts_text, jobs, run_study
 from .common import (
@@ -18,6 +18,7 @@ from .common import (
     add_parallel_options,
     check_output,
     check_output_folder,
+    command_game,
     dask_target,
     parse_interpretations,
     seed_arg,
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{option} must be at least 1, not {value}")
     args.workers = workers_arg(args.workers)
     dask = dask_target(args)
-    rules = load_rules()  # the game chosen with --game
+    game = command_game(args)  # the game chosen with --game, resolved once: the studies are given it
+    rules = game.rules
     counts = list(range(rules.min_players, rules.max_players + 1))
     player_counts = args.players or counts
     bad = [n for n in player_counts if n not in counts]
@@ -97,22 +99,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"rattus study: {NO_PLOTS}", file=sys.stderr)
     results = []
     for agent, games in agents:
-        params = StudyParams(players=tuple(player_counts), games=games, agent=agent, seed=args.seed,
+        params = StudyParams(players=tuple(player_counts), games=games, agent=agent, seed=args.seed, game=game,
                              switches=None if args.switch is None else tuple(args.switch),
                              cap=args.max_decisions, chunk=args.chunk,
                              base=tuple(sorted((k.replace("_", "-"), v)
                                                for k, v in parse_interpretations(args.base).items())))
         try:
-            params.check()
+            params.check(game)
         except ValueError as err:
             raise UsageError(str(err)) from None
         def progress(line: str, agent: str = agent) -> None:
             print(f"{agent}: {line}", file=sys.stderr)
 
         try:
-            with study_bar(len(jobs(params)), f"study, {agent} agent", unit=" work item") as bar:
+            with study_bar(len(jobs(params, game)), f"study, {agent} agent", unit=" work item") as bar:
                 result = run_study(params, workers=args.workers, dask=dask, progress=progress,
-                                   done=bar.update)
+                                   done=bar.update, game=game)
         except OSError as err:  # the Dask scheduler cannot be reached
             raise UsageError(f"cannot run the study on {args.dask}: {err}") from None
         results.append(result)
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{agent}, {players} players: winner changes most under {shown}")
     markdown = Path(args.markdown) if args.markdown else None
     bound = [] if args.max_decisions == DECISION_CAP else ["--max-decisions", str(args.max_decisions or 0)]
-    chosen = game_name()
+    chosen = game.name
     named = [] if chosen == DEFAULT_GAME else ["--game", chosen]
     command = shlex.join(["rattus", *named, "study", "--players", *map(str, player_counts), "--seed", str(args.seed),
                           *[x for r in results for x in ("--agent", f"{r['params']['agent']}:{r['params']['games']}")],
@@ -133,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
                           *[x for b in args.base for x in ("--base", b)]])
     try:
         title = (args.title or "Which readings matter") + ("" if chosen == DEFAULT_GAME else f": {rules.title}")
-        written = write_report(results, Path(args.output), title=title, markdown=markdown, command=command)
+        written = write_report(results, Path(args.output), title=title, markdown=markdown, command=command,
+                               game=game)
     except ValueError as err:
         raise UsageError(str(err)) from None
     print(f"wrote {len(written)} files to {args.output}" + (f" and {markdown}" if markdown else ""))

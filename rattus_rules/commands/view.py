@@ -13,6 +13,7 @@ from .common import (
     UsageError,
     add_rules_options,
     check_output,
+    command_game,
     parse_interpretations,
     write_output,
 )
@@ -39,8 +40,9 @@ def run_view(args: argparse.Namespace) -> int:
     record, code = load_record_arg(args.file)
     if code is not None:
         return code
+    game = command_game(args)  # resolved once, after the record (which may name its game) was read
     try:
-        shown = viewer_data(record, chosen, args.data, args.game)
+        shown = viewer_data(record, chosen, game_name=game)
     except ValueError as err:
         raise UsageError(f"{args.file}: {err}") from None
     write_output(viewer_page(shown), args.output)

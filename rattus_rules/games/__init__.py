@@ -70,11 +70,27 @@ class ResolvedGame:
     rules: Game
     hooks: GameHooks
     faces: Faces
+    #: The hooks of the package named like the rules' own ``game`` name, which the tools that show a position
+    #: read (as :func:`position_text` does; for a game of the registry the same as ``hooks``).
+    views: GameHooks = attrs.field(default=attrs.Factory(lambda self: self.hooks, takes_self=True))
 
     def piece_word(self, game: Game, piece: int) -> str:
         """A piece as the game's records write it, for the tools that take a
         :data:`~rattus_rules.tools.perft.PieceWord` (``game``: these rules; the faces are known already)."""
         return self.faces.written(piece)
+
+    def position_text(self, state: State, shown: Shown | None = None, names: Sequence[str] | None = None) -> str:
+        """A position of this game as text (:func:`position_text`, with the hooks and faces resolved already)."""
+        if self.views.text_view is not None:
+            return self.views.text_view(state, shown, names)
+        return textview.position_text(state, _shown_written(self.faces, shown), names)
+
+    def position_json(self, state: State, shown: Shown | None = None,
+                      names: Sequence[str] | None = None) -> dict[str, Any]:
+        """A position of this game as JSON data (:func:`position_json`, with the hooks and faces resolved already)."""
+        if self.views.json_view is not None:
+            return self.views.json_view(state, shown, names)
+        return textview.position_json(state, _shown_written(self.faces, shown), names)
 
 
 @attrs.frozen
@@ -173,23 +189,28 @@ Shown = Callable[[int], bool]
 
 
 def _written(game: Game, shown: Shown | None) -> Callable[[int], str]:
-    faces = faces_of(game)
+    return _shown_written(faces_of(game), shown)
+
+
+def _shown_written(faces: Faces, shown: Shown | None) -> Callable[[int], str]:
     if shown is None:
         return faces.written
     return lambda piece: faces.written(piece) if shown(piece) else faces.unknown
 
 
 def position_text(state: State, shown: Shown | None = None, names: Sequence[str] | None = None) -> str:
-    """A position as text: the game package's view, else every value and zone (pieces by face)."""
-    view = _HOOKS.get(state.game.name, GameHooks()).text_view
+    """A position as text: the game package's view, else every value and zone (pieces by face); the
+    game looked up by the name its rules give it (a command has it resolved: :meth:`ResolvedGame.position_text`)."""
+    view = hooks(state.game.name).text_view
     if view is not None:
         return view(state, shown, names)
     return textview.position_text(state, _written(state.game, shown), names)
 
 
 def position_json(state: State, shown: Shown | None = None, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """A position as JSON data: the game package's view, else every value and zone (pieces by face)."""
-    view = _HOOKS.get(state.game.name, GameHooks()).json_view
+    """A position as JSON data: the game package's view, else every value and zone (pieces by face); the
+    game looked up by name (resolved already: :meth:`ResolvedGame.position_json`)."""
+    view = hooks(state.game.name).json_view
     if view is not None:
         return view(state, shown, names)
     return textview.position_json(state, _written(state.game, shown), names)

@@ -143,8 +143,10 @@ class Position:
     total: int
 
 
-def record_position(record: Any, at: int | None, args: argparse.Namespace, path: str) -> Position:
-    """Replay the first ``at`` entries (all if None) of a record (parsed JSON) read from ``path``.
+def record_position(record: Any, at: int | None, args: argparse.Namespace, path: str,
+                    game: ResolvedGame | None = None) -> Position:
+    """Replay the first ``at`` entries (all if None) of a record (parsed JSON) read from ``path``, as a
+    record of ``game`` (resolved once by the command; None: the selected game with ``--data``).
 
     UsageError if it is not a record or ``at`` lies outside it.
     """
@@ -155,7 +157,8 @@ def record_position(record: Any, at: int | None, args: argparse.Namespace, path:
     if at is not None and isinstance(entries, list) and at > len(entries):
         raise UsageError(f"--at {at}: {path} has only {len(entries)} entries (--at 0..{len(entries)})")
     try:
-        state, verdict, shown = replay(record, at, chosen, data=args.data)
+        state, verdict, shown = (replay(record, at, chosen, data=args.data) if game is None
+                                 else replay(record, at, chosen, game_name=game))
     except ValueError as err:
         raise UsageError(f"{path}: {err}") from None
     total = len(record["entries"])

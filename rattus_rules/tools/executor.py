@@ -114,7 +114,8 @@ def partition(count: int, size: int, start: int = 0) -> list[range]:
 
 
 def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None,
-            dask: str | DaskCluster | Any | None = None, done: Callable[[], None] | None = None) -> list[R]:
+            dask: str | DaskCluster | Any | None = None, done: Callable[[], None] | None = None,
+            here: Callable[[T], R] | None = None) -> list[R]:
     """``[fn(item) for item in items]``, computed in parallel, in the order of ``items``.
 
     ``dask`` is the address of a Dask distributed scheduler (a
@@ -124,7 +125,8 @@ def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None
     cores; never more than the cores available, :func:`local_cores`) compute
     them; with one worker, or one item, they are computed in this process.
     ``done`` is called once per item as its result arrives (in the order of
-    the items), for a progress bar.
+    the items), for a progress bar.  ``here`` computes an item where it is computed in this process
+    (default ``fn``): it may hold what cannot be sent to another process (``fn`` and the items must be).
     """
     tick = done or (lambda: None)
     if dask is not None:
@@ -134,7 +136,8 @@ def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None
         raise ValueError("workers must be at least 1")
     count = min(count, local_cores())
     if count == 1 or len(items) <= 1:
-        return [_ticked(fn(item), tick) for item in items]
+        local = fn if here is None else here
+        return [_ticked(local(item), tick) for item in items]
     with ProcessPoolExecutor(max_workers=min(count, len(items))) as pool:
         return [_ticked(result, tick) for result in pool.map(fn, items)]
 

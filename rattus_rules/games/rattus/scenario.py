@@ -62,7 +62,7 @@ from interpreter.edit import (
     run_until,
     set_local,
 )
-from rattus_rules.api import load_rules, new_game
+from rattus_rules.api import ResolvedGame, new_game, rules_of
 from rattus_rules.paths import project_root
 from rattus_rules.tools.coverage import Citer
 from rattus_rules.tools.scenario import Failure as Failure
@@ -72,7 +72,7 @@ from rattus_rules.tools.scenario import ScenarioError as ScenarioError
 from rattus_rules.tools.scenario import ScenarioRun as ScenarioRun
 from rattus_rules.tools.scenario import parse_text, read_scenario_text
 
-from .faces import UNKNOWN, Face, face_text, piece_face
+from .faces import UNKNOWN, Face, face_text, piece_face, symbol_order
 from .names import (
     AFTER_C,
     BOX,
@@ -88,6 +88,7 @@ from .names import (
     TURN_PLAYER,
     TURN_PROCEDURE,
     View,
+    classes,
 )
 
 #: Statements that describe a Rattus position (all come before the first step), beside the header's.
@@ -99,14 +100,15 @@ DONE_FLAGS = {"take": TOOK, "place": PLACED}
 END_ACTION = "end"
 
 
-def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
-    """Read a Rattus scenario; raise :class:`ScenarioError` at the first malformed line."""
-    return parse_text(text, path, load_rules(), POSITION_WORDS)
+def parse_scenario(text: str, path: str = "<scenario>", game: ResolvedGame | None = None) -> Scenario:
+    """Read a Rattus scenario (``game``: Rattus resolved once by the caller, :func:`rattus_rules.api.resolve`;
+    None: loaded here); raise :class:`ScenarioError` at the first malformed line."""
+    return parse_text(text, path, rules_of(game), POSITION_WORDS)
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario file."""
-    return parse_scenario(read_scenario_text(path), str(path))
+def load_scenario(path: str | Path, game: ResolvedGame | None = None) -> Scenario:
+    """Read a scenario file (``game`` as :func:`parse_scenario` takes it)."""
+    return parse_scenario(read_scenario_text(path), str(path), game)
 
 
 # ----------------------------------------------------------------- the board
@@ -174,7 +176,7 @@ class _Builder:
         for item in items:
             if item != UNKNOWN and not re.fullmatch(r"[1-6]:\*", item):
                 try:
-                    Face.parse(item)
+                    Face.parse(item, symbol_order(classes(self.game)))
                 except ValueError as err:
                     raise self.fail(f"{err}; a face pattern is a face, `N:*` (any token with threshold N) "
                                     f"or `{UNKNOWN}` (any token)") from None
@@ -378,14 +380,15 @@ def face_matcher(game: Any, pattern: str) -> Callable[[int], bool]:
     if pattern.endswith(":*"):
         threshold = int(pattern[:-2])
         return lambda t: piece_face(game, t).threshold == threshold
-    face = Face.parse(pattern)
+    face = Face.parse(pattern, symbol_order(classes(game)))
     return lambda t: piece_face(game, t) == face
 
 
-def build_position(scn: Scenario) -> State:
-    """The state a scenario describes, waiting for the active player's decision."""
+def build_position(scn: Scenario, game: ResolvedGame | None = None) -> State:
+    """The state a scenario describes, waiting for the active player's decision (``game`` as
+    :func:`parse_scenario` takes it)."""
     try:
-        state = new_game(scn.players, seed=scn.seed, interpretations=scn.interpretations, log=True)
+        state = new_game(scn.players, seed=scn.seed, interpretations=scn.interpretations, log=True, game=game)
     except ValueError as err:
         raise ScenarioError(scn.path, 1, str(err)) from None
     run_until(state, lambda s: procedure_of(s) == TURN_PROCEDURE)
@@ -399,8 +402,8 @@ def build_position(scn: Scenario) -> State:
         raise ScenarioError(scn.path, 1, f"the position leaves the active player nothing to do: {err}") from None
     broken = state.broken_invariants()
     if broken:
-        game = state.game
-        why = "; ".join(f"{name} ({'; '.join(str(c) for c in game.symbols.invariants[name].citations)})"
+        rules = state.game
+        why = "; ".join(f"{name} ({'; '.join(str(c) for c in rules.symbols.invariants[name].citations)})"
                         for name in broken)
         raise ScenarioError(scn.path, 1, f"the position breaks the rules: {why}")
     state.mark_start()  # undo goes back to the position set up, not past it
@@ -511,8 +514,9 @@ class _Runner:
                 continue
             if p.endswith(":*") and w.startswith(p[:-1]):
                 continue
+            order = symbol_order(classes(self.game))  # the symbols of the game played, not loaded again
             try:
-                if Face.parse(p) == Face.parse(w):
+                if Face.parse(p, order) == Face.parse(w, order):
                     continue
             except ValueError:
                 pass
@@ -710,20 +714,21 @@ def position_of(state: State) -> dict[str, Any]:
     return {k: v for k, v in state.to_json().items() if k not in ("history", "log")}
 
 
-def run_scenario(scn: Scenario) -> ScenarioRun:
-    """Lay out the position and run the steps; failures are collected, not raised.
+def run_scenario(scn: Scenario, game: ResolvedGame | None = None) -> ScenarioRun:
+    """Lay out the position and run the steps (``game`` as :func:`parse_scenario` takes it); failures are
+    collected, not raised.
 
     Raises :class:`ScenarioError` if the position cannot be laid out.
     """
-    state = build_position(scn)
+    state = build_position(scn, game)
     runner = _Runner(scn, state)
     runner.run()
     return ScenarioRun(scn, state, runner.failures, runner.log, runner.revealed)
 
 
-def run_file(path: str | Path) -> ScenarioRun:
-    """Read and run a scenario file."""
-    return run_scenario(load_scenario(path))
+def run_file(path: str | Path, game: ResolvedGame | None = None) -> ScenarioRun:
+    """Read and run a scenario file (``game`` as :func:`parse_scenario` takes it)."""
+    return run_scenario(load_scenario(path, game), game)
 
 
 #: Where a checkout keeps one scenario per option of a switch, named ``ID.VALUE.scn``: each shows what

@@ -88,13 +88,14 @@ from rattus_rules.tools.records.walk import (
     PLAYERS_EYE as PLAYERS_EYE,
 )
 from rattus_rules.tools.records.walk import (
+    Faces,
+    check_entries,
+)
+from rattus_rules.tools.records.walk import (
     RecordWalk as RecordWalk,
 )
 from rattus_rules.tools.records.walk import (
     Verdict as Verdict,
-)
-from rattus_rules.tools.records.walk import (
-    check_entries,
 )
 from rattus_rules.tools.records.walk import (
     components_digest as components_digest,
@@ -115,10 +116,17 @@ SCHEMA_ID = "urn:rattus-rules:record:1"
 
 
 @functools.lru_cache(maxsize=16)
-def record_format(game: Game) -> RecordFormat:
-    """How records of ``game`` are written: this package's format, the game's faces
-    (:func:`rattus_rules.games.faces_of`); a record of any game but the default names its game."""
-    return RecordFormat(FORMAT, VERSION, SCHEMA_ID, game, faces_of(game), names_game=game.name != DEFAULT_GAME)
+def record_format(game: Game, faces: Faces | None = None) -> RecordFormat:
+    """How records of ``game`` are written: this package's format, the game's faces (``faces``, resolved
+    already: :attr:`rattus_rules.api.ResolvedGame.faces`; else :func:`rattus_rules.games.faces_of`); a
+    record of any game but the default names its game."""
+    return RecordFormat(FORMAT, VERSION, SCHEMA_ID, game, faces_of(game) if faces is None else faces,
+                        names_game=game.name != DEFAULT_GAME)
+
+
+def format_of(game: ResolvedGame) -> RecordFormat:
+    """How records of a game resolved already are written (:func:`record_format` with its faces)."""
+    return record_format(game.rules, game.faces)
 
 
 # ---------------------------------------------------------------- the format
@@ -184,11 +192,19 @@ def validate(record: Any, interpretations: Mapping[str, str] | None = None, data
     ``interpretations`` (switch id → value) override the record's header.
     """
     try:
-        game = rules_of(game_name, data)
-        bad = check_format(record, game)
+        form = _format(game_name, data)
+        bad = form.check(record)
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
-    return bad if bad is not None else _validate_checked(game, record, interpretations)
+    return bad if bad is not None else _validate_checked(form.game, record, interpretations, form.faces)
+
+
+def _format(game: str | ResolvedGame | None, data: str | None) -> RecordFormat:
+    """The record format of a game by name (None: the selected one), or resolved already (with ``data``
+    None: its rules and faces as they are; else its tables replaced)."""
+    if isinstance(game, ResolvedGame) and data is None:
+        return format_of(game)
+    return record_format(rules_of(game, data))
 
 
 def _internal_error(err: Exception) -> Verdict:
@@ -197,8 +213,9 @@ def _internal_error(err: Exception) -> Verdict:
     return not_a_record("$", f"internal error while validating: {type(err).__name__}: {err}")
 
 
-def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str] | None) -> Verdict:
-    """:func:`validate` for a record that passed :func:`check_format`."""
+def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str] | None,
+                      faces: Faces | None = None) -> Verdict:
+    """:func:`validate` for a record that passed :func:`check_format` (``faces``: the game's, if known)."""
     try:
         chosen = dict(record.get("interpretations", {}))
         chosen.update(interpretations or {})
@@ -206,29 +223,33 @@ def _validate_checked(game: Game, record: Any, interpretations: Mapping[str, str
             settings = game.settings_for(chosen)
         except ValueError as err:
             return not_a_record("$.interpretations", str(err))
-        return check_entries(game, record, settings, record_format(game).faces)
+        return check_entries(game, record, settings, record_format(game).faces if faces is None else faces)
     except Exception as err:  # never raise: a bug here must still be an answer
         return _internal_error(err)
 
 
-def _prepare(record: Any, interpretations: Mapping[str, str] | None,
-             data: str | None, game_name: str | None = None) -> tuple[Game, dict[str, str]]:
-    """The rules and switch settings a well-formed record is read with; ValueError if it is not a record."""
-    game = load_rules(data, game_name)
-    bad = check_format(record, game)
+def prepare(record: Any, interpretations: Mapping[str, str] | None, data: str | None,
+            game_name: str | ResolvedGame | None = None) -> tuple[RecordFormat, dict[str, str]]:
+    """The record format (the rules and how they write pieces) and the switch settings a well-formed record
+    is read with; ValueError if it is not a record.  ``game_name``: a game by name (None: the selected one),
+    or resolved already (with ``data`` None: its rules and faces as they are)."""
+    form = _format(game_name, data)
+    bad = form.check(record)
     if bad is not None:
         raise ValueError(bad.format())
     chosen = dict(record.get("interpretations", {}))
     chosen.update(interpretations or {})
-    return game, game.settings_for(chosen)
+    return form, form.game.settings_for(chosen)
 
 
 def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str] | None = None,
-           data: str | None = None, game_name: str | None = None) -> tuple[State, Verdict, Callable[[int], bool]]:
+           data: str | None = None,
+           game_name: str | ResolvedGame | None = None) -> tuple[State, Verdict, Callable[[int], bool]]:
     """The state after the first ``at`` entries (all if None), the verdict of that prefix,
-    and which pieces' faces the record has stated (players-eye records show only those)."""
-    game, settings = _prepare(record, interpretations, data, game_name)
-    run = RecordWalk(game, record, settings, record_format(game).faces, stop=at)
+    and which pieces' faces the record has stated (players-eye records show only those); ``game_name``
+    as :func:`prepare` takes it."""
+    form, settings = prepare(record, interpretations, data, game_name)
+    run = RecordWalk(form.game, record, settings, form.faces, stop=at)
     verdict = run.run()
     if record["kind"] == OMNISCIENT:
         return run.state, verdict, lambda t: True
@@ -236,15 +257,16 @@ def replay(record: Any, at: int | None = None, interpretations: Mapping[str, str
     return run.state, verdict, lambda t: t in observed or run.state.face_up[t]
 
 
-def walk(record: Any, interpretations: Mapping[str, str] | None = None,
-         data: str | None = None, game_name: str | None = None) -> tuple[list[tuple[int, State]], Verdict]:
-    """The state before each action entry of a record (copies), and the verdict.
+def walk(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,
+         game_name: str | ResolvedGame | None = None) -> tuple[list[tuple[int, State]], Verdict]:
+    """The state before each action entry of a record (copies), and the verdict (``game_name`` as
+    :func:`prepare` takes it).
 
     Stops at the first illegal entry; raises ValueError if it is not a record.
     """
-    game, settings = _prepare(record, interpretations, data, game_name)
+    form, settings = prepare(record, interpretations, data, game_name)
     states: list[tuple[int, State]] = []
-    verdict = RecordWalk(game, record, settings, record_format(game).faces).run(
+    verdict = RecordWalk(form.game, record, settings, form.faces).run(
         lambda i, st: states.append((i, st.clone())))
     return states, verdict
 

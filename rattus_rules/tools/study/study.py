@@ -21,6 +21,7 @@ into fixed chunks by :func:`rattus_rules.tools.executor.partition`).
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
@@ -31,8 +32,8 @@ import attrs
 
 from interpreter import State
 from rattus_rules.algorithms.agents import DECISION_BOUND, make_agent, parse_agent
-from rattus_rules.api import MAX_SEED, interpretations, load_rules, new_game
-from rattus_rules.games import game_name, hooks
+from rattus_rules.api import MAX_SEED, ResolvedGame, interpretations, new_game, resolve, resolve_in_process, rules_of
+from rattus_rules.games import GameHooks, game_name, hooks
 
 from ..executor import DaskCluster, local_cores, partition, run_all
 from .stats import Estimate, mean_interval, proportion
@@ -49,10 +50,19 @@ CHUNK = 8
 CUT = "cut"
 
 
-def end_reasons(game: str | None = None) -> tuple[str, ...]:
-    """Why a game of ``game`` may end, as the study counts it: its package's reasons (the
-    ``end_reasons`` of :class:`rattus_rules.games.GameHooks`), else ``finished``; and ``cut``."""
-    return (*hooks(game).end_reasons, CUT)
+def end_reasons(game: str | ResolvedGame | None = None) -> tuple[str, ...]:
+    """Why a game of ``game`` (by name, or resolved already) may end, as the study counts it: its package's
+    reasons (the ``end_reasons`` of :class:`rattus_rules.games.GameHooks`), else ``finished``; and ``cut``."""
+    return (*_hooks(game).end_reasons, CUT)
+
+
+def _hooks(game: str | ResolvedGame | None) -> GameHooks:
+    return game.hooks if isinstance(game, ResolvedGame) else hooks(game)
+
+
+def _named(game: str | ResolvedGame | None) -> str:
+    """A study's game as its work items carry it across processes: the registry name."""
+    return game.name if isinstance(game, ResolvedGame) else game_name(game)
 
 Tally = dict[str, Any]
 
@@ -60,7 +70,11 @@ Tally = dict[str, Any]
 @attrs.frozen
 class StudyParams:
     """What a study plays: player counts, games per count, agent, first seed, switches (None: all), and
-    the game (a registry name or a folder; None: the selected game, else Rattus)."""
+    the game (a registry name or a folder; None: the selected game, else Rattus; given resolved, its name
+    is kept: the parameters cross processes, a resolved game cannot).
+
+    ``options`` and ``check`` take the game resolved once by the caller (else they resolve it by name).
+    """
 
     players: tuple[int, ...] = (2, 3, 4)
     games: int = 100
@@ -72,11 +86,11 @@ class StudyParams:
     #: is compared with, completed with the defaults (empty: the defaults).
     base: tuple[tuple[str, str], ...] = ()
     chunk: int = CHUNK
-    game: str = attrs.field(factory=game_name, converter=game_name)
+    game: str = attrs.field(factory=game_name, converter=_named)
 
-    def options(self) -> list[tuple[str, str]]:
+    def options(self, game: ResolvedGame | None = None) -> list[tuple[str, str]]:
         """Every (switch, option) to compare with the default, in spec order."""
-        known = {i.id: i for i in interpretations(game=self.game)}
+        known = {i.id: i for i in interpretations(game=self.game if game is None else game)}
         wanted = list(known) if self.switches is None else list(self.switches)
         unknown = [w for w in wanted if w not in known]
         if unknown:
@@ -91,10 +105,10 @@ class StudyParams:
                 raise ValueError(f"the baseline sets {ident} to {value!r}, not one of its options")
         return [(w, o.value) for w in wanted for o in known[w].options if o.value != base.get(w, known[w].default)]
 
-    def check(self) -> None:
+    def check(self, game: ResolvedGame | None = None) -> None:
         """Raise ValueError for impossible parameters."""
         parse_agent(self.agent)  # ValueError for an unknown agent or settings
-        rules = load_rules(game=self.game)
+        rules = rules_of(self.game if game is None else game)
         counts = range(rules.min_players, rules.max_players + 1)
         if not self.players or any(n not in counts for n in self.players):
             raise ValueError(f"players must be {counts_text(counts)} ({rules.title})")
@@ -104,7 +118,7 @@ class StudyParams:
         last = self.seed + self.games - 1  # every seed played, not only the first, is a seed
         if not self.seed >= 0 or last > MAX_SEED:
             raise ValueError(f"the seeds {self.seed} .. {last} do not all lie in 0 .. 2^64-1")
-        self.options()
+        self.options(game)
 
 
 @attrs.frozen
@@ -155,17 +169,19 @@ class ChanceStreams:
 
 
 def play_game(players: int, seed: int, settings: Mapping[str, str], agent: str,
-              cap: int | None = DECISION_CAP, game: str | None = None,
+              cap: int | None = DECISION_CAP, game: str | ResolvedGame | None = None,
               apply: Callable[[State, int], None] | None = None) -> Outcome:
     """Play one study game: seat ``s`` is agent ``agent`` seeded ``seed * 8 + s``; cut after ``cap`` decisions.
-    ``apply(state, index)`` applies each action (default ``state.apply_index``), e.g. to record it."""
+    ``apply(state, index)`` applies each action (default ``state.apply_index``), e.g. to record it.
+    ``game``: by name (None: the selected one), or resolved already (as a study's work item gives it)."""
+    game = resolve(game)
     step = apply or State.apply_index
     state = new_game(players, seed=seed, interpretations=settings, resolve_setup_chance=False, game=game)
     chance = ChanceStreams(seed)
     seats = [make_agent(agent, seed * 8 + s) for s in range(players)]
     decisions = 0
     reason = None
-    why = hooks(game).end_reason
+    why = game.hooks.end_reason
     while not state.is_terminal():
         if state.is_chance_node():
             step(state, chance.choose(state))
@@ -219,17 +235,21 @@ def _pair_tally(pairs: Iterable[tuple[Outcome, Outcome]]) -> Tally:
     return t
 
 
-def run_job(job: Job) -> Tally:
+def run_job(job: Job, game: ResolvedGame | None = None) -> Tally:
     """Play a chunk of seeds under the defaults and under each option; the integer tallies.
 
+    ``game``: the job's game resolved already (where the study runs it in its own process); a worker of
+    another process is given the job alone, which names the game and its settings, and resolves the game
+    once per process (:func:`rattus_rules.api.resolve_in_process`), not once per job or game.
     ``cpu_seconds`` (the CPU time of the thread that played the chunk) is not a tally: :func:`run_study` takes it out.
     """
     start = time.thread_time()
+    played = resolve_in_process(job.game) if game is None else game
     start_from = dict(job.base)
-    base = [play_game(job.players, s, start_from, job.agent, job.cap, job.game) for s in job.seeds]
+    base = [play_game(job.players, s, start_from, job.agent, job.cap, played) for s in job.seeds]
     out: Tally = {"default": _reading_tally(base), "options": {}}
     for switch, option in job.options:
-        others = [play_game(job.players, s, {**start_from, switch: option}, job.agent, job.cap, job.game)
+        others = [play_game(job.players, s, {**start_from, switch: option}, job.agent, job.cap, played)
                   for s in job.seeds]
         out["options"][f"{switch}={option}"] = _pair_tally(zip(base, others))
     out["cpu_seconds"] = time.thread_time() - start
@@ -252,24 +272,29 @@ def merge(a: Tally, b: Tally) -> Tally:
     return out
 
 
-def jobs(params: StudyParams) -> list[Job]:
-    """The work items of a study, in a fixed order that does not depend on the workers."""
-    options = tuple(params.options())
+def jobs(params: StudyParams, game: ResolvedGame | None = None) -> list[Job]:
+    """The work items of a study, in a fixed order that does not depend on the workers (``game``: the
+    study's game resolved already, else by its name)."""
+    options = tuple(params.options(game))
     return [Job(n, params.agent, seeds, params.cap, options, params.game, params.base)
             for n in params.players for seeds in partition(params.games, params.chunk, params.seed)]
 
 
 def run_study(params: StudyParams, workers: int | None = None, dask: str | Any | None = None,
               progress: Callable[[str], None] | None = None,
-              done: Callable[[], None] | None = None) -> dict[str, Any]:
+              done: Callable[[], None] | None = None, game: ResolvedGame | None = None) -> dict[str, Any]:
     """Play the study and summarise it (see :func:`summarise`); ``run`` says how it ran.
 
-    ``done`` is called once per work item finished (see :func:`jobs`), for a progress bar.
+    ``done`` is called once per work item finished (see :func:`jobs`), for a progress bar.  ``game``: the
+    study's game resolved once by the caller (else resolved here from ``params.game``); the work items run
+    in this process play it, those sent to other processes carry its name (:func:`run_job`).
     """
-    params.check()
-    items = jobs(params)
+    game = resolve(params.game if game is None else game)
+    params.check(game)
+    items = jobs(params, game)
     start = time.perf_counter()
-    tallies = run_all(run_job, items, workers=workers, dask=dask, done=done)
+    tallies = run_all(run_job, items, workers=workers, dask=dask, done=done,
+                      here=functools.partial(run_job, game=game))
     seconds = time.perf_counter() - start
     cpu = sum(t.pop("cpu_seconds") for t in tallies)
     merged: dict[int, Tally] = {}
@@ -278,7 +303,7 @@ def run_study(params: StudyParams, workers: int | None = None, dask: str | Any |
     games = sum(t["default"]["games"] + sum(o["pairs"] for o in t["options"].values()) for t in merged.values())
     where = f"dask {dask}" if isinstance(dask, str | DaskCluster) else "dask" if dask is not None else \
         f"{workers or local_cores()} local process(es)"
-    result = summarise(params, merged)
+    result = summarise(params, merged, game)
     result["run"] = {"seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3), "games": games, "where": where}
     if progress is not None:
         progress(f"{games} games in {seconds:.1f} s on {where}")
@@ -305,10 +330,12 @@ def _counts(c: Mapping[int, int]) -> dict[str, int]:
     return {str(k): v for k, v in sorted(c.items())}
 
 
-def summarise(params: StudyParams, merged: Mapping[int, Tally]) -> dict[str, Any]:
-    """Rates with 95 % intervals per player count and option; the raw counts for the distributions."""
+def summarise(params: StudyParams, merged: Mapping[int, Tally], game: ResolvedGame | None = None) -> dict[str, Any]:
+    """Rates with 95 % intervals per player count and option; the raw counts for the distributions
+    (``game``: the study's game resolved already, else resolved here from ``params.game``)."""
+    game = resolve(params.game if game is None else game)
     results: dict[str, Any] = {}
-    reasons = end_reasons(params.game)
+    reasons = end_reasons(game)
     for players, t in sorted(merged.items()):
         options = []
         for key, p in t["options"].items():
@@ -327,7 +354,7 @@ def summarise(params: StudyParams, merged: Mapping[int, Tally]) -> dict[str, Any
                 "distributions": {k: _counts(p[k]) for k in ("score_delta", "length_delta")}
                 | {"length": _counts(p["reading"]["length"])},
             })
-        order = {key: i for i, key in enumerate(f"{s}={o}" for s, o in params.options())}
+        order = {key: i for i, key in enumerate(f"{s}={o}" for s, o in params.options(game))}
         options.sort(key=lambda o: order[f"{o['switch']}={o['option']}"])
         results[str(players)] = {
             "default": _reading_summary(t["default"], players, reasons)
@@ -336,8 +363,8 @@ def summarise(params: StudyParams, merged: Mapping[int, Tally]) -> dict[str, Any
             "options": options,
         }
     return {
-        "game": {"name": params.game, "title": load_rules(game=params.game).title,
-                 "end_reasons": dict(hooks(params.game).end_reasons), "score_unit": hooks(params.game).score_unit},
+        "game": {"name": params.game, "title": game.rules.title,
+                 "end_reasons": dict(game.hooks.end_reasons), "score_unit": game.hooks.score_unit},
         "params": {"players": list(params.players), "games": params.games, "agent": params.agent,
                    "seed": params.seed, "switches": None if params.switches is None else list(params.switches),
                    "cap": params.cap, "chunk": params.chunk, "level": 0.95,

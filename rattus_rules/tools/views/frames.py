@@ -25,8 +25,9 @@ from typing import Any
 import attrs
 
 from interpreter import Citation, State
+from rattus_rules.api import ResolvedGame
 
-from ..records.validate import ILLEGAL, OMNISCIENT, RecordWalk, Verdict, _prepare, record_format
+from ..records.validate import ILLEGAL, OMNISCIENT, RecordWalk, Verdict, prepare
 
 
 @attrs.frozen
@@ -59,15 +60,15 @@ class Frame:
         return self.known is None or piece in self.known or bool(self.state.face_up[piece])
 
 
-def record_frames(record: Any, interpretations: Mapping[str, str] | None = None,
-                  data: str | None = None, game_name: str | None = None) -> tuple[list[Frame], Verdict]:
-    """The frames of a record (parsed JSON) of a game (None: the selected one) and its verdict;
-    ValueError if it is not a record.
+def record_frames(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,
+                  game_name: str | ResolvedGame | None = None) -> tuple[list[Frame], Verdict]:
+    """The frames of a record (parsed JSON) of a game (by name, None: the selected one; or resolved
+    already, :func:`rattus_rules.api.resolve`) and its verdict; ValueError if it is not a record.
 
     Stops at the first illegal entry: the last frame is where it was refused.
     """
-    game, settings = _prepare(record, interpretations, data, game_name)
-    run = RecordWalk(game, record, settings, record_format(game).faces)
+    form, settings = prepare(record, interpretations, data, game_name)
+    run = RecordWalk(form.game, record, settings, form.faces)
     omniscient = record["kind"] == OMNISCIENT
     entries: list[dict[str, Any]] = list(record["entries"])
     taken: list[tuple[int, State, frozenset[int] | None]] = []

@@ -23,7 +23,8 @@ from typing import Any
 
 from interpreter import State, notation
 from interpreter.session import citations_json
-from rattus_rules.games import GameHooks, hooks, position_text
+from rattus_rules.api import ResolvedGame, resolve
+from rattus_rules.tools.records.walk import Faces
 
 from ..records.validate import ILLEGAL, LEGAL, OMNISCIENT, PLAYERS_EYE, Verdict, record_format, seat_name, seats_of
 from .frames import Frame, record_frames
@@ -59,13 +60,14 @@ def _headline(verdict: Verdict, seats: Sequence[str] | None) -> str:
     return verdict.format(seats).splitlines()[0].replace("legal", "Legal", 1)
 
 
-def verdict_json(verdict: Verdict, record: Mapping[str, Any], end: State) -> dict[str, Any]:
-    """What the page says at the last step: the verdict, and for an illegal record why."""
+def verdict_json(verdict: Verdict, record: Mapping[str, Any], end: State, faces: Faces | None = None) -> dict[str, Any]:
+    """What the page says at the last step: the verdict, and for an illegal record why (``faces``: how the
+    game writes its pieces, if known already)."""
     seats = seats_of(record)
     legal = list(verdict.legal)
     hidden = ""
     if verdict.status == ILLEGAL and record.get("kind") == PLAYERS_EYE and end.is_chance_node():
-        noun = record_format(end.game).faces.noun
+        noun = (record_format(end.game).faces if faces is None else faces).noun
         legal, hidden = [], f"The possible outcomes are not listed: in a players-eye record drawn {noun}s are hidden."
     more = len(legal) - 40
     legal = legal[:40] + ([f"… ({more} more)"] if more > 0 else [])
@@ -105,31 +107,34 @@ class LinePool:
         return "\n".join(self.lines[n] for n in numbers)
 
 
-def _frame_json(frame: Frame, seats: Sequence[str] | None, pool: LinePool, drawn: GameHooks) -> dict[str, Any]:
+def _frame_json(frame: Frame, seats: Sequence[str] | None, pool: LinePool, game: ResolvedGame) -> dict[str, Any]:
     """One step of the page: its entries and rule, and the position, drawn by the game's picture (an
     SVG) or else written as text (the lines of either kept in ``pool``), with the seats' table if any."""
     shown: dict[str, Any] = {"index": frame.index, "entries": frame.numbers,
                              "rule": frame.rule, "citations": citations_json(frame.citations),
                              "status": to_move(frame.state, seats)}
+    drawn = game.views
     declared = picture_svg(frame.state, frame.shown, seats) if drawn.picture is None else None
     if drawn.picture is not None:
         shown["svg"] = pool.add(drawn.picture(frame.state, frame.shown, seats))
     elif declared is not None:  # the picture the spec declares (rules language `picture`)
         shown["svg"] = pool.add(declared)
     else:
-        shown["text"] = pool.add(position_text(frame.state, frame.shown, seats))
+        shown["text"] = pool.add(game.position_text(frame.state, frame.shown, seats))
     shown["players"] = drawn.seat_rows(frame.state, seats) if drawn.seat_rows is not None else None
     return shown
 
 
-def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
-                data: str | None = None, game_name: str | None = None) -> dict[str, Any]:
-    """Everything the viewer page shows, as JSON data, for a record of a game (None: the selected
-    one); ValueError if ``record`` is not a record."""
-    frames, verdict = record_frames(record, interpretations, data, game_name)
-    game = frames[0].state.game
-    drawn = hooks(game.name)
-    faces = record_format(game).faces
+def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None, data: str | None = None,
+                game_name: str | ResolvedGame | None = None) -> dict[str, Any]:
+    """Everything the viewer page shows, as JSON data, for a record of a game (by name, None: the
+    selected one; or resolved already, :func:`rattus_rules.api.resolve`, as ``rattus view`` passes it);
+    ValueError if ``record`` is not a record."""
+    resolved = resolve(game_name, data)
+    frames, verdict = record_frames(record, interpretations, None, resolved)
+    game = resolved.rules
+    drawn = resolved.views
+    faces = resolved.faces
     seats = seats_of(record)
     entries = record["entries"]
     frame_of: dict[int, int] = {}
@@ -141,7 +146,7 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
                "state": "bad" if i == bad else ("unchecked" if bad is not None and i > bad else "")}
               for i, e in enumerate(entries)]
     pool = LinePool()
-    shown_frames = [_frame_json(f, seats, pool, drawn) for f in frames]
+    shown_frames = [_frame_json(f, seats, pool, resolved) for f in frames]
     end = frames[-1]
     if end.index is None:  # the scores and the winner are shown under the verdict
         shown_frames[-1]["status"] = verdict.format(seats).splitlines()[0]
@@ -158,7 +163,7 @@ def viewer_data(record: Any, interpretations: Mapping[str, str] | None = None,
     return {"title": f"{game.title}: a recorded game ({kind})", "about": about, "components": components,
             "settings": settings,
             "entries": listed, "frames": shown_frames, "lines": pool.lines,
-            "verdict": verdict_json(verdict, record, end.state)}
+            "verdict": verdict_json(verdict, record, end.state, faces)}
 
 
 def steps_summary(shown: Mapping[str, Any]) -> str:
