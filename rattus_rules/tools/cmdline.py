@@ -13,17 +13,15 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from interpreter import State
 from interpreter.files import why_unread
 
+from ..api import ResolvedGame
 from .records.validate import Verdict, replay
-
-if TYPE_CHECKING:
-    from ..api import ResolvedGame
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 #: A stored state file larger than this is refused before it is read.

@@ -15,14 +15,12 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from interpreter import notation
+from rattus_rules.api import ResolvedGame, rules_of
 
 from .study import DECISION_CAP, csv_fields, csv_rows
-
-if TYPE_CHECKING:
-    from rattus_rules.api import ResolvedGame
 
 Result = Mapping[str, Any]
 
@@ -82,8 +80,6 @@ Neither plays like a person: the rates are what these players see, and real game
 def data_note(result: Result, game: ResolvedGame | None = None) -> str:
     """Which component data the figures are for (``game``: the study's game resolved already, else
     looked up by the name the result gives)."""
-    from rattus_rules.api import rules_of
-
     note = rules_of(result["game"]["name"] if game is None else game).provenance_note()
     return (f"{note[0].upper()}{note[1:]}.  Every figure here is for the data as shipped." if note
             else "Every figure here is for the component data as shipped.")
