@@ -306,8 +306,9 @@
     var groups = {};
     var seen = {};
     var picks = {};  /* verb -> its picks, in order; the one chosen stays chosen while it is legal */
+    var onPicture = !!view.svg;  /* with no picture to click, every action is a button */
     view.actions.forEach(function (a) {
-      if (a.pick === undefined) { return; }
+      if (a.pick === undefined || !onPicture) { return; }
       picks[a.verb] = picks[a.verb] || [];
       if (picks[a.verb].indexOf(a.pick) < 0) { picks[a.verb].push(a.pick); }
     });
@@ -323,7 +324,7 @@
         group.appendChild(el("legend", a.verb));
         actions.appendChild(group);
       }
-      if (a.pick !== undefined) {  /* chosen on the picture: a button per pick, then the clicks */
+      if (a.pick !== undefined && onPicture) {  /* chosen on the picture: a button per pick, then the clicks */
         if (made[a.verb + "\n" + a.pick]) { return; }
         made[a.verb + "\n" + a.pick] = true;
         var p = el("button", a.pick || a.verb, "pick");

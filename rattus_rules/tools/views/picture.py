@@ -208,7 +208,15 @@ def clicks(state: State) -> dict[str, dict[str, Any]]:
 def option_clicks(state: State) -> dict[int, tuple[int, list[str]]]:
     """For the play page: each option of the pending decision that a declared ``click`` chooses, by its
     index: which of its values the clicks choose (its place among the values) and the places clicked in
-    turn (the one ``from`` gives, then the one ``to`` gives).  Options of other verbs are left out."""
+    turn (the one ``from`` gives, then the one ``to`` gives).  Options of other verbs are left out; if an end
+    cannot be evaluated on this state, every option is (the page then offers them as buttons)."""
+    try:
+        return _option_clicks(state)
+    except (RulesError, ValueError, TypeError):
+        return {}
+
+
+def _option_clicks(state: State) -> dict[int, tuple[int, list[str]]]:
     picture, pending = declared(state), state.pending
     if picture is None or pending is None or not picture.clicks:
         return {}
