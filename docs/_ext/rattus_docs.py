@@ -5,7 +5,9 @@ reads the page, by the reStructuredText of the generated part NAME (see
 ``rattus_rules.games.rattus.docgen.PAGES`` and ``rattus_rules.games.rattus.refpages.PAGES``; ``cli``, the
 command line's reference, comes from ``rattus_rules.cli.reference_rst``); with a SPEC
 folder (relative to the docs) the generic English of that spec (``spec-english``) or
-the coverage of its rulebook (``coverage``, linked to that English).  The rules
+the coverage of its rulebook (``coverage``, linked to that English); ``picture RECORD[#STEP]`` draws
+the position of a recorded game (a path relative to the docs; before step STEP, else at its end) by its
+game's declared picture.  The rules
 language's lexer is registered for ``rules`` code blocks.  After an HTML build,
 every game record kept under ``decisive/GAME/`` gets its replay-viewer page
 beside it in the output (``decisive/GAME/NAME.html``), for the pages that list
@@ -40,6 +42,13 @@ def generate(name: str, spec: str | None = None) -> str:
         if spec is None:
             raise ValueError("spec-english needs a spec folder")
         return english_rst(load_spec(DOCS / spec))
+    if name == "picture":
+        if spec is None:
+            raise ValueError("picture needs a record: picture RECORD.json[#STEP]")
+        from rattus_rules.tools.docs.picturepage import record_picture_rst
+
+        path, _, step = spec.partition("#")
+        return record_picture_rst(DOCS / path, int(step) if step else None, path)
     if name == "coverage" and spec is not None:  # another game than Rattus: linked to its English page
         other = load_spec((DOCS / spec).resolve(), display_root=DOCS.parent)
         return coverage_rst(other, english_target(other),
@@ -53,7 +62,7 @@ def generate(name: str, spec: str | None = None) -> str:
         return refpages.PAGES[name](game)
     if name in modelgen.PAGES:
         return modelgen.PAGES[name](game)
-    known = ", ".join(sorted([*docgen.PAGES, *refpages.PAGES, *modelgen.PAGES, "cli", "spec-english"]))
+    known = ", ".join(sorted([*docgen.PAGES, *refpages.PAGES, *modelgen.PAGES, "cli", "spec-english", "picture"]))
     raise ValueError(f"no generated part {name!r} (known: {known})")
 
 

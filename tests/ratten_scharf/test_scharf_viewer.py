@@ -84,3 +84,23 @@ def test_the_page_steps_through_the_game_in_a_browser(page_file: Path, open_page
     screenshot(page, shots, f"viewer-ratten-scharf-{size}")
     assert not watched.errors, watched.errors
     assert all(u.startswith("file://") for u in watched.requests), watched.requests
+
+
+def test_the_docs_draw_a_recorded_position_from_the_declared_picture() -> None:
+    """docs/ratten-scharf.rst shows a recorded game's table drawn by the renderer at the docs' build
+    (``.. rattus-generated:: picture RECORD[#STEP]``, docs/_ext/rattus_docs.py)."""
+    from rattus_rules.tools.docs.picturepage import record_picture_rst
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    record = docs / "decisive" / "ratten_scharf" / "cover-default-2p-seed2.json"
+    entries = len(json.loads(record.read_text(encoding="utf-8"))["entries"])
+    end = record_picture_rst(record)
+    assert end.startswith(".. raw:: html") and "<svg" in end and end.count("data-place=") == 19 * 19
+    assert f"after {entries} of the {entries} entries" in end and "The game is over." in end
+    assert "<code>picture table</code>" in end
+    early = record_picture_rst(record, 3, "a game")
+    assert "(step 3 in the viewer)" in early and "<code>a game</code>" in early and early != end
+    with pytest.raises(ValueError, match="not one of its steps"):
+        record_picture_rst(record, 10_000)
+    page = (docs / "ratten-scharf.rst").read_text(encoding="utf-8")
+    assert "\n.. rattus-generated:: picture decisive/ratten_scharf/cover-default-2p-seed2.json\n" in page
