@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from interpreter import Game, SpecError, State, load_spec
@@ -200,3 +201,24 @@ def test_a_setting_is_recorded_and_checked_in_records(tmp_path: Path, capsys: py
     record.write_text(json.dumps(written), encoding="utf-8")
     assert main(["--game", "ratten_scharf", "validate", str(record)]) == 2
     assert "setting table-size has no option '21' (options: 5, 7, 9, 11, 13, 15, 17, 19)" in capsys.readouterr().err
+
+
+def test_the_soak_goes_in_rounds_and_writes_what_it_ran(tmp_path: Path) -> None:
+    """make soak-scharf (combinations.py --out): every combination gets a round of seeds before any gets
+    the next, and the summary written after each round says the command, the back end and how far it got."""
+    from rattus_rules.tools.bench.combinations import main, run, summary
+
+    seen: list[list[int]] = []
+    tallies = run("ratten_scharf", 2, ["cover", "no-fit"], {"table-size": "5"}, chunk=1, note=lambda _: None,
+                  rounds=lambda done: seen.append(sorted(t.games for t in done)))
+    assert seen == [[1, 1, 1, 1], [2, 2, 2, 2]]
+    half = summary([attrs.evolve(t, games=1) for t in tallies], "the command", "c", 3.0, 2)
+    assert "status: still running (or stopped): 1 of 2 games per combination" in half
+    out = tmp_path / "soak.txt"
+    assert main(["--games", "2", "--chunk", "1", "--switch", "cover", "--setting", "table-size=5",
+                 "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("command: python -m rattus_rules.tools.bench.combinations --games 2")
+    assert "status: finished" in text
+    assert "back end: " in text and "2 combinations, 4 games (seeds 0 to 1 at least" in text
+    assert text.count("cover=") == 2 and "0 stopped by a rule error" in text

@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.chunk < 1:
         parser.error("--games and --chunk are at least 1")
     fixed = dict(item.split("=", 1) for item in args.setting)
-    backend = rules_of(args.game).backend(fixed or None).backend
+    rules = rules_of(args.game)
+    backend = rules.backend(rules.settings_for(fixed)).backend
     command = "python -m rattus_rules.tools.bench.combinations " + " ".join(argv if argv is not None else sys.argv[1:])
     print(f"soak of {args.game}: {args.games} games per combination, back end {backend}", flush=True)
     began = time.perf_counter()
