@@ -1765,6 +1765,7 @@ class Emitter:
             "    {\"setup\", setup, METH_VARARGS, NULL},",
             "    {\"program\", rt_program_new, METH_VARARGS, NULL},",
             "    {\"run\", (PyCFunction)(void (*)(void))rt_run_py, METH_FASTCALL, NULL},",
+            "    {\"advance\", (PyCFunction)(void (*)(void))rt_advance_py, METH_FASTCALL, NULL},",
             *methods,
             "    {NULL, NULL, 0, NULL}",
             "};",

@@ -31,6 +31,8 @@ static PyObject *KEYS;      /* tuple: for each entity table, a tuple of its keys
 static PyObject *KEY_IDS;   /* tuple: for each entity table, a dict key -> index */
 static PyObject *STUCK, *TOO_LARGE, *VALUES, *PENDING;
 static PyObject *S_world, *S_nodes, *S_adjacent;
+static PyObject *S_pending, *S_options, *S_log, *S_check_invariants, *S_decision, *S_texts, *S_history;
+static PyObject *S_trail, *S_rng;
 static PyObject *S_frames, *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
 static PyObject *SMALL_INTS;  /* tuple of 0..255 */
 
@@ -450,6 +452,15 @@ static int rt_setup_common(PyObject *args) {
     Py_INCREF(STUCK); Py_INCREF(TOO_LARGE); Py_INCREF(VALUES); Py_INCREF(PENDING);
     S_budget = PyUnicode_InternFromString("budget");
     S_frames = PyUnicode_InternFromString("frames");
+    S_pending = PyUnicode_InternFromString("pending");
+    S_options = PyUnicode_InternFromString("options");
+    S_log = PyUnicode_InternFromString("log");
+    S_check_invariants = PyUnicode_InternFromString("check_invariants");
+    S_decision = PyUnicode_InternFromString("decision");
+    S_texts = PyUnicode_InternFromString("texts");
+    S_history = PyUnicode_InternFromString("_history");
+    S_trail = PyUnicode_InternFromString("trail");
+    S_rng = PyUnicode_InternFromString("rng");
     S_vals = PyUnicode_InternFromString("vals");
     S_zones = PyUnicode_InternFromString("zones");
     S_loc = PyUnicode_InternFromString("loc");
@@ -851,6 +862,8 @@ typedef struct {
     PyObject *obj;      /* CHOOSE / CHANCE: the Decision (owned) */
     PyObject *fn;       /* CALL / CHOOSE / CHANCE: the Python-callable function (owned), run where the body
                          * gives up on a number past the bound (it then runs the Python back end's) */
+    PyObject *branches; /* CHOOSE / CHANCE: per branch (target, names of its bindings, whether its text may be
+                         * written later: see native.runner) (owned) */
 } RtIns;
 
 typedef struct {
@@ -864,7 +877,9 @@ typedef struct {
 
 static void program_dealloc(PyObject *self) {
     Program *p = (Program *)self;
-    if (p->ins) for (Py_ssize_t i = 0; i < p->nins; i++) { Py_XDECREF(p->ins[i].obj); Py_XDECREF(p->ins[i].fn); }
+    if (p->ins) for (Py_ssize_t i = 0; i < p->nins; i++) {
+        Py_XDECREF(p->ins[i].obj); Py_XDECREF(p->ins[i].fn); Py_XDECREF(p->ins[i].branches);
+    }
     PyMem_Free(p->ins); PyMem_Free(p->start); PyMem_Free(p->len);
     Py_TYPE(self)->tp_free(self);
 }
@@ -901,15 +916,23 @@ static PyObject *rt_program_new(PyObject *self, PyObject *args) {
         PyObject *code = PyTuple_GET_ITEM(procs, i);
         for (Py_ssize_t k = 0; k < p->len[i]; k++) {
             RtIns *in = &p->ins[p->start[i] + k];
-            int op; Py_ssize_t body, target; PyObject *obj, *fn;
-            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(code, k), "innOO", &op, &body, &target, &obj, &fn)) { Py_DECREF(p); return NULL; }
+            int op; Py_ssize_t body, target; PyObject *obj, *fn, *branches;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(code, k), "innOOO!", &op, &body, &target, &obj, &fn, &PyTuple_Type,
+                                  &branches)) { Py_DECREF(p); return NULL; }
+            for (Py_ssize_t b = 0; b < PyTuple_GET_SIZE(branches); b++) {
+                PyObject *br = PyTuple_GET_ITEM(branches, b);
+                if (!PyTuple_CheckExact(br) || PyTuple_GET_SIZE(br) != 3 || !PyLong_CheckExact(PyTuple_GET_ITEM(br, 0))
+                    || !PyTuple_CheckExact(PyTuple_GET_ITEM(br, 1)) || !PyBool_Check(PyTuple_GET_ITEM(br, 2))) {
+                    Py_DECREF(p); PyErr_SetString(PyExc_ValueError, "a branch is (target, names, lazy)"); return NULL;
+                }
+            }
             int needs_body = op == OP_RESUME || op == OP_CALL || op == OP_CHOOSE || op == OP_CHANCE;
             if (op < OP_RESUME || op > OP_FINISH || (needs_body && (body < 0 || body >= RT_NBODIES))
                 || (op == OP_CALL && (target < 0 || target >= p->nprocs))) {
                 Py_DECREF(p); PyErr_SetString(PyExc_ValueError, "an instruction the run loop cannot run"); return NULL;
             }
             in->op = op; in->body = body; in->target = target;
-            in->obj = Py_NewRef(obj); in->fn = Py_NewRef(fn);
+            in->obj = Py_NewRef(obj); in->fn = Py_NewRef(fn); in->branches = Py_NewRef(branches);
         }
     }
     return (PyObject *)p;
@@ -961,16 +984,7 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
 
 /* run(state, program): run the state's frames on to the next decision.  The Pending made there; None once
  * the game is over (no frame left); False where the Python loop is to go on from the frame's position. */
-static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs != 2 || Py_TYPE(args[1]) != &ProgramType) {
-        PyErr_SetString(PyExc_TypeError, "run(state, program)");
-        return NULL;
-    }
-    PyObject *st = args[0];
-    Program *pg = (Program *)args[1];
-    PyObject *frames = PyObject_GetAttr(st, S_frames);
-    if (!frames) return NULL;
+static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /* steals frames */
     if (!PyList_CheckExact(frames)) { Py_DECREF(frames); Py_RETURN_FALSE; }
     R rr; R *r = &rr;
     if (rt_begin(r, st, NULL) < 0) { Py_DECREF(frames); return NULL; }
@@ -1081,4 +1095,93 @@ hand_over:
     Py_DECREF(frames);
     if (rt_end(r, 0) < 0) return NULL;
     Py_RETURN_FALSE;
+}
+
+static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2 || Py_TYPE(args[1]) != &ProgramType) {
+        PyErr_SetString(PyExc_TypeError, "run(state, program)");
+        return NULL;
+    }
+    PyObject *frames = PyObject_GetAttr(args[0], S_frames);
+    if (!frames) return NULL;
+    return rt_run_frames(args[0], (Program *)args[1], frames);
+}
+
+/* advance(state, program, index): State.apply_index for the pending decision's option `index`, then the run
+ * on to the next decision (as run).  NotImplemented, the state unchanged, where the Python code is to take
+ * it: no decision pending, an index out of range (Python refuses it), options not held in C arrays, a log or
+ * invariants to check, an option whose text must be written now (see native.runner). */
+static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || Py_TYPE(args[1]) != &ProgramType || !PyLong_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "advance(state, program, index)");
+        return NULL;
+    }
+    PyObject *st = args[0];
+    Program *pg = (Program *)args[1];
+    Py_ssize_t index = PyLong_AsSsize_t(args[2]);
+    if (index == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
+    PyObject *p = NULL, *options = NULL, *frames = NULL, *decision = NULL, *texts = NULL, *option = NULL;
+    PyObject *entry = NULL, *history = NULL, *trail = NULL, *rng = NULL, *x = NULL;
+    PyObject *out = Py_NotImplemented;
+    if (!(p = PyObject_GetAttr(st, S_pending))) goto error;
+    if (p == Py_None) goto done;
+    if (!(options = PyObject_GetAttr(p, S_options))) goto error;
+    if (Py_TYPE(options) != &OptionsType) goto done;
+    Options *o = (Options *)options;
+    if (index < 0 || index >= o->n) goto done;
+    if (!(x = PyObject_GetAttr(st, S_log))) goto error;
+    if (x != Py_None) goto done;
+    Py_CLEAR(x);
+    if (!(x = PyObject_GetAttr(st, S_check_invariants))) goto error;
+    if (x != Py_False) goto done;
+    Py_CLEAR(x);
+    if (!(frames = PyObject_GetAttr(st, S_frames))) goto error;
+    if (!PyList_CheckExact(frames) || PyList_GET_SIZE(frames) < 1) goto done;
+    PyObject *fr = PyList_GET_ITEM(frames, PyList_GET_SIZE(frames) - 1);
+    if (!PyList_CheckExact(fr) || PyList_GET_SIZE(fr) != 3 || !PyDict_CheckExact(PyList_GET_ITEM(fr, 2))) goto done;
+    Py_ssize_t proc = rt_frame_int(PyList_GET_ITEM(fr, 0), pg->nprocs);
+    if (proc < 0) goto done;
+    Py_ssize_t pc = rt_frame_int(PyList_GET_ITEM(fr, 1), pg->len[proc]);
+    if (pc < 0) goto done;
+    RtIns *in = &pg->ins[pg->start[proc] + pc];
+    if (!(decision = PyObject_GetAttr(p, S_decision))) goto error;
+    if ((in->op != OP_CHOOSE && in->op != OP_CHANCE) || in->obj != decision) goto done;
+    int b = o->branch[index];
+    if (b >= PyTuple_GET_SIZE(in->branches)) goto done;
+    PyObject *br = PyTuple_GET_ITEM(in->branches, b);
+    PyObject *names = PyTuple_GET_ITEM(br, 1);
+    const signed char *shape = o->shape + (size_t)b * (size_t)o->shape_stride;
+    if (PyTuple_GET_SIZE(names) != shape[0]) goto done;
+    if (!(texts = PyObject_GetAttr(p, S_texts))) goto error;
+    if (PyList_CheckExact(texts) && index < PyList_GET_SIZE(texts) && PyUnicode_CheckExact(PyList_GET_ITEM(texts, index))) {
+        entry = Py_NewRef(PyList_GET_ITEM(texts, index));
+    } else {
+        if (PyTuple_GET_ITEM(br, 2) != Py_True) goto done;  /* a text that may be refused: written now, in Python */
+    }
+    if (!(option = options_item(options, index))) goto error;
+    if (!entry && !(entry = PyTuple_Pack(2, decision, option))) goto error;
+    /* the state changes from here on, as State._advance changes it */
+    if (!(history = PyObject_GetAttr(st, S_history))) goto error;
+    if (!PyList_CheckExact(history)) { PyErr_SetString(PyExc_TypeError, "a history is a list"); goto error; }
+    if (PyList_Append(history, entry) < 0) goto error;
+    if (!(trail = PyObject_GetAttr(st, S_trail)) || !(rng = PyObject_GetAttr(st, S_rng))) goto error;
+    if (!(x = PyTuple_Pack(3, trail, option, rng)) || PyObject_SetAttr(st, S_trail, x) < 0) goto error;
+    Py_CLEAR(x);
+    PyObject *values = PyTuple_GET_ITEM(option, 1), *env = PyList_GET_ITEM(fr, 2);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++)
+        if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) goto error;
+    if (PyList_SetItem(fr, 1, Py_NewRef(PyTuple_GET_ITEM(br, 0))) < 0) goto error;
+    if (PyObject_SetAttr(st, S_pending, Py_None) < 0) goto error;
+    out = rt_run_frames(st, pg, frames);  /* steals frames */
+    frames = NULL;
+    goto done;
+error:
+    out = NULL;
+done:
+    Py_XDECREF(p); Py_XDECREF(options); Py_XDECREF(frames); Py_XDECREF(decision); Py_XDECREF(texts);
+    Py_XDECREF(option); Py_XDECREF(entry); Py_XDECREF(history); Py_XDECREF(trail); Py_XDECREF(rng); Py_XDECREF(x);
+    if (out == Py_NotImplemented) Py_INCREF(out);
+    return out;
 }

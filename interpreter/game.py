@@ -70,7 +70,7 @@ class Game:
         #: The Python functions each variant's C functions fall back on (see :func:`native.fallback`).
         self.native_fallbacks: dict[int, list[Any]] = {}
         #: Each variant's C run loop, where all its functions are C (see :func:`native.runner`).
-        self.native_runners: dict[int, tuple[Any, Any] | None] = {}
+        self.native_runners: dict[int, tuple[Any, Any, Any] | None] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts
@@ -120,7 +120,7 @@ class Game:
         self._programs: list[ExprCompiler] = []
         self.procedures: list[Procedure] = self._compile(self.defaults)
         self._variants[tuple(sorted(self.defaults.items()))] = 0
-        self.native_runners[0] = native.runner(self.native_reports[0], self.procedures, 0)
+        self.native_runners[0] = native.runner(self.native_reports[0], self, 0)
         self.main_index = self.proc_index[s.main.procedure]
         self.invariants: list[tuple[str, A.Condition, Fn]] = [
             (name, decl, self.exprs.expr(decl.expr)) for name, decl in s.invariants.items()
@@ -231,7 +231,7 @@ class Game:
                 elif op in (CHOOSE, CHANCE):
                     a.pends.append(a2.pends[0])
                     a.admits.append(a2.admits[0])
-        self.native_runners[number] = native.runner(self.native_reports[number], self.procedures, number)
+        self.native_runners[number] = native.runner(self.native_reports[number], self, number)
         return number
 
     def generated_sources(self, settings: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -436,9 +436,10 @@ class Game:
         st.check_invariants = check_invariants
         st.lazy = lazy
         for name, decl, init in self.state_inits:
-            domains = [self.domain(d, players) for d in decl.dims]
-            st.vals[name] = {k: _fresh(st.evaluate(init, {}, decl.pos, decl.citations))
-                             for k in all_keys(domains)}
+            keys = all_keys([self.domain(d, players) for d in decl.dims])
+            # the initial value names no key: one value for every key (each list a copy of its own)
+            value = st.evaluate(init, {}, decl.pos, decl.citations) if keys else None
+            st.vals[name] = {k: list(value) for k in keys} if type(value) is list else dict.fromkeys(keys, value)
         for name, z in self.symbols.zones.items():
             domains = [self.domain(d, players) for d in z.dims]
             st.zones[name] = {k: [] for k in all_keys(domains)}
@@ -558,10 +559,6 @@ class Game:
 def _bounded(fn: Fn) -> Fn:
     """A compiled expression whose value, if a number, must be within the language's bound."""
     return lambda st, env: bounded(fn(st, env))
-
-
-def _fresh(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
 
 
 def spec_files(path: Path) -> list[Path]:

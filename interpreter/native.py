@@ -51,7 +51,9 @@ from . import cgen
 from .cache import cache_dir
 from .cgen import Emitter, Unsupported
 from .codegen import Stuck, TooLarge, Values
-from .compiler import CALL, CHANCE, CHOOSE, FINISH, RESUME, Pending, Procedure, ProcedureCompiler
+from .compiler import CALL, CHANCE, CHOOSE, FINISH, RESUME, Branch, Pending, Procedure, ProcedureCompiler
+from .notation import MAX_ACTION_TEXT, Unwritable, action_word
+from .types import BoolType, EntityType, IntType, PieceType, PlayerType
 
 #: Environment variable choosing the back end: ``python``, ``c`` or ``auto`` (the default).
 BACKEND_ENV = "RULES_BACKEND"
@@ -402,25 +404,61 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
     return report
 
 
-def runner(report: Report, procedures: Sequence[Procedure], variant: int) -> tuple[Any, Any] | None:
-    """The C run loop of a variant whose functions are all C, as (run, program): ``run(state, program)``
-    runs the state's frames on as :meth:`State._run <interpreter.runtime.State._run>` does (see
-    ``crt.h``), calling the C functions directly; None where some function is Python."""
+def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any] | None:
+    """The C run loop of a variant whose functions are all C, as (run, program, advance):
+    ``run(state, program)`` runs the state's frames on as :meth:`State._run
+    <interpreter.runtime.State._run>` does, and ``advance(state, program, index)`` takes an option as
+    :meth:`State.apply_index <interpreter.runtime.State.apply_index>` does and runs on (see ``crt.h``),
+    calling the C functions directly; None where some function is Python."""
     if report.backend != "c" or report.module is None:
         return None
-    code: list[tuple[tuple[int, int, int, Any, Any], ...]] = []
-    for i, proc in enumerate(procedures):
-        ins: list[tuple[int, int, int, Any, Any]] = []
+    Ins = tuple[int, int, int, Any, Any, tuple[tuple[int, tuple[str, ...], bool], ...]]
+    code: list[tuple[Ins, ...]] = []
+    for i, proc in enumerate(game.procedures):
+        ins: list[Ins] = []
         for pc, (op, a, b) in enumerate(proc.code):
             body = report.bodies.get((i, pc), -1)
             if op == CALL:
-                ins.append((op, body, a, None, b[variant]))
+                ins.append((op, body, a, None, b[variant], ()))
             elif op in (CHOOSE, CHANCE):
-                ins.append((op, body, 0, a, a.pends[variant]))
+                branches = tuple((br.target, tuple(x.var for x in br.bindings), written_later(game, br))
+                                 for br in a.branches)
+                ins.append((op, body, 0, a, a.pends[variant], branches))
             else:
-                ins.append((op, body, 0, None, None))
+                ins.append((op, body, 0, None, None, ()))
         code.append(tuple(ins))
-    return report.module.run, report.module.program(tuple(code))
+    module = report.module
+    return module.run, module.program(tuple(code)), module.advance
+
+
+def written_later(game: Any, branch: Branch) -> bool:
+    """Whether the text of every option of a branch can be written at any later time, never refused
+    (:class:`~.notation.Unwritable`): then the state's history keeps the option and writes its text when
+    the history is read (the same text: it depends on the option alone).  Numbers, yes/no, seats and none
+    always are; pieces and keys if every one of their words is; texts never (a text may hold a space)."""
+    longest = len(branch.verb)
+    for b in branch.bindings:
+        t = b.type
+        words: list[str] | None = None
+        if isinstance(t, (IntType, BoolType, PlayerType)):
+            words = ["-9223372036854775807", "P63"]
+        elif isinstance(t, PieceType):
+            values: list[Any] = [p for p, kind in enumerate(game.piece_types) if kind == t.pieces]
+            words = _words(values, t, game.piece_keys)
+        elif isinstance(t, EntityType) and t.table in game.table_keys:
+            words = _words(list(game.table_keys[t.table]), t, game.piece_keys)
+        if words is None:
+            return False
+        longest += 1 + max(map(len, words), default=0)
+    return longest <= MAX_ACTION_TEXT
+
+
+def _words(values: list[Any], t: Any, piece_keys: Sequence[Any]) -> list[str] | None:
+    """Each value's word in an action text, or None if one cannot be written."""
+    try:
+        return [action_word(v, t, piece_keys) for v in values]
+    except Unwritable:
+        return None
 
 
 def place_of(err: BaseException) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
@@ -431,5 +469,16 @@ def place_of(err: BaseException) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
     return None
 
 
-__all__ = ["BACKENDS", "BACKEND_ENV", "NativeUnavailable", "Report", "attach", "chosen", "place_of", "runner",
-           "say_once", "toolchain"]
+__all__ = [
+    "BACKENDS",
+    "BACKEND_ENV",
+    "NativeUnavailable",
+    "Report",
+    "attach",
+    "chosen",
+    "place_of",
+    "runner",
+    "say_once",
+    "toolchain",
+    "written_later",
+]

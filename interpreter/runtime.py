@@ -74,12 +74,13 @@ class State:
     """A game position.  See the module docstring."""
 
     __slots__ = (
+        "_history",
+        "_history_written",
         "budget",
         "check_invariants",
         "face_up",
         "frames",
         "game",
-        "history",
         "lazy",
         "loc",
         "log",
@@ -118,7 +119,10 @@ class State:
     rng: int
     pending: Pending | None
     winners: list[int] | None
-    history: list[str]
+    #: The actions and chance outcomes taken: texts, and (decision, option) pairs whose text is written
+    #: when the history is read (:attr:`history`); the first :attr:`_history_written` of them are texts.
+    _history: list[Any]
+    _history_written: int
     log: list[str] | None
     check_invariants: bool
     #: List a decision's options when they are first read, not when the decision is reached: for
@@ -133,6 +137,27 @@ class State:
     trail: tuple[Any, tuple[int, tuple[Any, ...]], int] | None
 
     # ---------------------------------------------------------------- queries
+    @property
+    def history(self) -> list[str]:
+        """The text of every action and chance outcome taken, oldest first (this state's own list).
+
+        The C back end keeps the options it takes and writes their texts here, when the history is
+        read: the same texts, which depend on the option alone (see :func:`.native.written_later`)."""
+        h = self._history
+        if self._history_written < len(h):
+            keys = self.game.piece_keys
+            for i in range(self._history_written, len(h)):
+                entry = h[i]
+                if type(entry) is tuple:
+                    h[i] = entry[0].text(entry[1], keys)
+            self._history_written = len(h)
+        return h
+
+    @history.setter
+    def history(self, texts: list[str]) -> None:
+        self._history = texts
+        self._history_written = len(texts)
+
     @property
     def current_player(self) -> int:
         """The seat to move, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
@@ -381,6 +406,17 @@ class State:
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""
+        native = None if self.lazy else self.game.native_runners.get(self.variant)
+        if native is not None:  # taken and run on in C (see native.runner), unless it says Python is to
+            try:
+                made = native[2](self, native[1], index)
+            except RulesError:
+                raise
+            except Exception as err:
+                raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
+            if made is not NotImplemented:
+                self._ran(made)  # (a state that checks its invariants is left to Python)
+                return
         p = self.pending
         if p is None:
             raise IllegalAction(str(index), "the game is over")
@@ -400,7 +436,7 @@ class State:
             text = decision.text(option, self.game.piece_keys)
         if type(p.options) is Unlisted:  # a decision left behind is never listed
             p.options.forget()
-        self.history.append(text)
+        self._history.append(text)
         if self.log is not None:
             self.log.append(f"{who(p.player)}: {text}")
         self.trail = (self.trail, option, self.rng)
@@ -593,27 +629,43 @@ class State:
 
     # --------------------------------------------------------------- running
     def _run(self) -> None:
-        frames = self.frames
-        procs = self.game.procedures
-        v = self.variant
-        native = None if self.lazy else self.game.native_runners.get(v)
+        """Run the frames on to the next decision or chance event, or the end of the game."""
+        native = None if self.lazy else self.game.native_runners.get(self.variant)
         if native is not None:  # the same loop in C (see native.runner): it hands over what it does not run
             try:
                 made = native[0](self, native[1])
             except RulesError:
                 raise
             except Exception as err:
-                last = frames[-1] if frames else None
-                proc, at = (procs[last[0]], last[1]) if last else (None, 0)
-                located = self._located(err, proc.positions[at] if proc else A.NOWHERE,
-                                        proc.citations[at] if proc else ())
-                raise located from (None if isinstance(err, (Stuck, TooLarge)) else err)
-            if made is None:
-                self.pending = None
-                return
+                raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
             if made is not False:
-                self._pended(made)
+                self._ran(made)
                 return
+        self._run_python()
+
+    def _ran(self, made: Pending | bool | None) -> None:
+        """Go on from what the C run loop gave: the decision reached, None at the end of the game, or False
+        where the Python loop is to go on from the frames' position."""
+        if made is None:
+            self.pending = None
+        elif made is False:
+            self._run_python()
+        else:
+            assert isinstance(made, Pending)
+            self._pended(made)
+
+    def _run_failed(self, err: Exception) -> RuleError:
+        """The error of a C run, at the instruction it left the frames at (as the Python loop leaves them)."""
+        frames = self.frames
+        procs = self.game.procedures
+        last = frames[-1] if frames else None
+        proc, at = (procs[last[0]], last[1]) if last else (None, 0)
+        return self._located(err, proc.positions[at] if proc else A.NOWHERE, proc.citations[at] if proc else ())
+
+    def _run_python(self) -> None:
+        frames = self.frames
+        procs = self.game.procedures
+        v = self.variant
         self.budget = STEP_LIMIT  # one budget for the generated code of the whole run
         steps = 0  # and as many resumptions (kept in a local: this loop is hot)
         pc = 0
@@ -759,7 +811,8 @@ class State:
         c.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
         c.rng = self.rng
         c.winners = None if self.winners is None else list(self.winners)
-        c.history = self.history.copy()
+        c._history = self._history.copy()
+        c._history_written = self._history_written
         c.log = None if self.log is None else self.log.copy()
         c.check_invariants = self.check_invariants
         c.lazy = self.lazy

@@ -139,6 +139,39 @@ def test_the_c_run_loop_fails_alike(tmp_path: Path, procs: str) -> None:
     assert errors[0] == errors[1]
 
 
+def test_the_c_back_end_writes_the_history_when_it_is_read() -> None:
+    c, py = both(SPECS / "nim")
+    a, b = c.new_state(2, seed=4), py.new_state(2, seed=4)
+    for _ in range(3):
+        a.apply_index(0)
+        b.apply_index(0)
+    assert any(type(entry) is tuple for entry in a._history)  # options kept, not texts
+    copy = a.clone()
+    assert a.history == b.history == ["take 1"] * 3 and all(type(t) is str for t in a._history)
+    assert copy.history == a.history and copy.to_json() == a.to_json() == b.to_json()
+
+
+@pytest.mark.parametrize("domain", ["[none, 1]", "[1, none]"])
+def test_an_option_binding_none_is_taken_alike_in_c(tmp_path: Path, domain: str) -> None:
+    choose = 'choose by first_player { "take" k in ' + domain + " " + CITE + " { } }"
+    body = f"{choose}\n{choose}\nfinish [first_player]"
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.native_runners[0] is not None
+    outcomes = []
+    for game in (c, py):
+        state = game.new_state(2)
+        taken = []
+        for index in (1, 0):
+            try:
+                state.apply_index(index)
+                taken.append(state.history[-1])
+            except RuleError as err:
+                taken.append((err.message, err.pos, err.citations))
+        outcomes.append((taken, state.to_json()))
+    assert outcomes[0] == outcomes[1] and "take -" in outcomes[0][0]
+
+
 def test_a_construct_c_does_not_write_is_named_and_refused_with_c(tmp_path: Path) -> None:
     body = ('let l = [1, 2] + [3]\nif startswith("ab", "a") { n = 2 }\n'
             'choose by first_player { "take" k in l ' + CITE + " { n = k } }\nfinish [first_player]")
