@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records golden soak soak-props soak-games soak-scharf plant mutate parser study strength study-strong clean
+.PHONY: setup browser node demo test lint typecheck pytest docs bench bench-records bench-kit golden soak soak-props soak-games soak-scharf plant mutate parser study strength study-strong clean
 
 setup: $(STAMP)
 
@@ -68,6 +68,11 @@ bench: setup
 ## bench-records: records validated per second (omniscient, players-eye) against replaying the same games
 bench-records: setup
 	$(BIN)/python bench/records.py
+
+## bench-kit: the conformance kit checked against `rattus serve` and against the hand-written reference model
+## behind a protocol adapter (tests/rattus/model_engine.py), CPU time side by side (about a minute)
+bench-kit: setup
+	$(BIN)/python bench/kit.py
 
 ## soak: explore beyond CI: soak-props, then soak-games (each can be run alone)
 soak: soak-props soak-games

@@ -84,6 +84,16 @@ def test_the_referee_passes_its_own_kit(capsys: pytest.CaptureFixture[str]) -> N
     assert "games/illegal-wrong-reveal" in names
 
 
+def test_a_vector_for_validators_starts_no_engine(tmp_path: Path) -> None:
+    # a players-eye record is SKIP for any engine: none is started for it (a command that cannot start
+    # would be an engine error, and every engine started costs a process)
+    missing = tmp_path / "no-such-engine"
+    results = list(check(str(missing), only="players-eye"))
+    assert [r.format() for r in results] == [
+        f"SKIP games/legal-{n}p-players-eye: a players-eye record hides draws; it checks validators, not engines"
+        for n in (2, 3, 4)]
+
+
 def test_the_full_perft_depth_of_one_vector() -> None:
     (result,) = check(REFEREE, only="perft/2p-seed1-first", perft_depth=3)
     assert result.passed, result.detail

@@ -516,7 +516,7 @@ def check_record(engine: Engine, record: dict[str, Any], expected: dict[str, Any
     Returns a note (empty); raises :class:`Difference`, or :class:`Skipped` for a players-eye record.
     """
     if record.get("kind") != "omniscient":
-        raise Skipped("a players-eye record hides draws; it checks validators, not engines")
+        raise Skipped(FOR_VALIDATORS)
     game = _Game(engine, len(record["seats"]), int(record.get("seed", 0)), dict(record.get("interpretations", {})))
     bad = expected.get("index") if expected["status"] == "illegal" else None
     for i, entry in enumerate(record["entries"]):
@@ -534,6 +534,22 @@ def check_record(engine: Engine, record: dict[str, Any], expected: dict[str, Any
         raise Difference(f"entry {bad} should be refused")
     _check_end(game, expected["scores"], expected["winners"])
     return ""
+
+
+#: Why a players-eye record of the kit is no vector for engines.
+FOR_VALIDATORS = "a players-eye record hides draws; it checks validators, not engines"
+
+
+@attrs.frozen
+class NotForEngines:
+    """A vector that checks something else than engines: :func:`check` reports it SKIP without
+    starting an engine for it."""
+
+    why: str
+
+    def __call__(self, engine: Engine) -> str:
+        """Skip (:class:`Skipped`), whatever the engine."""
+        raise Skipped(self.why)
 
 
 class KitError(ValueError):
@@ -665,10 +681,11 @@ def vectors(kit: Path, game: str | None = None) -> list[tuple[str, Callable[[Eng
         _check_content(rel, rules, len(record["seats"]), dict(record.get("interpretations", {})), legal)
         longest = max(longest, _longest_chance_run(legal))
         found.append((f"games/{Path(name).stem}", "record", len(entries),
-                      functools.partial(check_record, record=record, expected=item), None))
+                      functools.partial(check_record, record=record, expected=item)
+                      if record.get("kind") == "omniscient" else NotForEngines(FOR_VALIDATORS), None))
     limit = CHANCE_MARGIN * longest + CHANCE_SLACK
-    return [(name, functools.partial(_bounded, run=run, chance_limit=limit,
-                                     budget=request_budget(kind, size, limit, counts)))
+    return [(name, run if isinstance(run, NotForEngines) else functools.partial(
+                _bounded, run=run, chance_limit=limit, budget=request_budget(kind, size, limit, counts)))
             for name, kind, size, run, counts in found]
 
 
@@ -677,13 +694,17 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
     """Check an engine command against a kit folder (default: the shipped kit of ``game``, None: the
     selected game), vector by vector.
 
-    Each vector runs in a fresh engine process, so one vector's failure does not spoil the next.
+    Each vector runs in a fresh engine process, so one vector's failure does not spoil the next; a
+    vector for validators, not engines (:class:`NotForEngines`), is reported SKIP without one.
     Raises :class:`EngineError` if the engine cannot be started, and :class:`EngineTimeout` (after
     killing it) if it gives no answer to a request within ``timeout`` seconds.
     """
     folder = kit_dir(game) if kit is None else kit
     for name, run in vectors(folder, game):
         if only is not None and only not in name:
+            continue
+        if isinstance(run, NotForEngines):
+            yield Result(name, True, run.why, skipped=True)
             continue
         engine = Engine(command, timeout)
         try:
