@@ -61,7 +61,7 @@ def play(job: tuple[int, int, bool, int | None]) -> Outcome:
     model = None
     if with_model:
         from rattus_rules.paths import spec_dir
-        from tests.rattus.reference_model import Components, Rattus, differences, spec_view
+        from tests.rattus.reference_model import Components, Rattus, differences, spec_legal, spec_view
 
         model = Rattus(Components(spec_dir() / "data"), players, chosen)
     decisions = 0
@@ -72,13 +72,15 @@ def play(job: tuple[int, int, bool, int | None]) -> Outcome:
                     return players, len(state.history), 0, [], True
                 decisions += 1
             legal = state.legal_action_texts()
-            if model is not None and sorted(legal) != sorted(model.legal()):
+            keyed = spec_legal(state) if model is not None else legal  # the model writes a token by its key
+            if model is not None and sorted(keyed) != sorted(model.legal()):
                 return players, len(state.history), 1, [f"{where}: the reference model differs at action "
                                                         f"{len(state.history)}"], False
-            text = rng.choice(legal)
-            state.apply(text)
+            index = rng.randrange(len(legal))
+            text = legal[index]
+            state.apply_index(index)
             if model is not None:
-                model.apply(text)
+                model.apply(keyed[index])
                 diff = list(differences(spec_view(state), model.view()))
                 if diff:
                     return players, len(state.history), 1, [f"{where}: after {text!r} (action "

@@ -45,6 +45,7 @@ from .builtins import BUILTIN_HELPERS, BUILTINS, SPECIAL_NAMES
 from .checker import Checked
 from .errors import RuleError
 from .files import MAX_FILE_BYTES
+from .notation import piece
 from .symbols import Kind
 from .types import BOOL, EntityType, ListType, PieceType, Type
 
@@ -384,6 +385,9 @@ class CompileContext:
         self.table_keys = table_keys
         self.piece_rows = piece_rows
         self.piece_keys = piece_keys
+        #: How actions and log lines write each piece (:attr:`interpreter.game.Game.piece_words`, the same
+        #: list: changed in place when the game is given words of its own).
+        self.piece_words: list[str] = [piece(k) for k in piece_keys]
         self.proc_index = proc_index
 
 

@@ -196,7 +196,7 @@ class Decision:
     admits: list[Admit] = attrs.field(factory=list, repr=False, eq=False)
     #: Action texts already made, by option (they depend on the option only).
     texts: dict[tuple[int, tuple[Any, ...]], str] = attrs.field(factory=dict, repr=False, eq=False)
-    #: Options by the text that writes them, later branches first, kept for texts found legal
+    #: Options by the text that writes them, earlier branches first, kept for texts found legal
     #: once (see :meth:`State.admitted`): reading a text depends on the text only.
     readings: dict[str, tuple[tuple[int, tuple[Any, ...]], ...]] = attrs.field(factory=dict, repr=False, eq=False)
 
@@ -205,16 +205,17 @@ class Decision:
         st.budget = STEP_LIMIT
         return self.pends[st.variant](st, env, self).options
 
-    def words(self, option: tuple[int, tuple[Any, ...]], piece_keys: Sequence[Any]) -> list[str]:
-        """The words of an option's action text (:func:`~.notation.words`); a :class:`RuleError`
-        at this decision for a value no action text can write."""
+    def words(self, option: tuple[int, tuple[Any, ...]], piece_words: Sequence[str]) -> list[str]:
+        """The words of an option's action text (:func:`~.notation.words`, pieces written by
+        ``piece_words``); a :class:`RuleError` at this decision for a value no action text can write."""
         try:
-            return option_words(self.branches[option[0]], option[1], piece_keys)
+            return option_words(self.branches[option[0]], option[1], piece_words)
         except Unwritable as err:
             raise RuleError(err.message, self.pos, self.citations) from None
 
-    def text(self, option: tuple[int, tuple[Any, ...]], piece_keys: list[Any]) -> str:
-        """The action text of an option: the verb and its values (remembered once made)."""
+    def text(self, option: tuple[int, tuple[Any, ...]], piece_words: Sequence[str]) -> str:
+        """The action text of an option: the verb and its values, pieces written by ``piece_words``
+        (the game's: :attr:`interpreter.game.Game.piece_words`; remembered once made)."""
         try:
             text = self.texts.get(option)
         except TypeError:  # values holding lists: not remembered
@@ -224,7 +225,7 @@ class Decision:
         br = self.branches[option[0]]
         if not option[1]:
             return br.verb
-        text = " ".join(self.words(option, piece_keys))
+        text = " ".join(self.words(option, piece_words))
         # values of one known type cannot collide as dict keys (1 == True would)
         if all(b.type != ANY and not isinstance(b.type, ListType) for b in br.bindings):
             self.texts[option] = text
@@ -721,7 +722,7 @@ class ProcedureCompiler:
     def say(self, st: A.Say) -> Fn:
         """The function appending a `say` line, its ``{name}`` parts filled in, to the state's log (if it keeps one)."""
         names = self.x.ctx.checked.say_names.get(id(st), {})
-        keys = self.x.ctx.piece_keys
+        words = self.x.ctx.piece_words  # read as the line is made: the game's words, given late or not
         template = st.template
         getters: list[tuple[str, Type, Fn]] = []
         for name, (kind, t) in names.items():
@@ -732,7 +733,7 @@ class ProcedureCompiler:
                 return
             text = template
             for name, t, get in getters:
-                text = text.replace("{" + name + "}", value_word(get(s, env), t, keys))
+                text = text.replace("{" + name + "}", value_word(get(s, env), t, words))
             s.log.append(text)
 
         return say

@@ -207,7 +207,7 @@ def option_words(state: State, index: int, piece_word: Callable[[int], str]) -> 
     if pending is None:
         return []
     branch_index, values = pending.options[index]
-    return notation.words(pending.decision.branches[branch_index], values, state.game.piece_keys, piece_word)
+    return notation.words(pending.decision.branches[branch_index], values, state.game.piece_words, piece_word)
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ from .compiler import (
 from .data import Table, at_most, load_table
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError, shown
 from .files import inside, read_text, why_unread
-from .notation import Action, Reader, value_word, who
+from .notation import EMPTY_LIST, NO_VALUE, Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file, terminal_pattern
 from .runtime import State, World, all_keys
 from .stored import state_from_data
@@ -45,6 +45,8 @@ SPEC_SUFFIX = ".rules"
 #: At most this many variants of the generated code: combinations of switch settings with code of
 #: their own, and the one variant that any further combinations share (see :meth:`Game.variant`).
 MAX_VARIANTS = 32
+#: The longest word a piece may be written by (:meth:`Game.write_pieces`).
+MAX_PIECE_WORD = 1_000
 
 
 class _DataContext:
@@ -106,11 +108,14 @@ class Game:
                 self.piece_types.append(name)
                 self.piece_start.append(decl.zone)
         self.proc_index = {name: i for i, name in enumerate(s.procedures)}
-        #: Reads action words back into values (see :meth:`State.find`).
-        self.reader = Reader(self.piece_keys, self.table_keys)
         ctx = CompileContext(checked, self.table_rows, self.table_keys, self.piece_rows,
                              self.piece_keys, self.proc_index)
         self._ctx = ctx
+        #: How every text of the game (actions, history, log, errors) writes each piece: ``#`` and its key
+        #: (:func:`interpreter.notation.piece`) unless given words of its own (:meth:`write_pieces`).
+        self.piece_words: list[str] = ctx.piece_words
+        #: Reads action words back into values (see :meth:`State.find`).
+        self.reader = Reader(self.piece_words, self.table_keys)
         self._places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] = {}
         #: Code for any settings: invariants, scores, data checks, explanations.
         self.exprs = ExprCompiler(ctx, places=self._places)
@@ -146,6 +151,30 @@ class Game:
         #: Settings under which the data checks held (they may read settings: a table's size).
         self._checked: set[tuple[tuple[str, str], ...]] = set()
         self.run_data_checks(self.defaults)
+
+    def write_pieces(self, words: Sequence[str]) -> None:
+        """Write each piece by a word of its own (one per piece, in piece order) in every text of
+        the game: a game-agnostic hook for whoever loads the game, to be called before any state
+        is made (the ``rattus_rules`` package gives each game the faces its records write).
+
+        Pieces may share a word (pieces that look alike): a text naming it means the first option
+        that writes it (:mod:`.notation`).  ValueError, the words unchanged, unless there is one
+        word per piece, each of which an action text can write as one word: not empty, no white
+        space, not ``-`` or ``[]``, at most :data:`MAX_PIECE_WORD` characters.
+        """
+        words = list(words)
+        if len(words) != len(self.piece_keys):
+            raise ValueError(f"{len(words)} words for the {len(self.piece_keys)} pieces of {self.name}")
+        for key, word in zip(self.piece_keys, words):
+            if (type(word) is not str or not word or len(word) > MAX_PIECE_WORD or word in (NO_VALUE, EMPTY_LIST)
+                    or any(c.isspace() for c in word)):
+                raise ValueError(f"piece {key} of {self.name} cannot be written {shown(word)}: a piece's word is "
+                                 "one word of an action text")
+        self.piece_words[:] = words  # the list the compiled code reads (its `say` lines)
+        self.reader = Reader(self.piece_words, self.table_keys)
+        for decision in self.decisions:  # texts and readings made with the old words
+            decision.texts.clear()
+            decision.readings.clear()
 
     # --------------------------------------------------------------- variants
     def _compile(self, settings: dict[str, str] | None) -> list[Procedure]:
@@ -507,7 +536,7 @@ class Game:
             ok = True
             for binding, word in zip(branch.bindings, args):
                 values = binding.domain(st, env)
-                match = [v for v in values if value_word(v, binding.type, self.piece_keys) == word]
+                match = [v for v in values if value_word(v, binding.type, self.piece_words) == word]
                 if not match:
                     ok = False
                     reasons.append((f"{word!r} is not one of {self.snippet(binding.source.domain)}", cites))

@@ -8,7 +8,7 @@ bound value, written by the value's checker type:
 type            word                            example
 ==============  ==============================  ===========
 ``player``      ``P`` and the seat number       ``P2``
-``piece:T``     ``#`` and the piece's key       ``#7``
+``piece:T``     the piece's word (below)        ``#7``
 ``bool``        ``yes`` / ``no``                ``yes``
 ``list:T``      the items' words joined by +    ``3+4``
 empty list      ``[]``                          ``[]``
@@ -25,12 +25,22 @@ matched to a legal option by value.  Seats are written by
 :func:`seat` (read by :func:`read_seat`) and :func:`who` (a seat or
 ``chance``) everywhere: actions, logs, records, protocol answers.
 
-This module knows no game: a piece is written by its key unless a caller
-passes its own ``piece_word`` (a record writes pieces by their faces).
+This module knows no game: a piece is written by the word its game gives it
+(:attr:`interpreter.game.Game.piece_words`): ``#`` and its key (:func:`piece`)
+unless whoever loaded the game gave each piece a word of its own
+(:meth:`~interpreter.game.Game.write_pieces`: the ``rattus_rules`` package gives
+every game the faces its records write, ``draw 3:merchant+monk``), so that every
+text of a game, in its history, log, legal actions and errors, is in one
+notation.  Pieces may share a word (two tokens that look alike): a text naming
+such a word means the first option in the decision's order that it writes
+(:class:`Reader` does not read such words; the state compares texts, the first
+taking precedence).  A caller may still pass its own ``piece_word`` (a
+player's-eye record writes an unseen piece ``?``).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, assert_never
@@ -92,6 +102,8 @@ EMPTY_LIST = "[]"
 #: The longest action text (a stored state's history holds no longer one).
 MAX_ACTION_TEXT = 10_000
 YES, NO = "yes", "no"
+#: At most this many readings of a text naming pieces by words they share (:meth:`Reader.alike`).
+MAX_ALIKE = 64
 
 #: An option of a decision: (branch index, bound values).
 Option = tuple[int, tuple[Any, ...]]
@@ -118,31 +130,31 @@ def read_seat(word: str) -> int | None:
 
 # ----------------------------------------------------------------- values
 def is_piece_type(t: Type) -> bool:
-    """Whether values of checker type ``t`` are pieces (written by their key, or a caller's word)."""
+    """Whether values of checker type ``t`` are pieces (written by their word, or a caller's)."""
     return isinstance(t, PieceType)
 
 
 def piece(key: Any) -> str:
-    """A piece's word, by its key: ``#7``."""
+    """A piece's word by its key, ``#7``: how a game writes its pieces unless given words of its own."""
     return f"{PIECE_PREFIX}{key}"
 
 
-def value_word(value: Any, t: Type, piece_keys: Sequence[Any],
+def value_word(value: Any, t: Type, piece_words: Sequence[str],
                piece_word: Callable[[int], str] | None = None) -> str:
     """The word of a value of checker type ``t`` in an action, a log line or a view (a piece by
-    ``piece_word`` if given, else by its key: :func:`piece`)."""
+    ``piece_word`` if given, else by its word among ``piece_words``: see the module)."""
     if value is None:
         return NO_VALUE
     if isinstance(t, PlayerType):
         return seat(value)
     if isinstance(t, PieceType):
-        return piece(piece_keys[value]) if piece_word is None else piece_word(value)
+        return piece_words[value] if piece_word is None else piece_word(value)
     if isinstance(value, bool):
         return YES if value else NO
     if isinstance(value, list):
         if not value:
             return EMPTY_LIST
-        return LIST_JOIN.join(value_word(v, element_type(t), piece_keys, piece_word) for v in value)
+        return LIST_JOIN.join(value_word(v, element_type(t), piece_words, piece_word) for v in value)
     return str(value)
 
 
@@ -157,21 +169,21 @@ class Unwritable(RuleError):
         super().__init__(message, NOWHERE)
 
 
-def action_word(value: Any, t: Type, piece_keys: Sequence[Any],
+def action_word(value: Any, t: Type, piece_words: Sequence[str],
                 piece_word: Callable[[int], str] | None = None) -> str:
     """:func:`value_word` of a value an option binds; :class:`Unwritable` unless it is one
     word that reads back: no space in it, not empty, not a reserved word (``-``, ``[]``), and
     a list of such words none of which holds ``+`` (no list in a list)."""
     kind = type(value)
     if (kind is int and not isinstance(t, PieceType)) or kind is bool or value is None:
-        return value_word(value, t, piece_keys, piece_word)  # a number, a seat, yes/no or -
-    word = value_word(value, t, piece_keys, piece_word)
+        return value_word(value, t, piece_words, piece_word)  # a number, a seat, yes/no or -
+    word = value_word(value, t, piece_words, piece_word)
     if kind is list:
         for item in value:
             if type(item) is list:
                 raise Unwritable(f"an option binds a list inside a list, {_shown(value)}: its text could "
                                  f"not say where each list ends")
-            item_word = value_word(item, element_type(t), piece_keys, piece_word)
+            item_word = value_word(item, element_type(t), piece_words, piece_word)
             if item_word == EMPTY_LIST or LIST_JOIN in item_word or _spaced(item_word):
                 raise Unwritable(f"an option binds a list holding {_shown(item)}, which its text "
                                  f"could not write as one item")
@@ -192,23 +204,23 @@ def _spaced(word: str) -> bool:
     return not word or _SPACE.search(word) is not None
 
 
-def words(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
+def words(branch: Branch, values: Sequence[Any], piece_words: Sequence[str],
           piece_word: Callable[[int], str] | None = None) -> list[str]:
     """An option's words: the verb, then each value's word (a piece by ``piece_word`` if given);
     :class:`Unwritable` for a value no action text can write (see :func:`action_word`), or
     words longer in all than :data:`MAX_ACTION_TEXT`."""
-    out = [branch.verb, *(action_word(v, b.type, piece_keys, piece_word) for v, b in zip(values, branch.bindings))]
+    out = [branch.verb, *(action_word(v, b.type, piece_words, piece_word) for v, b in zip(values, branch.bindings))]
     if sum(map(len, out)) + len(out) > MAX_ACTION_TEXT:
         raise Unwritable(f"an option's action text would be longer than {MAX_ACTION_TEXT} characters")
     return out
 
 
-def text(branch: Branch, values: Sequence[Any], piece_keys: Sequence[Any],
+def text(branch: Branch, values: Sequence[Any], piece_words: Sequence[str],
          piece_word: Callable[[int], str] | None = None) -> str:
     """An option's text: its :func:`words` joined by spaces."""
     if not values:
         return branch.verb
-    return " ".join(words(branch, values, piece_keys, piece_word))
+    return " ".join(words(branch, values, piece_words, piece_word))
 
 
 def normal(action_text: str) -> str:
@@ -271,11 +283,12 @@ class Reader:
     Reading is exact: a word is read only if writing the value read gives the same
     word back (``01`` is not the word of 1), so a text matched by its values is the
     text of the option matched.  Types whose words are ambiguous (``any``, keys that
-    print alike, the word ``-``) are not read: callers then compare texts.
+    print alike, the word ``-``) are not read, nor a piece's word that another piece
+    shares: callers then compare texts.
     """
 
-    def __init__(self, piece_keys: Sequence[Any], table_keys: Mapping[str, Sequence[Any]]):
-        self.piece_keys = piece_keys
+    def __init__(self, piece_words: Sequence[str], table_keys: Mapping[str, Sequence[Any]]):
+        self.piece_words = piece_words
         self.table_keys = table_keys
         self._parsers: dict[Type, _Parse] = {}
         # id of a branch -> (the branch, kept so that its id is not reused; a parser per binding)
@@ -301,6 +314,37 @@ class Reader:
             return tuple([parse(w) for parse, w in zip(parsers, args)])
         except Unreadable:
             return None
+
+    def alike(self, branch: Branch, args: Sequence[str]) -> list[tuple[Any, ...]]:
+        """The values a branch's words may write where a piece's word is shared by several pieces
+        (pieces that look alike): one tuple per such piece, in piece order; none if no word is
+        shared, the others cannot be read (:meth:`values` reads the rest), or there would be more
+        than :data:`MAX_ALIKE` (the caller then compares texts)."""
+        bindings = branch.bindings
+        shared = self._shared
+        if len(bindings) != len(args) or not any(w in shared for w in args):
+            return []
+        out: list[tuple[Any, ...]] = [()]
+        for binding, word in zip(bindings, args):
+            if isinstance(binding.type, PieceType) and word in shared:
+                if len(out) * len(shared[word]) > MAX_ALIKE:
+                    return []
+                out = [v + (p,) for v in out for p in shared[word]]
+                continue
+            try:
+                value = self.value(word, binding.type)
+            except Unreadable:
+                return []
+            out = [v + (value,) for v in out]
+        return out
+
+    @functools.cached_property
+    def _shared(self) -> dict[str, list[int]]:
+        """Each word several pieces share, with those pieces."""
+        by_word: dict[str, list[int]] = {}
+        for piece_id, word in enumerate(self.piece_words):
+            by_word.setdefault(word, []).append(piece_id)
+        return {w: found for w, found in by_word.items() if len(found) > 1}
 
     def fits(self, branch: Branch, values: Sequence[Any]) -> bool:
         """Whether ``values`` are of the exact kinds of Python value the branch's bindings hold.
@@ -342,7 +386,7 @@ class Reader:
             case PlayerType() | IntType():
                 return type(value) is int
             case PieceType():
-                return type(value) is int and 0 <= value < len(self.piece_keys)
+                return type(value) is int and 0 <= value < len(self.piece_words)
             case BoolType():
                 return type(value) is bool
             case TextType():
@@ -370,7 +414,7 @@ class Reader:
             case PlayerType():
                 return _seat
             case PieceType():
-                return _by_word({piece(k): i for i, k in enumerate(self.piece_keys)}, len(self.piece_keys))
+                return _pieces(self.piece_words)
             case BoolType():
                 return _by_word({YES: True, NO: False}, 2)
             case IntType():
@@ -385,7 +429,7 @@ class Reader:
                     if word == EMPTY_LIST:
                         return []
                     out = [self.value(w, item) for w in word.split(LIST_JOIN)]
-                    if value_word(out, t, self.piece_keys) != word:
+                    if value_word(out, t, self.piece_words) != word:
                         raise Unreadable(word)
                     return out
                 return items
@@ -413,8 +457,10 @@ def _seat(word: str) -> int:
     return n
 
 
-def _by_word(table: dict[str, Any], count: int) -> _Parse:
-    if len(table) != count or NO_VALUE in table:  # two values print alike: words do not say which
+def _by_word(table: dict[str, Any], count: int | None) -> _Parse:
+    """Reads the words of a table; none if ``count`` values were written and two print alike (the
+    words do not say which), or a value is written ``-`` (none)."""
+    if (count is not None and len(table) != count) or NO_VALUE in table:
         return _unreadable
 
     def read(word: str) -> Any:
@@ -423,6 +469,15 @@ def _by_word(table: dict[str, Any], count: int) -> _Parse:
         except KeyError:
             raise Unreadable(word) from None
     return read
+
+
+def _pieces(piece_words: Sequence[str]) -> _Parse:
+    """Reads a piece's word: only a word no other piece has (a word two pieces share means the first
+    option of a decision that writes it, which only the decision's order can tell)."""
+    seen: dict[str, int] = {}
+    for i, word in enumerate(piece_words):
+        seen[word] = -1 if word in seen else i
+    return _by_word({word: i for word, i in seen.items() if i >= 0}, None)
 
 
 def _int(word: str) -> int:

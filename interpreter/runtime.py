@@ -178,8 +178,8 @@ class State:
         if p is None:
             return []
         if p.texts is None:
-            keys = self.game.piece_keys
-            p.texts = [p.decision.text(o, keys) for o in p.options]
+            words = self.game.piece_words
+            p.texts = [p.decision.text(o, words) for o in p.options]
         return p.texts
 
     def legal_actions(self) -> list[Action]:
@@ -187,11 +187,11 @@ class State:
         p = self.pending
         if p is None:
             return []
-        keys = self.game.piece_keys
+        words = self.game.piece_words
         decision = p.decision
         out = []
         for i, (b, values) in enumerate(p.options):
-            args = tuple(decision.words((b, values), keys)[1:]) if values else ()
+            args = tuple(decision.words((b, values), words)[1:]) if values else ()
             out.append(Action(decision.branches[b].verb, args, i, b, values))
         return out
 
@@ -279,13 +279,13 @@ class State:
         if p is None:
             raise IllegalAction(text, "the game is over")
         if (isinstance(action, Action) and 0 <= action.index < len(p.options)
-                and p.decision.text(p.options[action.index], self.game.piece_keys) == text):
+                and p.decision.text(p.options[action.index], self.game.piece_words) == text):
             return action.index
         index = self._read(text)
         if index is not None:
             return index
-        if p.by_text is None:
-            p.by_text = {t: i for i, t in enumerate(self._texts())}
+        if p.by_text is None:  # of options written alike (pieces that look alike), the first
+            p.by_text = {t: i for i, t in reversed(list(enumerate(self._texts())))}
         index = p.by_text.get(text)
         if index is None:
             reason, cites = self.game.explain(self, text)
@@ -301,9 +301,10 @@ class State:
         known = readings is not None
         if readings is None:
             readings = self._readings(decision, text)
-        found = max((self.option_index(option) for option in readings), default=-1)
+        # of options written alike (pieces that look alike), the first is meant
+        found = min((i for i in map(self.option_index, readings) if i >= 0), default=-1)
         # the words were read exactly, but values equal across types (1 == True) could still meet
-        if found < 0 or decision.text(p.options[found], self.game.piece_keys) != text:
+        if found < 0 or decision.text(p.options[found], self.game.piece_words) != text:
             return None
         if not known:
             decision.readings[text] = readings
@@ -351,8 +352,11 @@ class State:
         """The option (branch index, values) an action text names if it is legal here, else None,
         found without listing the options: its words are read by the branches of its verb, and
         the option is tested by the decision's admission test (one generated function, made
-        from the same `choose` as the listing).  Of two branches that both admit the text, the
-        later one is taken, as a lookup among the listed options would."""
+        from the same `choose` as the listing).  A text means the first option written so, as a
+        lookup among the listed options finds it: of two branches that both admit the text, the
+        earlier; where the text names a piece by a word several pieces share (tokens that look
+        alike) and more than one of them is admitted, only the listing's order tells which is
+        first, and None is returned (:meth:`find` lists the options and takes the first)."""
         p = self.pending
         if p is None:
             return None
@@ -363,7 +367,10 @@ class State:
             readings = self._readings(decision, text)
         admit = decision.admits[self.variant]
         env = self.frames[-1][2]
+        found: tuple[int, tuple[Any, ...]] | None = None
         for option in readings:
+            if found is not None and option[0] != found[0]:
+                break  # an earlier branch admits the text
             self.budget = STEP_LIMIT
             try:
                 ok = admit(self, env, option)
@@ -372,35 +379,39 @@ class State:
             except Exception as err:
                 raise self._located(err, decision.pos, decision.citations) from err
             if ok:
-                if not known:  # remembered once legal somewhere: as many as the options the rules make
-                    decision.readings[text] = readings
-                p.admitted = option
-                return option
-        return None
+                if found is not None:  # two pieces that look alike, both legal: the listing says which is first
+                    return None
+                found = option
+        if found is not None:
+            if not known:  # remembered once legal somewhere: as many as the options the rules make
+                decision.readings[text] = readings
+            p.admitted = found
+        return found
 
     def _readings(self, decision: Decision, text: str) -> tuple[tuple[int, tuple[Any, ...]], ...]:
-        """The options of a decision whose text is ``text``, later branches first (any state)."""
+        """The options of a decision whose text is ``text``, earlier branches first (any state); a word
+        several pieces share (tokens that look alike) is read as each of them."""
         verb, _, rest = text.partition(" ")
         args = rest.split(" ") if rest else []
         reader = self.game.reader
         out = []
-        for b in range(len(decision.branches) - 1, -1, -1):
-            branch = decision.branches[b]
+        for b, branch in enumerate(decision.branches):
             if branch.verb != verb:
                 continue
             values = reader.values(branch, args)
             # the words were read exactly, but values equal across types (1 == True) could still
             # meet; the text is made afresh, not remembered: a text that is not legal must leave
             # nothing behind (each distinct illegal text would grow the decision's memory)
-            if values is not None and self._written(branch, values) == text:
-                out.append((b, values))
+            for read in ((values,) if values is not None else reader.alike(branch, args)):
+                if self._written(branch, read) == text:
+                    out.append((b, read))
         return tuple(out)
 
     def _written(self, branch: Branch, values: tuple[Any, ...]) -> str | None:
         """The action text of values read from a text, or None if no option could have them
         (values no action text can write: the text was illegal)."""
         try:
-            return option_text(branch, values, self.game.piece_keys)
+            return option_text(branch, values, self.game.piece_words)
         except Unwritable:
             return None
 
@@ -433,7 +444,7 @@ class State:
             if type(value) is list or (type(value) is int and not -MAX_INT <= value <= MAX_INT):
                 self._kept(value, decision)
         if text is None:
-            text = decision.text(option, self.game.piece_keys)
+            text = decision.text(option, self.game.piece_words)
         if type(p.options) is Unlisted:  # a decision left behind is never listed
             p.options.forget()
         self._history.append(text)

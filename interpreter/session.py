@@ -93,7 +93,7 @@ def citations_json(cites: Iterable[Citation]) -> list[dict[str, str]]:
 
 
 class Host:
-    """What a game adds to a session; override the methods.  The defaults write engine texts."""
+    """What a game adds to a session; override the methods.  The defaults write the game's own texts."""
 
     #: The protocol's name given in ``hello``.
     name = "rules-referee"
@@ -111,9 +111,9 @@ class Host:
         raise ProtocolError("unsupported", "this referee cannot load states")
 
     def piece_word(self, state: State) -> Callable[[int], str]:
-        """How actions and chance outcomes write a piece."""
-        keys = state.game.piece_keys
-        return lambda p: f"#{keys[p]}"
+        """How actions and chance outcomes write a piece: as the game's own texts do
+        (:attr:`interpreter.game.Game.piece_words`)."""
+        return state.game.piece_words.__getitem__
 
     def commands(self) -> dict[str, Callable[[Session, Request], Reply]]:
         """Commands of the game's own, by name."""
@@ -175,7 +175,7 @@ def _names_pieces(decision: Any) -> bool:
 def option_text(state: State, option: tuple[int, tuple[Any, ...]], word: Callable[[int], str]) -> str:
     """An option of the pending decision as text, pieces written by ``word``."""
     decision = state.pending.decision  # type: ignore[union-attr]
-    return notation.text(decision.branches[option[0]], option[1], state.game.piece_keys, word)
+    return notation.text(decision.branches[option[0]], option[1], state.game.piece_words, word)
 
 
 def to_move(state: State) -> int | str | None:
@@ -407,7 +407,7 @@ class Session:
         branch_index, values = st.pending.options[index]  # type: ignore[union-attr]
         branch = decision.branches[branch_index]
         args = [{"name": b.var, "type": str(b.type),
-                 "value": value_word(v, b.type, st.game.piece_keys, g.word)}
+                 "value": value_word(v, b.type, st.game.piece_words, g.word)}
                 for v, b in zip(values, branch.bindings)]
         return {"text": g.texts[index], "verb": branch.verb, "args": args, "rule": decision.rule,
                 "citations": citations_json(branch.citations + decision.citations)}

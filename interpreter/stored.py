@@ -20,6 +20,12 @@ it is believed this module checks, knowing nothing of any particular game:
   finished game has winners and no program left) and every invariant the
   spec declares.
 
+A state stored before its game wrote pieces by words of their own (faces:
+:meth:`interpreter.game.Game.write_pieces`) writes them in its ``history`` and
+``log`` by their keys, ``draw #14``: each such word naming a piece of the game
+is read as that piece and written the game's way, ``draw 3:merchant+monk``
+(:func:`rewritten`), so that every text of the state is in one notation.
+
 Anything else is a :class:`ValueError` saying what and where.
 """
 
@@ -37,7 +43,7 @@ from .codegen import MAX_LIST as MAX_RUNTIME_LIST
 from .codegen import MAX_TEXT as MAX_KEPT_TEXT
 from .compiler import CALL, CHANCE, CHOOSE, LOOP_INDEX, LOOP_ITEMS, Procedure, loop_counters
 from .errors import RulesError
-from .notation import MAX_ACTION_TEXT, Reader
+from .notation import MAX_ACTION_TEXT, Reader, piece
 from .runtime import MAX_CALL_DEPTH, STATE_FORMAT, State, all_keys, fits, key_in
 from .symbols import Kind, Symbols
 from .types import ANY, NONE, Type, element_type
@@ -78,6 +84,10 @@ class Loader(Protocol):
     @property
     def piece_by_key(self) -> dict[Any, int]:
         """Each piece's id, by key."""
+
+    @property
+    def piece_words(self) -> list[str]:
+        """How the game's texts write each piece, by piece id."""
 
     @property
     def piece_types(self) -> list[str]:
@@ -122,6 +132,24 @@ class _Bad(ValueError):
 
 def _fail(where: str, what: str) -> _Bad:
     return _Bad(f"stored state: {where}: {what}")
+
+
+#: A piece as texts wrote it by its key (:func:`interpreter.notation.piece`), a whole word or list item.
+_KEYED_PIECE = re.compile(r"(?<![\w#-])#[\w-]+(?![\w-])")
+
+
+def _old_words(game: Loader) -> dict[str, str]:
+    """Each piece's word by its key (``#14``) → the game's word for it (none if the game writes pieces so)."""
+    old = {piece(key): word for key, word in zip(game.piece_keys, game.piece_words)}
+    return {} if all(k == w for k, w in old.items()) else old
+
+
+def rewritten(text: str, old: Mapping[str, str]) -> str:
+    """A text of a stored state with each piece written by its key (``draw #14``) written by the game's
+    word for it instead (``old``: :func:`_old_words`); other words are kept as they are."""
+    if "#" not in text:
+        return text
+    return _KEYED_PIECE.sub(lambda m: old.get(m.group(), m.group()), text)
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
@@ -397,13 +425,20 @@ def _load(game: Loader, data: Any) -> State:
     history = _expect(data["history"], list, "history")
     if len(history) > MAX_HISTORY or not all(type(h) is str and len(h) <= MAX_ACTION_TEXT for h in history):
         raise _fail("history", "expected a list of action texts")
-    st.history = list(history)
+    old = _old_words(game)
+    st.history = [rewritten(h, old) for h in history] if old else list(history)
+    if old and not all(len(h) <= MAX_ACTION_TEXT for h in st.history):
+        raise _fail("history", f"an action text with its pieces written as the game writes them is longer than "
+                    f"{MAX_ACTION_TEXT} characters")
     log = data.get("log")
     if log is not None:
         _expect(log, list, "log")
         if len(log) > MAX_HISTORY or not all(type(line) is str and len(line) <= MAX_TEXT for line in log):
             raise _fail("log", "expected a list of texts")
-        st.log = list(log)
+        st.log = [rewritten(line, old) for line in log] if old else list(log)
+        if old and not all(len(line) <= MAX_TEXT for line in st.log):
+            raise _fail("log", f"a line with its pieces written as the game writes them is longer than "
+                        f"{MAX_TEXT} characters")
     if st.frames:
         top = st.frames[-1]
         try:

@@ -15,6 +15,7 @@ start and restore games.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import secrets
@@ -53,6 +54,11 @@ def _load_spec(folder: str, data: str | None, name: str) -> Game:
         check = hooks(owner).check
         if check is not None:
             check(game)
+    # every text of the game (history, log, legal actions, errors) writes a piece as its records, the
+    # command line and the referee do: by its face (one notation everywhere)
+    faces = faces_of(game)
+    with contextlib.suppress(ValueError):  # faces no action text can hold (a row of one empty list...): keys
+        game.write_pieces([faces.written(p) for p in range(len(game.piece_rows))])
     return game
 
 

@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from interpreter import Game, State, notation
+from interpreter import Game, State
 from interpreter.checker import suggest
 from rattus_rules.tools.perft import PieceWord
 from rattus_rules.tools.records.walk import Faces, RowFaces
@@ -216,26 +215,10 @@ def position_json(state: State, shown: Shown | None = None, names: Sequence[str]
     return textview.position_json(state, _written(state.game, shown), names)
 
 
-#: A piece as the state's log writes it (:func:`interpreter.notation.piece`: ``#`` and its key).
-_LOGGED_PIECE = re.compile(r"#[\w-]+")
-
-
 def log_lines(state: State, start: int = 0) -> list[str]:
-    """The state's log (kept with ``log=True``) from line ``start``, each piece written as the game's
-    records write it (:attr:`GameHooks.piece_word`: a token by its face) instead of by its key."""
-    words = _logged_words(state.game)
-
-    def written(match: re.Match[str]) -> str:
-        return words.get(match.group(), match.group())
-
-    return [_LOGGED_PIECE.sub(written, line) for line in (state.log or [])[start:]]
-
-
-@functools.lru_cache(maxsize=16)
-def _logged_words(game: Game) -> dict[str, str]:
-    """Each piece's word in the log (``#7``) → how the game's records write it."""
-    word = hooks(game.name).piece_word
-    return {notation.piece(key): word(game, index) for index, key in enumerate(game.piece_keys)}
+    """The state's log (kept with ``log=True``) from line ``start``: each piece written as the game's
+    records write it (a token by its face), as every text of a game loaded by this package writes it."""
+    return (state.log or [])[start:]
 
 
 _HOOKS: dict[str, GameHooks] = {}

@@ -9,7 +9,8 @@ rules:
 * ``seed``: the state's own random generator (SplitMix64 seeded by the game's
   seed) — reproducible by this engine;
 * ``first``: the outcome whose text sorts first, with pieces written by the
-  game's ``piece_word`` (by default their keys, ``#key``) — reproducible by any
+  game's ``piece_word`` (by default as the game's action texts write them: their
+  faces in a game loaded by this package, else ``#key``) — reproducible by any
   engine that writes pieces the same way.
 
 Sequences that reach the end of the game before ``depth`` actions are not
@@ -34,7 +35,6 @@ from collections.abc import Callable
 
 from interpreter import Game, State
 from interpreter.edit import option_words
-from interpreter.notation import piece
 
 CHANCE_RULES = ("seed", "first")
 #: The deepest perft a command counts (``rattus perft --depth``, the benchmark's ``--perft-depth``): the count grows
@@ -46,8 +46,9 @@ PieceWord = Callable[[Game, int], str]
 
 
 def piece_key(game: Game, index: int) -> str:
-    """A piece written by its key (``#key``), as in action texts: the default :data:`PieceWord`."""
-    return piece(game.piece_keys[index])
+    """A piece as the game's action texts write it (:attr:`interpreter.game.Game.piece_words`: ``#key``
+    unless the game was given words, such as faces): the default :data:`PieceWord`."""
+    return game.piece_words[index]
 
 
 def first_outcome(state: State, piece_word: PieceWord | None = None) -> int:

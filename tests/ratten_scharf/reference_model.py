@@ -379,6 +379,17 @@ def new_model(components: Components, players: int, settings: dict[str, str]) ->
     return RattenScharf(components, settings)
 
 
+def spec_legal(state: Any) -> list[str]:
+    """The legal actions of a spec :class:`interpreter.State` as the model writes them, a strip by its key
+    (``draw #14``: the spec writes it by its face, which two strips may share), in the spec's order: apply
+    one to the spec by its index."""
+    p = state.pending
+    if p is None:
+        return []
+    keyed = [f"#{key}" for key in state.game.piece_keys]
+    return [" ".join(p.decision.words(option, keyed)) for option in p.options]
+
+
 def spec_view(state: Any) -> dict[str, Any]:
     """The same view of a spec :class:`interpreter.State` of Ratten Scharf (zones and counters a spec
     without chips or set-aside strips lacks are seen as empty)."""

@@ -20,7 +20,7 @@ import pytest
 from interpreter import Game, RuleError, State
 from rattus_rules.paths import spec_dir
 
-from .reference_model import SWITCHES, Components, RattenScharf, differences, spec_view
+from .reference_model import SWITCHES, Components, RattenScharf, differences, spec_legal, spec_view
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def play_both(game: Game, components: Components, seed: int, settings: dict[str,
     while True:
         where = f"seed {seed}, {settings}, after {history[-4:]} (step {len(history)})"
         try:
-            legal = state.legal_action_texts()
+            legal = spec_legal(state)
         except RuleError as err:  # a spec without the switch no-fit stops where a strip fits nowhere
             assert "no legal option" in str(err) and (model.aside or model.winners), where
             return state, model
@@ -61,7 +61,7 @@ def play_both(game: Game, components: Components, seed: int, settings: dict[str,
         assert model.pending is not None and state.current_player == model.pending[0], where
         text = pick(state, model, rng, legal) if careful else rng.choice(legal)
         history.append(text)
-        state.apply(text)
+        state.apply_index(legal.index(text))
         model.apply(text)
         diff = list(differences(spec_view(state), model.view()))
         assert not diff, f"after {text!r}, {where}:\n  " + "\n  ".join(diff)

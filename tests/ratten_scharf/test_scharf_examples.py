@@ -58,6 +58,6 @@ def test_rulebook_example_red_scores_2_and_green_1(scharf: Game) -> None:
     _paint(state, f"f{row - 1}", red, 200)
     _paint(state, "h" + landing[int(where["green"])][1:], green, 201)
     before = dict(state.vals["points"])
-    state.apply(f"lay #{piece} g11-g13")
+    state.apply(f"lay {state.game.piece_words[piece]} g11-g13")  # the strip by its face, as texts write it
     gained = [state.vals["points"][p] - before[p] for p in (GREEN, RED)]
     assert gained == [1, 2]

@@ -427,6 +427,17 @@ def new_model(components: Components, players: int, settings: dict[str, str]) ->
     return Rattus(components, players, settings)
 
 
+def spec_legal(state: Any) -> list[str]:
+    """The legal actions of a spec :class:`interpreter.State` as the model writes them, a token by its key
+    (``draw #14``: the spec writes it by its face, which two tokens may share), in the spec's order: apply
+    one to the spec by its index."""
+    p = state.pending
+    if p is None:
+        return []
+    keyed = [f"#{key}" for key in state.game.piece_keys]
+    return [" ".join(p.decision.words(option, keyed)) for option in p.options]
+
+
 def spec_view(state: Any) -> dict[str, Any]:
     """The same view of a spec :class:`interpreter.State`."""
     keys = state.game.piece_keys

@@ -52,14 +52,20 @@ def test_admission_is_the_listing(players: int, seed: int) -> None:
         assert eager.pending is not None and lazy.pending is not None
         texts = eager.legal_action_texts()
         for option, text in zip(eager.pending.options, texts):
-            assert lazy.admitted(text) == option, text
+            # a face two tokens share names the first of them, which only the listing's order tells
+            assert lazy.admitted(text) == (option if texts.count(text) == 1 else None), text
         legal = set(texts)
         for text in sorted(near_texts(texts, rng)):
-            assert (lazy.admitted(text) is not None) == (text in legal), text
+            if texts.count(text) < 2:
+                assert (lazy.admitted(text) is not None) == (text in legal), text
         assert not lazy.pending.listed  # nothing above listed the lazy state's options
+        eager_options = list(eager.pending.options)
         index = rng.randrange(len(texts))
         eager.apply_index(index)
-        lazy.apply(texts[index])
+        if texts.index(texts[index]) == index:
+            lazy.apply(texts[index])
+        else:  # the later of two tokens that look alike: its text would name the first
+            lazy.apply_option(eager_options[index])
         assert lazy.to_json() == eager.to_json()
         steps += 1
     assert lazy.is_terminal() and steps > 50

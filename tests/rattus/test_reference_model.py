@@ -20,7 +20,7 @@ from interpreter import State
 from rattus_rules import interpretations, new_game
 from rattus_rules.paths import spec_dir
 
-from .reference_model import Components, Rattus, differences, spec_view
+from .reference_model import Components, Rattus, differences, spec_legal, spec_view
 
 SWITCHES = {i.id: ([o.value for o in i.options], i.default) for i in interpretations()}
 COMPONENTS = Components(spec_dir() / "data")
@@ -49,7 +49,7 @@ def play_both(players: int, seed: int, settings: dict[str, str], style: str = "u
     rng = random.Random(seed)
     history: list[str] = []
     while True:
-        legal = state.legal_action_texts()
+        legal = spec_legal(state)
         where = f"{players} players, seed {seed}, {settings}, after {history[-6:]} (step {len(history)})"
         assert sorted(legal) == sorted(model.legal()), (
             f"legal actions differ, {where}:\n spec only: {sorted(set(legal) - set(model.legal()))}"
@@ -59,7 +59,7 @@ def play_both(players: int, seed: int, settings: dict[str, str], style: str = "u
         assert model.pending is not None and state.current_player == model.pending[0], where
         text = pick(rng, legal, style)
         history.append(text)
-        state.apply(text)
+        state.apply_index(legal.index(text))
         model.apply(text)
         diff = list(differences(spec_view(state), model.view()))
         assert not diff, f"after {text!r}, {where}:\n  " + "\n  ".join(diff)

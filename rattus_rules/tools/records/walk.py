@@ -641,7 +641,7 @@ class RecordWalk:
                         break
                     if want != self.faces.written(value):
                         wrong.append((value, want))
-                elif notation.value_word(value, binding.type, self.game.piece_keys) != word:
+                elif notation.value_word(value, binding.type, self.game.piece_words) != word:
                     ok = False
                     break
             if ok and not wrong:
@@ -987,9 +987,9 @@ class _OptionTexts:
         key = (id(decision), text)
         option = self.actions.get(key)
         if option is None or option not in pending.options:  # options not met yet: note their texts
-            keys = self.game.piece_keys
-            for o in pending.options:
-                self.actions[(id(decision), decision.text(o, keys))] = o
+            words = self.game.piece_words
+            for o in reversed(pending.options):  # of options written alike (pieces that look alike), the first
+                self.actions[(id(decision), decision.text(o, words))] = o
             option = self.actions.get(key)
         return option if option is not None and option in pending.options else None
 
@@ -1057,13 +1057,13 @@ class _OptionTexts:
             faces = self.faces
             return [(0, (t,)) for t in options.values if faces[t] == canonical[1]], False
         ident = id(decision)
-        keys = self.game.piece_keys
+        words = self.game.piece_words
         found = []
         for option in pending.options:
             key = (ident, hidden, option)
             written = self.written.get(key)
             if written is None:
-                written = self.written[key] = notation.text(decision.branches[option[0]], option[1], keys, (
+                written = self.written[key] = notation.text(decision.branches[option[0]], option[1], words, (
                     lambda t: self.how.unknown) if hidden else self.faces.__getitem__)
             if written == text:
                 found.append(option)
@@ -1084,7 +1084,7 @@ def _permute(v: Any, swaps: list[tuple[int, int]]) -> Any:
 def option_words(state: State, option: Option, piece_word: Callable[[int], str]) -> list[str]:
     """An option's words as a record writes them: the verb, then each value (a piece by ``piece_word``)."""
     assert state.pending is not None
-    return notation.words(state.pending.decision.branches[option[0]], option[1], state.game.piece_keys, piece_word)
+    return notation.words(state.pending.decision.branches[option[0]], option[1], state.game.piece_words, piece_word)
 
 
 

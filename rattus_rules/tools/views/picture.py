@@ -89,7 +89,7 @@ def _text(value: Any, state: State) -> str:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value_word(value, ANY, state.game.piece_keys)) if not isinstance(value, (str, int)) else str(value)
+    return str(value_word(value, ANY, state.game.piece_words)) if not isinstance(value, (str, int)) else str(value)
 
 
 def colour_of(name: Any) -> tuple[str, str] | None:

@@ -34,7 +34,7 @@ def _key_words(game: Game, dims: Sequence[str], key: Any) -> tuple[str, ...]:
     if not dims:
         return ()
     parts = key if isinstance(key, tuple) else (key,)
-    return tuple(notation.value_word(v, t, game.piece_keys) for v, t in zip(parts, _dim_types(game, dims)))
+    return tuple(notation.value_word(v, t, game.piece_words) for v, t in zip(parts, _dim_types(game, dims)))
 
 
 def key_text(words: Sequence[str]) -> str:
@@ -135,11 +135,11 @@ def position_text(state: State, written: Callable[[int], str], names: Sequence[s
     for name, table in state.vals.items():
         dims, t = game.symbols.states[name].dims, value_type(game, name)
         if not dims:
-            lines.append(f"  {name} = {notation.value_word(table[None], t, game.piece_keys, written)}")
+            lines.append(f"  {name} = {notation.value_word(table[None], t, game.piece_words, written)}")
             continue
         keys: dict[str, list[str]] = {}  # each value's word → the keys that hold it, in key order
         for k, v in table.items():
-            keys.setdefault(notation.value_word(v, t, game.piece_keys, written), []).append(
+            keys.setdefault(notation.value_word(v, t, game.piece_words, written), []).append(
                 " ".join(_key_words(game, dims, k)))
         lines.append(f"  {name}: {_grouped(keys)}")
     for name, rows in data["zones"].items():
