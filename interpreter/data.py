@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -19,7 +19,7 @@ import attrs
 from . import ast as A
 from .errors import Diagnostic, SpecError
 from .files import inside, read_text, why_unread
-from .types import BoolType, EntityType, IntType, ListType, Type
+from .types import BoolType, EntityType, IntType, ListType, Type, column_type
 
 #: The key of a table without a `key` column: the row's number, from 1.
 ROW_NUMBER = "row_number"
@@ -108,13 +108,13 @@ def resolve_file(decl: A.TableDecl, spec_dir: Path, override: Path | None) -> Pa
 
 def load_table(
     decl: A.TableDecl, spec_dir: Path, override: Path | None, enums: dict[str, tuple[str, ...]],
-    types: Mapping[str, Type],
+    types: Mapping[str, Type], whole_keyed: Container[str] = frozenset(),
 ) -> Table:
     """Read and type one table; every problem is a :class:`SpecError` naming file and line.
 
     ``types``: each column's type, as the checker read it
-    (:meth:`~interpreter.symbols.Symbols.column_type`; a column naming another table holds
-    its keys as text).
+    (:meth:`~interpreter.symbols.Symbols.column_type`); a column naming another table holds
+    its keys: whole numbers for the tables of ``whole_keyed`` (:func:`whole_keyed`), else text.
     """
     problem = path_problem(decl.file)
     if problem is not None:
@@ -164,7 +164,7 @@ def load_table(
             cell = (raw.get(col.name) or "").strip()
             try:
                 _printable(cell)
-                row[col.name] = _convert(cell, types[col.name], enums)
+                row[col.name] = _convert(cell, types[col.name], enums, whole_keyed)
             except ValueError as err:
                 problems.append(Diagnostic(A.Pos(shown, line_no, header.index(col.name) + 1),
                                            f"table {decl.name}, column {col.name}: {err}"))
@@ -206,14 +206,38 @@ def _printable(cell: str) -> None:
         raise ValueError(f"a control character (U+{ord(found.group()):04X}) in {cell[:40]!r}")
 
 
-def _convert(cell: str, t: Type, enums: dict[str, tuple[str, ...]]) -> Any:
-    """A cell's value by its column's type (:meth:`~interpreter.symbols.Symbols.column_type`)."""
+def whole_keyed(tables: Mapping[str, A.TableDecl], entities: Container[str]) -> frozenset[str]:
+    """The tables whose keys are whole numbers: a table without key (its rows are numbered), one whose
+    key column is ``int``, and one whose key column names such a table (``entities``: every table and
+    enum, as :func:`~interpreter.types.column_type` reads a column's type)."""
+    def whole(name: str, seen: frozenset[str]) -> bool:
+        decl = tables.get(name)
+        if decl is None or name in seen:  # an enum, or keys naming each other (the checker reports it)
+            return False
+        if decl.key is None:
+            return True
+        t = column_type(decl.key.type, entities)
+        if isinstance(t, EntityType):
+            return whole(t.table, seen | {name})
+        return isinstance(t, IntType)
+    return frozenset(name for name in tables if whole(name, frozenset()))
+
+
+def _convert(cell: str, t: Type, enums: dict[str, tuple[str, ...]],
+             whole_keyed: Container[str] = frozenset()) -> Any:
+    """A cell's value by its column's type (:meth:`~interpreter.symbols.Symbols.column_type`; a row of a
+    table of ``whole_keyed`` by its key, a whole number)."""
     match t:
         case IntType():
             try:
                 return int(cell)
             except ValueError:
                 raise ValueError(f"{cell!r} is not a whole number") from None
+        case EntityType(table=name) if name in whole_keyed:
+            try:
+                return int(cell)
+            except ValueError:
+                raise ValueError(f"{cell!r} is not a row of {name} (its keys are whole numbers)") from None
         case BoolType():
             if cell.lower() not in _FLAGS:
                 raise ValueError(f"{cell!r} is not yes or no")

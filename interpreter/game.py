@@ -32,7 +32,7 @@ from .compiler import (
     ProcedureCompiler,
     leaf_procedures,
 )
-from .data import Table, at_most, load_table
+from .data import Table, at_most, load_table, whole_keyed
 from .errors import Diagnostic, IllegalAction, RuleError, SpecError, shown
 from .files import inside, read_text, why_unread
 from .notation import EMPTY_LIST, NO_VALUE, Action, Reader, value_word, who
@@ -640,10 +640,11 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
                                         f"{why_unread(err)}", unreadable_input=True)]) from None
     enums = {name: e.values for name, e in checked.symbols.enums.items()}
     tables: dict[str, Table] = {}
+    whole = whole_keyed(checked.symbols.tables, {*checked.symbols.tables, *checked.symbols.enums})
     for name, decl in checked.symbols.tables.items():
         try:
             columns = {c.name: checked.symbols.column_type(name, c.name) or ANY for c in _columns(decl)}
-            tables[name] = load_table(decl, spec_dir, override, enums, columns)
+            tables[name] = load_table(decl, spec_dir, override, enums, columns, whole)
         except SpecError as err:
             problems.extend(err.diagnostics)
     if problems:
@@ -697,11 +698,8 @@ def _check_references(checked: Checked, tables: dict[str, Table]) -> list[Diagno
             if not isinstance(t, EntityType) or t.table not in tables:
                 continue
             known = set(tables[t.table].keys)
-            written = {str(k): k for k in known if type(k) is int}
             found = []
             for i, row in enumerate(table.rows):
-                if row[col.name] not in known and row[col.name] in written:
-                    row[col.name] = written[row[col.name]]
                 if row[col.name] not in known:
                     found.append(Diagnostic(
                         A.Pos(table.path, table.line(i), 1),

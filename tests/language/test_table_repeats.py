@@ -3,6 +3,7 @@ number of rows, and a row is found by its key, not by a scan (no tool is worse t
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -95,3 +96,47 @@ def test_a_row_is_found_by_its_key_not_by_a_scan() -> None:
     for i in range(0, MAX_TABLE_ROWS, 10):
         assert table.provenance(i) == f"p{i}"
     assert _Counted.reads == MAX_TABLE_ROWS // 10   # one read of the provenance cell per call, no scan
+
+
+# A column naming a table whose keys are whole numbers, declared before that table (whose own key names a
+# table keyed by whole numbers, `counters`), and a column naming a table without key (rows are numbered).
+WHOLE = '''
+table picks from "picks.csv" {
+  key name: text
+  column w: weights
+  column n: numbered
+  cite book "Rules" "The heap holds counters."
+}
+
+table weights from "weights.csv" {
+  key counter: counters
+  column weight: int
+  cite book "Rules" "The heap holds counters."
+}
+
+table numbered from "numbered.csv" {
+  column label: text
+  cite book "Rules" "The heap holds counters."
+}
+'''
+
+
+def test_a_column_naming_a_table_keyed_by_whole_numbers_holds_whole_numbers(tmp_path: Path) -> None:
+    spec = _nim(tmp_path, WHOLE, **{"picks.csv": "name,w,n\nx,1,2\ny,2,1\n",
+                                     "weights.csv": "counter,weight\n1,5\n2,6\n",
+                                     "numbered.csv": "label\nfirst\nsecond\n"})
+    game = load_spec(spec)
+    assert game.tables["weights"].keys == [1, 2]
+    assert [(row["w"], row["n"]) for row in game.tables["picks"].rows] == [(1, 2), (2, 1)]
+    assert game.table_rows["weights"][game.tables["picks"].rows[0]["w"]]["weight"] == 5
+
+
+@pytest.mark.parametrize("cell", ["one", "1.0", "3"])
+def test_a_cell_that_names_no_row_of_a_table_keyed_by_whole_numbers_is_refused(tmp_path: Path, cell: str) -> None:
+    spec = _nim(tmp_path, WHOLE, **{"picks.csv": f"name,w,n\nx,{cell},1\n",
+                                     "weights.csv": "counter,weight\n1,5\n2,6\n",
+                                     "numbered.csv": "label\nfirst\n"})
+    message = _refused(spec)
+    assert "picks.csv:2:" in message and "column w" in message, message
+    assert re.search(rf"'?{re.escape(cell)}'? is not a row of weights", message), message
+    assert "did you mean" not in message
