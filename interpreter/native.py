@@ -444,19 +444,19 @@ def written_later(game: Any, branch: Branch) -> bool:
             words = ["-9223372036854775807", "P63"]
         elif isinstance(t, PieceType):
             values: list[Any] = [p for p, kind in enumerate(game.piece_types) if kind == t.pieces]
-            words = _words(values, t, game.piece_keys)
+            words = _words(values, t, game.piece_words)
         elif isinstance(t, EntityType) and t.table in game.table_keys:
-            words = _words(list(game.table_keys[t.table]), t, game.piece_keys)
+            words = _words(list(game.table_keys[t.table]), t, game.piece_words)
         if words is None:
             return False
         longest += 1 + max(map(len, words), default=0)
     return longest <= MAX_ACTION_TEXT
 
 
-def _words(values: list[Any], t: Any, piece_keys: Sequence[Any]) -> list[str] | None:
-    """Each value's word in an action text, or None if one cannot be written."""
+def _words(values: list[Any], t: Any, piece_words: Sequence[str]) -> list[str] | None:
+    """Each value's word in an action text (a piece's by ``piece_words``), or None if one cannot be written."""
     try:
-        return [action_word(v, t, piece_keys) for v in values]
+        return [action_word(v, t, piece_words) for v in values]
     except Unwritable:
         return None
 

@@ -145,11 +145,11 @@ class State:
         read: the same texts, which depend on the option alone (see :func:`.native.written_later`)."""
         h = self._history
         if self._history_written < len(h):
-            keys = self.game.piece_keys
+            words = self.game.piece_words
             for i in range(self._history_written, len(h)):
                 entry = h[i]
                 if type(entry) is tuple:
-                    h[i] = entry[0].text(entry[1], keys)
+                    h[i] = entry[0].text(entry[1], words)
             self._history_written = len(h)
         return h
 

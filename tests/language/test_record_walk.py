@@ -113,7 +113,7 @@ def record_of(game: Game, seed: int, kind: str = OMNISCIENT) -> dict[str, Any]:
         option = state.pending.options[rng.randrange(state.num_legal_actions())]
         branch = state.pending.decision.branches[option[0]]
         hide = kind == PLAYERS_EYE and state.is_chance_node()
-        words = notation.words(branch, option[1], game.piece_keys,
+        words = notation.words(branch, option[1], game.piece_words,
                                (lambda t: "?") if hide else faces.written)
         by = notation.who(state.current_player)
         before = state.clone()

@@ -1022,7 +1022,7 @@ class _OptionTexts:
             return None
         if written is None:
             try:
-                written = notation.text(decision.branches[0], option[1], self.game.piece_keys, (
+                written = notation.text(decision.branches[0], option[1], self.game.piece_words, (
                     lambda t: how.unknown) if hidden else self.faces.__getitem__)
             except Exception:  # (an option no text writes: outcomes says so, for the first such option)
                 return None
