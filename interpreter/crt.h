@@ -500,6 +500,12 @@ typedef struct Mirror {
     int off;            /* this dict cannot be mirrored */
     int64_t *vals;      /* tables */
     PyObject **lists;   /* zones (borrowed from the dict) */
+    /* the keys of the dict last mirrored, in its order (owned), and each one's flat index: a copy of that
+     * dict (a cloned state's) has the same keys in the same order, found again without a lookup */
+    PyObject **order;
+    Py_ssize_t *order_at;
+    Py_ssize_t norder;
+    int64_t order_n;    /* the players of the state whose dict that was (a seat key's index depends on it) */
 } Mirror;
 
 static int64_t RT_MIRROR_OFF_[1];
@@ -583,7 +589,37 @@ static PyObject *rt_owned_table(R *r, Mirror *m, PyObject *name, int zones) {
     return t;
 }
 
-static int64_t *rt_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int *dims, int vkind) {
+/* The flat index of the j-th key k of a dict being mirrored: from the order last seen, else looked up. */
+static inline Py_ssize_t rt_ordered_key(Mirror *m, Py_ssize_t j, PyObject *k, int ndims, const int *dims, int64_t n,
+                                        int *in_order) {
+    if (*in_order && j < m->norder && m->order_n == n && m->order[j] == k) return m->order_at[j];
+    *in_order = 0;
+    return rt_flat_key(k, ndims, dims, n);
+}
+
+/* Remember the keys of a dict just mirrored, in its order (nothing if memory is short). */
+static void rt_remember_order(Mirror *m, PyObject *d, int ndims, const int *dims, int64_t n) {
+    for (Py_ssize_t i = 0; i < m->norder; i++) Py_DECREF(m->order[i]);
+    m->norder = 0;
+    m->order_n = n;
+    Py_ssize_t size = PyDict_GET_SIZE(d);
+    PyObject **order = PyMem_Realloc(m->order, sizeof(PyObject *) * (size_t)(size ? size : 1));
+    if (!order) return;
+    m->order = order;
+    Py_ssize_t *at = PyMem_Realloc(m->order_at, sizeof(Py_ssize_t) * (size_t)(size ? size : 1));
+    if (!at) return;
+    m->order_at = at;
+    Py_ssize_t pos = 0, j = 0; PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v) && j < size) {
+        Py_ssize_t flat = rt_flat_key(k, ndims, dims, n);
+        if (flat < 0) { PyErr_Clear(); break; }
+        m->order[j] = Py_NewRef(k);
+        m->order_at[j] = flat;
+        m->norder = ++j;
+    }
+}
+
+static int64_t *rt_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const int *dims, int vkind) {
     PyObject *d = rt_owned_table(r, m, name, 0);
     if (!d) return NULL;
     if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_MIRROR_OFF;
@@ -600,9 +636,10 @@ static int64_t *rt_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int 
     }
     char *seen = PyMem_Calloc((size_t)(size ? size : 1), 1);
     if (!seen) return RT_MIRROR_OFF;
-    Py_ssize_t pos = 0; PyObject *k, *v;
+    Py_ssize_t pos = 0, j = 0; PyObject *k, *v;
+    int in_order = 1;
     while (PyDict_Next(d, &pos, &k, &v)) {
-        Py_ssize_t at = rt_flat_key(k, ndims, dims, r->n);
+        Py_ssize_t at = rt_ordered_key(m, j++, k, ndims, dims, r->n, &in_order);
         int64_t x;
         if (at < 0 || seen[at] || rt_unbox_kind(vkind, v, &x) < 0) {
             PyErr_Clear();
@@ -613,8 +650,19 @@ static int64_t *rt_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int 
         m->vals[at] = x;
     }
     PyMem_Free(seen);
+    if (!in_order) rt_remember_order(m, d, ndims, dims, r->n);
     m->off = 0;
     return m->vals;
+}
+
+/* The array of a table's values (RT_MIRROR_OFF: read the dict), NULL with an error set: at once where the
+ * state's tables and this table are the ones last seen, unchanged. */
+static inline __attribute__((always_inline)) int64_t *rt_mirror(R *r, Mirror *m, PyObject *name, int ndims,
+                                                                const int *dims, int vkind) {
+    if (RT_MIRRORS && r->vals && m->owner == r->vals && m->table && m->dict == m->table && !m->off
+        && m->owner_tag == RT_DICT_TAG(r->vals) && m->tag == RT_DICT_TAG(m->table))
+        return m->vals;
+    return rt_mirror_slow(r, m, name, ndims, dims, vkind);
 }
 
 /* After the generated code set d[key] (flat index at) to x: keep the mirror of d up to date. */
@@ -629,7 +677,7 @@ static void rt_mirror_wrote(Mirror *m, PyObject *d, uint64_t before, Py_ssize_t 
 }
 
 /* The lists of pieces of a zone's keys (RT_ZONES_OFF: read the dict), NULL with an error set. */
-static PyObject **rt_zone_mirror(R *r, Mirror *m, PyObject *name, int ndims, const int *dims) {
+static PyObject **rt_zone_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const int *dims) {
     PyObject *d = rt_owned_table(r, m, name, 1);
     if (!d) return NULL;
     if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_ZONES_OFF;
@@ -645,14 +693,24 @@ static PyObject **rt_zone_mirror(R *r, Mirror *m, PyObject *name, int ndims, con
         m->lists = grown; m->size = size;
     }
     for (Py_ssize_t i = 0; i < size; i++) m->lists[i] = NULL;
-    Py_ssize_t pos = 0; PyObject *k, *v;
+    Py_ssize_t pos = 0, j = 0; PyObject *k, *v;
+    int in_order = 1;
     while (PyDict_Next(d, &pos, &k, &v)) {
-        Py_ssize_t at = rt_flat_key(k, ndims, dims, r->n);
+        Py_ssize_t at = rt_ordered_key(m, j++, k, ndims, dims, r->n, &in_order);
         if (at < 0 || m->lists[at] || !PyList_CheckExact(v)) { PyErr_Clear(); return RT_ZONES_OFF; }
         m->lists[at] = v;
     }
+    if (!in_order) rt_remember_order(m, d, ndims, dims, r->n);
     m->off = 0;
     return m->lists;
+}
+
+static inline __attribute__((always_inline)) PyObject **rt_zone_mirror(R *r, Mirror *m, PyObject *name, int ndims,
+                                                                       const int *dims) {
+    if (RT_MIRRORS && r->zones && m->owner == r->zones && m->table && m->dict == m->table && !m->off
+        && m->owner_tag == RT_DICT_TAG(r->zones) && m->tag == RT_DICT_TAG(m->table))
+        return m->lists;
+    return rt_zone_mirror_slow(r, m, name, ndims, dims);
 }
 
 /* ---------------------------------------------------------------- options
@@ -1183,5 +1241,95 @@ done:
     Py_XDECREF(p); Py_XDECREF(options); Py_XDECREF(frames); Py_XDECREF(decision); Py_XDECREF(texts);
     Py_XDECREF(option); Py_XDECREF(entry); Py_XDECREF(history); Py_XDECREF(trail); Py_XDECREF(rng); Py_XDECREF(x);
     if (out == Py_NotImplemented) Py_INCREF(out);
+    return out;
+}
+
+/* ------------------------------------------------------------------ clone
+ * copy_state(state, copy): the data State.clone copies (vals, zones, loc, face_up, seen, used, frames), copied
+ * into a new State the same way, in C; NotImplemented (the copy untouched) where some part is not of the kind
+ * a state holds, for Python to copy. */
+
+/* {k: v.copy()} of a dict of dicts (inner 0), of lists (1), of dicts of lists (2) or of sets (3); NULL with
+ * no error set if some part is not of that kind. */
+static PyObject *rt_copy_map(PyObject *d, int inner) {
+    if (!PyDict_CheckExact(d)) return NULL;
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    Py_ssize_t pos = 0; PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        PyObject *c = NULL;
+        if (inner == 0) c = PyDict_CheckExact(v) ? PyDict_Copy(v) : NULL;
+        else if (inner == 1) c = PyList_CheckExact(v) ? PyList_GetSlice(v, 0, PyList_GET_SIZE(v)) : NULL;
+        else if (inner == 2) c = rt_copy_map(v, 1);
+        else c = PyAnySet_CheckExact(v) && PySet_Check(v) ? PySet_New(v) : NULL;
+        if (!c || PyDict_SetItem(out, k, c) < 0) { Py_XDECREF(c); Py_DECREF(out); return NULL; }
+        Py_DECREF(c);
+    }
+    return out;
+}
+
+static PyObject *rt_copy_list(PyObject *l) {
+    return PyList_CheckExact(l) ? PyList_GetSlice(l, 0, PyList_GET_SIZE(l)) : NULL;
+}
+
+/* [[procedure, instruction, locals copied (and each list in them)] for each frame] */
+static PyObject *rt_copy_frames(PyObject *frames) {
+    if (!PyList_CheckExact(frames)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(frames);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyList_GET_ITEM(frames, i);
+        if (!PyList_CheckExact(f) || PyList_GET_SIZE(f) != 3 || !PyDict_CheckExact(PyList_GET_ITEM(f, 2))) {
+            Py_DECREF(out); return NULL;
+        }
+        PyObject *env = PyDict_Copy(PyList_GET_ITEM(f, 2));
+        if (!env) { Py_DECREF(out); return NULL; }
+        Py_ssize_t pos = 0; PyObject *k, *v;
+        while (PyDict_Next(env, &pos, &k, &v)) {
+            if (!PyList_CheckExact(v)) continue;
+            PyObject *c = PyList_GetSlice(v, 0, PyList_GET_SIZE(v));
+            /* replacing the value of a key present does not resize the dict: the walk goes on */
+            if (!c || PyDict_SetItem(env, k, c) < 0) { Py_XDECREF(c); Py_DECREF(env); Py_DECREF(out); return NULL; }
+            Py_DECREF(c);
+        }
+        PyObject *nf = PyList_New(3);
+        if (!nf) { Py_DECREF(env); Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(nf, 0, Py_NewRef(PyList_GET_ITEM(f, 0)));
+        PyList_SET_ITEM(nf, 1, Py_NewRef(PyList_GET_ITEM(f, 1)));
+        PyList_SET_ITEM(nf, 2, env);
+        PyList_SET_ITEM(out, i, nf);
+    }
+    return out;
+}
+
+static PyObject *rt_copy_state_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "copy_state(state, copy)"); return NULL; }
+    static PyObject **names[] = {&S_vals, &S_zones, &S_loc, &S_face_up, &S_seen, &S_used, &S_frames};
+    enum { PARTS = 7 };
+    PyObject *got[PARTS] = {NULL}, *made[PARTS] = {NULL};
+    PyObject *out = NULL;
+    for (int i = 0; i < PARTS; i++) {
+        if (!(got[i] = PyObject_GetAttr(args[0], *names[i]))) goto end;
+    }
+    made[0] = rt_copy_map(got[0], 0);
+    made[1] = made[0] ? rt_copy_map(got[1], 2) : NULL;
+    made[2] = made[1] ? rt_copy_list(got[2]) : NULL;
+    made[3] = made[2] ? rt_copy_list(got[3]) : NULL;
+    made[4] = made[3] ? rt_copy_list(got[4]) : NULL;
+    made[5] = made[4] ? rt_copy_map(got[5], 3) : NULL;
+    made[6] = made[5] ? rt_copy_frames(got[6]) : NULL;
+    if (!made[6]) {
+        if (PyErr_Occurred()) goto end;  /* out of memory */
+        out = Py_NewRef(Py_NotImplemented);
+        goto end;
+    }
+    for (int i = 0; i < PARTS; i++) {
+        if (PyObject_SetAttr(args[1], *names[i], made[i]) < 0) goto end;
+    }
+    out = Py_NewRef(Py_None);
+end:
+    for (int i = 0; i < PARTS; i++) { Py_XDECREF(got[i]); Py_XDECREF(made[i]); }
     return out;
 }

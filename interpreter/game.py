@@ -72,7 +72,7 @@ class Game:
         #: The Python functions each variant's C functions fall back on (see :func:`native.fallback`).
         self.native_fallbacks: dict[int, list[Any]] = {}
         #: Each variant's C run loop, where all its functions are C (see :func:`native.runner`).
-        self.native_runners: dict[int, tuple[Any, Any, Any] | None] = {}
+        self.native_runners: dict[int, tuple[Any, Any, Any, Any] | None] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts

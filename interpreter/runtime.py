@@ -812,14 +812,16 @@ class State:
         c.settings = self.settings
         c.variant = self.variant
         c.world = self.world
-        c.vals = {k: v.copy() for k, v in self.vals.items()}
-        c.zones = {k: {kk: vv.copy() for kk, vv in v.items()} for k, v in self.zones.items()}
-        c.loc = self.loc.copy()
-        c.face_up = self.face_up.copy()
-        c.seen = self.seen.copy()
-        c.used = {k: v.copy() for k, v in self.used.items()}
+        native = self.game.native_runners.get(self.variant)
+        if native is None or native[3](self, c) is NotImplemented:  # the same copies, made in C
+            c.vals = {k: v.copy() for k, v in self.vals.items()}
+            c.zones = {k: {kk: vv.copy() for kk, vv in v.items()} for k, v in self.zones.items()}
+            c.loc = self.loc.copy()
+            c.face_up = self.face_up.copy()
+            c.seen = self.seen.copy()
+            c.used = {k: v.copy() for k, v in self.used.items()}
+            c.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
         c.scope_limits = self.scope_limits
-        c.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
         c.rng = self.rng
         c.winners = None if self.winners is None else list(self.winners)
         c._history = self._history.copy()

@@ -172,6 +172,27 @@ def test_an_option_binding_none_is_taken_alike_in_c(tmp_path: Path, domain: str)
     assert outcomes[0] == outcomes[1] and "take -" in outcomes[0][0]
 
 
+def test_states_of_several_player_counts_interleaved_and_cloned_in_c_stay_as_in_python() -> None:
+    # the C mirrors of a table remember the order of its keys, per player count (a seat key's index)
+    rattus = Path(__file__).parents[2] / "spec" / "rattus"
+    c, py = both(rattus)
+    assert c.native_runners[0] is not None
+    pairs = [(c.new_state(n, seed=n), py.new_state(n, seed=n)) for n in (2, 3, 4, 2)]
+    rng = random.Random(7)
+    for step in range(120):
+        a, b = pairs[step % len(pairs)]
+        if a.is_terminal():
+            continue
+        i = rng.randrange(a.num_legal_actions())
+        copy = a.clone()
+        a.apply_index(i)
+        b.apply_index(i)
+        assert a.to_json() == b.to_json()
+        assert copy.to_json() != a.to_json() and copy.clone().to_json() == copy.to_json()
+        copy.apply_index(i)  # the copy goes its own way, to the same place
+        assert copy.to_json() == a.to_json()
+
+
 def test_a_construct_c_does_not_write_is_named_and_refused_with_c(tmp_path: Path) -> None:
     body = ('let l = [1, 2] + [3]\nif startswith("ab", "a") { n = 2 }\n'
             'choose by first_player { "take" k in l ' + CITE + " { n = k } }\nfinish [first_player]")
