@@ -246,8 +246,8 @@ class RecordFormat:
         return check
 
     @functools.cached_property
-    def _entry_fits(self) -> Callable[[Any], bool]:
-        """A quick test that accepts an entry only if it has one of the three shapes of the schema's
+    def _entries_fit(self) -> Callable[[list[Any]], bool]:
+        """A quick test of a list of entries: true if each has one of the three shapes of the schema's
         ``entry``, each value matching the schema's own pattern (matched as the compiled schema
         matches it); anything else is left to the schema.  Its result is the schema's for the
         entries it accepts, at a fraction of the cost (the schema's ``dependencies`` and ``anyOf``
@@ -289,13 +289,30 @@ class RecordFormat:
             shown = entry.get("reveal")
             return len(entry) == 1 and type(shown) is str and good_face(shown)
 
-        return fits
+        actions, seats, faces = good_action.known, good_by.known, good_face.known
+
+        def all_fit(entries: list[Any]) -> bool:
+            for entry in entries:  # texts accepted before pass at once (the sets hold texts only)
+                if type(entry) is dict:
+                    if len(entry) == 2:
+                        text, who = entry.get("action"), entry.get("by")
+                        if type(text) is str and type(who) is str and text in actions and who in seats:
+                            continue
+                    elif len(entry) == 1:
+                        shown = entry.get("reveal")
+                        if type(shown) is str and shown in faces:
+                            continue
+                if not fits(entry):
+                    return False
+            return True
+
+        return all_fit
 
     def _common_entries(self, record: Any) -> bool:
-        """Whether the record is a dict whose entries are a list of the common shapes (:attr:`_entry_fits`):
+        """Whether the record is a dict whose entries are a list of the common shapes (:attr:`_entries_fit`):
         then they break no rule of the schema and hold no lone surrogate."""
         entries = record.get("entries") if type(record) is dict else None
-        return type(entries) is list and all(map(self._entry_fits, entries))
+        return type(entries) is list and self._entries_fit(entries)
 
     def _schema_error(self, record: Any, common: bool | None = None) -> fastjsonschema.JsonSchemaValueException | None:
         """The first place where a record breaks the schema (header, then entries in order), or None.
@@ -346,7 +363,7 @@ class RecordFormat:
         if isinstance(entries, list) and len(entries) > MAX_ENTRIES:
             return not_a_record("$.entries", f"{len(entries):,} entries: a record has at most {MAX_ENTRIES:,} "
                                              "(a whole game has a few hundred)")
-        self._compiled, self._entry_fits  # noqa: B018  # made first: an error in them is the format's, not the record's
+        self._compiled, self._entries_fit  # noqa: B018  # made first: an error in them is the format's, not the record's
         common = self._common_entries(record)  # (then only the header may hold a lone surrogate)
         found = lone_surrogate({**record, "entries": []} if common else record)
         if found is not None:

@@ -59,6 +59,8 @@ REBIND_LIMIT = 200
 #: The most pieces one rebinding may move round, and how many moves it may try.
 CYCLE_LIMIT = 4
 SEARCH_BUDGET = 4000
+#: How many texts read from records the option texts of a game remember (see :class:`_OptionTexts`).
+MEMORY = 50_000
 
 Option = tuple[int, tuple[Any, ...]]
 
@@ -374,18 +376,22 @@ class RecordWalk:
     """
 
     def __init__(self, game: Game, record: Mapping[str, Any], settings: dict[str, str], faces: Faces,
-                 stop: int | None = None, keep: bool = True):
+                 stop: int | None = None, keep: bool = True, listed: bool = False):
         self.game = game
         self.faces = faces
         self.keep = keep
+        self.listed = listed
         self.record = record
         self.entries: list[dict[str, Any]] = list(record["entries"])
         self.kind = record["kind"]
         self.seats = list(record["seats"])
         self.settings = settings
         self.stop = len(self.entries) if stop is None else max(0, min(stop, len(self.entries)))
-        # lazy: an action entry is tested on its own (State.admitted), no decision is listed for it
-        self.state = game.new_state(len(self.seats), seed=int(record.get("seed", 0)), settings=settings, lazy=True)
+        # lazy: an action entry is tested on its own (State.admitted), no decision is listed for it; or
+        # (``listed``, see check_entries) every decision is listed as it is reached, and an action entry is
+        # still tested on its own
+        self.state = game.new_state(len(self.seats), seed=int(record.get("seed", 0)), settings=settings,
+                                    lazy=not listed)
         self.observed: set[int] = set()
         self.first_seen: dict[int, int] = {}
         self.snapshots: list[_Snapshot] = []
@@ -410,6 +416,8 @@ class RecordWalk:
         """Walk the entries up to the stop (``before(index, state)`` called before each); the verdict."""
         i = 0
         try:
+            if before is None and not self.keep:
+                i = self.run_fast()
             while i < self.stop:
                 if before is not None:
                     before(i, self.state)
@@ -425,6 +433,67 @@ class RecordWalk:
             return self.verdict(LEGAL, entries=i, finished=True, scores=tuple(st.scores()),
                                 winners=tuple(st.winner() or ()), state=st)
         return self.verdict(LEGAL, entries=i, next=self.to_move(), legal=tuple(self.legal_texts()), state=st)
+
+    def run_fast(self) -> int:
+        """:meth:`step` over every entry up to the stop, for a fast pass: the usual entry (an action of
+        the player or chance event the game waits for, with no reveal or look entry after it) is taken
+        here as :meth:`step` and :meth:`apply` take it, with fewer calls; any other entry by
+        :meth:`step` itself.  The index reached."""
+        entries, stop, seat_words = self.entries, self.stop, self.seat_words
+        slots_of, observed, first_seen = self.texts.slots, self.observed, self.first_seen
+        i = 0
+        while i < stop:
+            entry = entries[i]
+            text = entry.get("action")
+            st = self.state
+            pending = st.pending
+            nxt = i + 1
+            if (text is None or pending is None or (nxt < stop and "action" not in entries[nxt])
+                    or "  " in text or text != text.strip()):
+                i = self.step(i)
+                continue
+            player = pending.player
+            if player == notation.CHANCE_PLAYER:
+                if entry["by"] != CHANCE:
+                    i = self.step(i)
+                    continue
+                option, unknown, index = self.match_chance(i, text)
+            else:
+                if entry["by"] != seat_words[player]:
+                    i = self.step(i)
+                    continue
+                found = (st.admitted(text) if self.listed or not pending.listed
+                         else self.texts.action(pending, text))
+                if found is None:  # (nothing changed: step looks closer)
+                    i = self.step(i)
+                    continue
+                option, unknown, index = found, False, None
+            # apply, with no reveal or look entry after
+            branch = pending.decision.branches[option[0]]
+            slots = slots_of.get(id(branch))
+            if slots is None:
+                slots = self.texts.piece_slots(branch)
+            was_up, was_seen = st.face_up.copy(), st.seen.copy()
+            if index is not None and pending.listed:
+                st.apply_index(index)
+            else:
+                st.apply_option(option)
+            values = option[1]
+            if was_up == st.face_up and was_seen == st.seen:
+                if slots and not unknown:
+                    for k in slots:
+                        t = values[k]
+                        if t not in observed:
+                            observed.add(t)
+                            first_seen[t] = i
+                if self.ended_at is None and st.pending is None:
+                    self.ended_at = i
+                i = nxt
+                continue
+            marks = Marks(was_up, was_seen)
+            i = self.settle(i, [values[k] for k in slots], unknown, st, newly_revealed(marks, st),
+                            newly_seen(marks, st), [], [], nxt)
+        return i
 
     def waiting(self) -> str:
         """Who the game waits for, and at which decision, for messages (``nobody`` once it is over)."""
@@ -460,21 +529,22 @@ class RecordWalk:
         """Check entry i (an action) and the reveal/look entries after it; return the next index."""
         entry = self.entries[i]
         st = self.state
-        if "reveal" in entry:
-            noun = self.faces.noun
-            raise self.illegal(i, f"no {noun} is turned face up here: a reveal entry follows the entry that "
-                               f"turned the {noun}", ())
-        if "look" in entry:
+        text = entry.get("action")
+        if text is None:  # a reveal or a look entry (an entry of the format is one of the three shapes)
+            if "reveal" in entry:
+                noun = self.faces.noun
+                raise self.illegal(i, f"no {noun} is turned face up here: a reveal entry follows the entry that "
+                                   f"turned the {noun}", ())
             raise self.illegal(i, f"nobody looks at a {self.faces.noun} here: a look entry follows the action "
                                "that let its player look", ())
-        if st.is_terminal():
+        pending = st.pending
+        if pending is None:
             raise _Illegal(i, f"the game is over (it ended with entry {self.ended_at})", "", (), ())
-        by, text = entry["by"], entry["action"]
+        by = entry["by"]
         if "  " in text or text != text.strip():
             text = " ".join(text.split())
-        pending = st.pending
-        assert pending is not None
-        expected = CHANCE if pending.player == notation.CHANCE_PLAYER else self.seat_words[pending.player]
+        player = pending.player
+        expected = CHANCE if player == notation.CHANCE_PLAYER else self.seat_words[player]
         if by != expected:
             waiting = CHANCE if st.is_chance_node() else seat_name(st.current_player, self.seats)
             raise self.illegal(i, f"the game waits for {waiting} (decision `{st.decision_rule()}`), not for {by}")
@@ -496,7 +566,8 @@ class RecordWalk:
         """
         st = self.state
         assert st.pending is not None
-        option = st.admitted(text) if not st.pending.listed else self.texts.action(st.pending, text)
+        option = (st.admitted(text) if self.listed or not st.pending.listed
+                  else self.texts.action(st.pending, text))
         if option is not None:
             return option, False
         words = text.split()
@@ -527,7 +598,7 @@ class RecordWalk:
         else:
             seeded = st.pending.options[seeded_index]
             # the usual case: one piece drawn, the one the seed draws, written as this kind writes it
-            drawn = self.texts.drawn(st.pending, words, seeded, self.kind == OMNISCIENT)
+            drawn = self.texts.drawn(st.pending, text, words, seeded, self.kind == OMNISCIENT)
             if drawn is not None:
                 return seeded, drawn, seeded_index
         candidates, unknown = self.texts.outcomes(st.pending, words)
@@ -680,7 +751,7 @@ class RecordWalk:
         pieces so the reveal and look entries after it match; the next index."""
         nxt = i + 1
         entries = self.entries
-        if nxt < self.stop and ("reveal" in entries[nxt] or "look" in entries[nxt]):
+        if nxt < self.stop and "action" not in entries[nxt]:  # a reveal or look entry follows
             reveals, looks, nxt = self.observations(i)
         else:
             reveals, looks = [], []
@@ -704,8 +775,11 @@ class RecordWalk:
             if not (reveals or looks) and was_up == pre.face_up and was_seen == pre.seen:
                 # nothing turned, looked at or stated
                 if pieces and not unknown:
+                    observed = self.observed
                     for t in pieces:
-                        self.mark(t, i)
+                        if t not in observed:
+                            observed.add(t)
+                            self.first_seen[t] = i
                 if self.ended_at is None and pre.pending is None:
                     self.ended_at = i
                 return nxt
@@ -972,6 +1046,9 @@ class _OptionTexts:
         self.actions: dict[tuple[int, str], Option] = {}  # (id of the decision, text) -> option
         self.written: dict[tuple[int, bool, Option], str] = {}  # (id of the decision, hidden, option) -> text
         self.slots: dict[int, tuple[int, ...]] = {}  # id of a branch -> where its pieces are
+        #: a chance entry's text -> the text with its faces in their one writing ("" if a face is none),
+        #: for up to MEMORY texts (they come from records)
+        self.canonical_texts: dict[str, str] = {}
 
     def piece_slots(self, branch: Branch) -> tuple[int, ...]:
         """Which values of a branch's options are pieces."""
@@ -993,7 +1070,7 @@ class _OptionTexts:
             option = self.actions.get(key)
         return option if option is not None and option in pending.options else None
 
-    def drawn(self, pending: Pending, words: list[str], option: Option, omniscient: bool) -> bool | None:
+    def drawn(self, pending: Pending, text: str, words: list[str], option: Option, omniscient: bool) -> bool | None:
         """Whether the words write ``option`` (the seed's outcome of a chance event of one branch) as a
         record of the kind (omniscient or not) writes it without question: pieces by their faces, or
         (players-eye) unknown; then ``True`` if its pieces are written unknown.  None where
@@ -1006,15 +1083,21 @@ class _OptionTexts:
         hidden = how.unknown in words
         if hidden and omniscient:
             return None
-        canonical = words
-        for k, word in enumerate(words):
-            if how.looks_like_face(word):
-                if canonical is words:
-                    canonical = list(words)
-                try:
-                    canonical[k] = how.canonical(word)
-                except ValueError:
-                    return None
+        canonical = self.canonical_texts.get(text)
+        if canonical is None:  # the text with each face in its one writing ("" if a face is none)
+            faces = list(words)
+            for k, word in enumerate(words):
+                if how.looks_like_face(word):
+                    try:
+                        faces[k] = how.canonical(word)
+                    except ValueError:
+                        faces = []
+                        break
+            canonical = " ".join(faces)
+            if len(self.canonical_texts) < MEMORY:
+                self.canonical_texts[text] = canonical
+        if not canonical:
+            return None
         key = (id(decision), hidden, option)
         try:
             written = self.written.get(key)
@@ -1027,7 +1110,7 @@ class _OptionTexts:
             except Exception:  # (an option no text writes: outcomes says so, for the first such option)
                 return None
             self.written[key] = written
-        if written != " ".join(canonical):
+        if written != canonical:
             return None
         if not omniscient and any(isinstance(b.type, PieceType) and w != how.unknown
                                   for b, w in zip(decision.branches[0].bindings, words[1:])):
@@ -1091,7 +1174,24 @@ def option_words(state: State, option: Option, piece_word: Callable[[int], str])
 
 def check_entries(game: Game, record: Mapping[str, Any], settings: dict[str, str], faces: Faces) -> Verdict:
     """The verdict on a record whose format is checked: a fast pass, and if pieces must
-    trade places (:class:`Rewind`), a second pass that keeps the states it needs."""
+    trade places (:class:`Rewind`), a second pass that keeps the states it needs.
+
+    The fast pass first runs on a state that lists each decision as it is reached (the C back
+    end runs such a state wholly in C), testing each action entry on its own as a lazy state
+    does (:meth:`State.admitted`): it takes the same steps as the lazy pass and differs from it
+    only where listing a decision fails (a decision with no option or too many, a budget spent
+    sooner), and any error of it hands the record to the lazy pass, whose verdict is then the one.
+    """
+    try:
+        verdict = RecordWalk(game, record, settings, faces, keep=False, listed=True).run()
+    except Rewind:
+        return RecordWalk(game, record, settings, faces).run()
+    except Exception:  # (listing, or anything else: the lazy pass decides, as it always did)
+        pass
+    else:
+        if verdict.state is not None:
+            verdict.state.lazy = True  # the state a lazy pass leaves
+        return verdict
     try:
         return RecordWalk(game, record, settings, faces, keep=False).run()
     except Rewind:
