@@ -162,6 +162,15 @@ def resolve_in_process(name: str) -> ResolvedGame:
     return found
 
 
+def keep_in_process(game: ResolvedGame) -> ResolvedGame:
+    """Make a game the command resolved the one :func:`resolve_in_process` gives for its name in this
+    process (so that what runs here does not resolve it again); the game."""
+    key = (game.name, os.environ.get(SPEC_DIR_ENV, ""), os.environ.get(GAMES_PATH_ENV, ""))
+    with _loaded_lock:
+        _in_process[key] = game
+    return game
+
+
 def rules_of(game: str | ResolvedGame | None = None, data: str | Path | None = None) -> Game:
     """The loaded rules of a game given by name, folder or as resolved already (:func:`load_rules`)."""
     if isinstance(game, ResolvedGame):

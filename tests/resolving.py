@@ -68,13 +68,14 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counts]:
 
         return counted
 
-    for cache in (games._faces_of, games._logged_words, validate.record_format):  # looked up anew, and counted
+    for cache in (games._faces_of, validate.record_format):  # looked up anew, and counted
         cache.cache_clear()
     monkeypatch.setattr(api, "_in_process", {}, raising=False)  # the games resolved once per process
     originals = {"load_rules": api.load_rules, "resolve": api.resolve,
                  **{n: getattr(games, n) for n in (*LOOKUPS, "select", "follow_record")}}
     wrapped = {id(fn): wrap(name, fn) for name, fn in originals.items()}
     from rattus_rules import cli
+    cli.build_parser()  # every command's module imported, so that its names are wrapped too
     monkeypatch.setattr(cli, "_select_game", wrap("_select_game", cli._select_game))
     for module in list(sys.modules.values()):
         if not getattr(module, "__name__", "").startswith("rattus_rules"):

@@ -22,6 +22,7 @@ import attrs
 
 from interpreter import State, notation
 
+from ..api import ResolvedGame
 from ..tools.records.validate import Recorder, validate
 from ..tools.study.study import play_game
 
@@ -52,7 +53,7 @@ def mattering(study: Mapping[str, Any]) -> list[tuple[int, str, str, float]]:
     return out
 
 
-def find_decided(game: str, agent: str, players: int, switch: str, option: str, first_seed: int = 0,
+def find_decided(game: str | ResolvedGame, agent: str, players: int, switch: str, option: str, first_seed: int = 0,
                  tries: int = TRIES) -> Decided | None:
     """The first seed from ``first_seed`` on whose pair of games has different winners, or None."""
     for seed in range(first_seed, first_seed + tries):
@@ -63,20 +64,21 @@ def find_decided(game: str, agent: str, players: int, switch: str, option: str, 
     return None
 
 
-def recorded(game: str, agent: str, players: int, seed: int, settings: Mapping[str, str]) -> dict[str, Any]:
+def recorded(game: str | ResolvedGame, agent: str, players: int, seed: int,
+             settings: Mapping[str, str]) -> dict[str, Any]:
     """The record of one study game, played again exactly as the study plays it."""
     holder: dict[str, Recorder] = {}
 
     def apply(state: State, index: int) -> None:
         if "r" not in holder:
-            holder["r"] = Recorder(state, seed=seed)
+            holder["r"] = Recorder(state, seed=seed, faces=game.faces if isinstance(game, ResolvedGame) else None)
         holder["r"].apply(state, index)
 
     play_game(players, seed, settings, agent, game=game, apply=apply)
     return holder["r"].record
 
 
-def write_pair(folder: Path, game: str, agent: str, found: Decided) -> list[Path]:
+def write_pair(folder: Path, game: str | ResolvedGame, agent: str, found: Decided) -> list[Path]:
     """Record the pair, check that each record is legal and ends as the study's game did, and write both."""
     written = []
     for name, settings, winners in (("default", {}, found.default_winners),
@@ -96,9 +98,10 @@ def winners_text(winners: Sequence[int]) -> str:
     return " and ".join(notation.seat(w) for w in winners) or "nobody"
 
 
-def decisive_games(study: Mapping[str, Any], game: str, folder: Path, page: Path, link: Callable[[Path], str],
-                   limit: int | None = None, title: str = "") -> dict[str, Any]:
-    """Find, record and list a decided pair for each reading that matters in ``study``; write the page.
+def decisive_games(study: Mapping[str, Any], game: str | ResolvedGame, folder: Path, page: Path,
+                   link: Callable[[Path], str], limit: int | None = None, title: str = "") -> dict[str, Any]:
+    """Find, record and list a decided pair for each reading that matters in ``study``; write the page
+    (``game``: by name, or resolved once by the command and passed down to every game played and checked).
 
     ``link(path)`` writes the links to a written record for the page (its viewer page and the record).
     """

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..api import ResolvedGame
 from ..tools.executor import DaskCluster, partition, run_all
 from .tournament import Played, TournamentParams, bradley_terry, play_chunk, summary
 
@@ -27,12 +28,15 @@ def line_ups(players: Sequence[int], budgets: Sequence[int],
     return [(n, (f"ismcts-{b}", *[o] * (n - 1))) for n in players for b in budgets for o in opponents]
 
 
-def run_strength(game: str, players: Sequence[int], budgets: Sequence[int], games: int, seed: int = 0,
+def run_strength(game: str | ResolvedGame, players: Sequence[int], budgets: Sequence[int], games: int, seed: int = 0,
                  workers: int | None = None, dask: str | DaskCluster | None = None,
                  opponents: Sequence[str] = OPPONENTS, done: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Play every line-up (:func:`line_ups`) on ``games`` seeds each, all work items in one pool."""
+    """Play every line-up (:func:`line_ups`) on ``games`` seeds each, all work items in one pool (``game``:
+    by name, or resolved already; see :class:`~rattus_rules.algorithms.tournament.TournamentParams` for
+    where it is resolved)."""
     params = [TournamentParams(players=n, lineup=lineup, games=games, seed=seed, game=game)
               for n, lineup in line_ups(players, budgets, opponents)]
+    name = game if isinstance(game, str) else game.name
     items = [(p, seeds) for p in params for seeds in partition(p.games, 1, p.seed)]
     started = time.perf_counter()
     chunks = run_all(play_chunk, items, workers, dask=dask, done=done)
@@ -43,7 +47,7 @@ def run_strength(game: str, players: Sequence[int], budgets: Sequence[int], game
     results = [summary(p, by_params[id(p)]) for p in params]
     ratings = {str(n): bradley_terry([g for p in params if p.players == n for g in by_params[id(p)]])
                for n in players}
-    return {"game": game, "players": list(players), "budgets": list(budgets), "games": games, "seed": seed,
+    return {"game": name, "players": list(players), "budgets": list(budgets), "games": games, "seed": seed,
             "seconds": round(seconds, 1), "tournaments": results, "ratings": ratings}
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from ..api import MAX_SEED, load_rules
+from ..api import MAX_SEED, ResolvedGame, resolve_in_process
 from ..games import game_name
 from ..tools.executor import DaskCluster, partition, run_all
 from ..tools.study.stats import wilson
@@ -47,16 +47,26 @@ def _lineup(value: Sequence[str]) -> tuple[str, ...]:
     return out
 
 
+def _named(game: str | ResolvedGame | None) -> str:
+    return game.name if isinstance(game, ResolvedGame) else game_name(game)
+
+
 @attrs.frozen
 class TournamentParams:
-    """What a tournament plays: the player count, one agent per seat, game seeds, the first seed, the game."""
+    """What a tournament plays: the player count, one agent per seat, game seeds, the first seed, the game.
+
+    The game is kept by its name (given resolved, its name): the parameters cross processes with the work
+    items, a resolved game cannot.  Each process resolves it once (:func:`rattus_rules.api.resolve_in_process`):
+    the command's own gives it the game it resolved (:func:`rattus_rules.api.keep_in_process`), a worker of
+    another process resolves it at its first work item.
+    """
 
     players: int
     lineup: tuple[str, ...] = attrs.field(converter=_lineup)
     games: int = 10
     seed: int = 0
     cap: int | None = DECISION_BOUND
-    game: str = attrs.field(factory=game_name, converter=game_name)
+    game: str = attrs.field(factory=game_name, converter=_named)
 
     def __attrs_post_init__(self) -> None:
         if len(self.lineup) != self.players:
@@ -68,7 +78,7 @@ class TournamentParams:
             raise ValueError(f"games must be 1 to 1000000, not {self.games}")
         if not 0 <= self.seed <= MAX_SEED - self.games:
             raise ValueError(f"seed must be 0 to {MAX_SEED - self.games}")
-        load_rules(game=self.game).new_state(self.players, seed=0)  # a player count the game has
+        resolve_in_process(self.game).rules.new_state(self.players, seed=0)  # a player count the game has
 
 
 @attrs.frozen
@@ -88,7 +98,7 @@ def play_game(params: TournamentParams, seed: int, rotation: int) -> Played:
     n = params.players
     seats = tuple(params.lineup[(s + rotation) % n] for s in range(n))
     agents = [make_agent(name, seed * 64 + s) for s, name in enumerate(seats)]
-    st = load_rules(game=params.game).new_state(n, seed=seed)
+    st = resolve_in_process(params.game).rules.new_state(n, seed=seed)
     decisions = 0
     while not st.is_terminal():
         if st.is_chance_node():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from interpreter.files import why_unread
 
-from .common import EXIT_OK, EXIT_RULES, EXIT_USAGE, UsageError
+from .common import EXIT_OK, EXIT_RULES, EXIT_USAGE, UsageError, command_game
 
 #: The longest ``--timeout`` accepted, in seconds.
 MAX_TIMEOUT = 3600.0
@@ -69,9 +69,10 @@ def run_make(args: argparse.Namespace) -> int:
 
     target = Path(args.dir)
     _check_target(target)
-    files = build(args.game)
+    game = command_game(args)  # resolved once: the kit is built from it
+    files = build(game)
     readme = kits_dir() / "README.md"
-    if is_default(args.game) and readme.is_file():  # Rattus's README is written by hand
+    if is_default(game) and readme.is_file():  # Rattus's README is written by hand
         files["README.md"] = readme.read_text(encoding="utf-8")
     try:
         for rel, text in sorted(files.items()):
@@ -89,10 +90,11 @@ def run_export(args: argparse.Namespace) -> int:
 
     target = Path(args.dir)
     _check_target(target)
-    if not (kit_dir(args.game) / "perft.json").is_file():
-        raise _no_kit(args.game)
+    game = command_game(args)  # resolved once
+    if not (kit_dir(game) / "perft.json").is_file():
+        raise _no_kit(game.name)
     try:
-        written = export(target, args.game)
+        written = export(target, game)
     except OSError as err:
         raise UsageError(f"cannot write the kit to {target}: {why_unread(err)}") from None
     print(f"wrote {len(written)} files to {target} (start with {target / 'README.md'})")
@@ -107,8 +109,9 @@ def run_check(args: argparse.Namespace) -> int:
     from ..tools.kit.kit import ANSWER_TIMEOUT, EngineError, check, kit_dir
 
     kit = Path(args.kit) if args.kit else None
-    if kit is None and not (kit_dir(args.game) / "perft.json").is_file():
-        raise _no_kit(args.game)
+    game = command_game(args)  # resolved once: the kit's files are checked against it
+    if kit is None and not (kit_dir(game) / "perft.json").is_file():
+        raise _no_kit(game.name)
     if kit is not None and not (kit / "perft.json").is_file():
         raise UsageError(f"{kit} is not a kit folder (no perft.json); `rattus conformance export DIR` writes one")
     if args.perft_depth is not None and args.perft_depth < 1:
@@ -118,7 +121,7 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"--timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
     passed = failed = skipped = 0
     try:
-        for result in check(args.engine, kit, args.perft_depth, args.only, timeout, args.game):
+        for result in check(args.engine, kit, args.perft_depth, args.only, timeout, game):
             print(result.format(), flush=True)
             skipped += result.skipped
             passed += result.passed and not result.skipped

@@ -9,8 +9,8 @@ from pathlib import Path
 from interpreter import SpecError, State, load_spec, notation
 
 from ..algorithms.agents import add_bound_option, bound_text, play_random
-from ..api import interpretations, load_rules, new_game, resolve
-from ..games import hooks, log_lines
+from ..api import interpretations, new_game
+from ..games import log_lines
 from ..paths import spec_dir
 from ..tools.coverage import coverage
 from ..tools.coverage import report as coverage_report
@@ -25,6 +25,7 @@ from .common import (
     check_data_path,
     check_output,
     check_players,
+    command_game,
     parse_interpretations,
     print_json,
     print_provenance,
@@ -109,7 +110,7 @@ def run_play(args: argparse.Namespace) -> int:
     """Play one game with random players; print the turn-by-turn log, scores and winner."""
     chosen = parse_interpretations(args.interpretation)
     check_output(getattr(args, "record", None), "--record")
-    game = resolve(None, args.data)  # the command's game, resolved once
+    game = command_game(args)  # the command's game, resolved once
     args.players = check_players(args.players, resolved=game)
     bound = args.max_decisions
     try:
@@ -118,7 +119,7 @@ def run_play(args: argparse.Namespace) -> int:
                          resolve_setup_chance=False)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    recorder = recorder_for(args, state)  # --record FILE (commands/records.py); its options checked before output
+    recorder = recorder_for(args, state, game)  # --record FILE (commands/records.py); its options checked before output
     printed = 0
     settings = ", ".join(f"{k}={v}" for k, v in chosen.items()) or "defaults"
     print(f"{state.game.title}, {args.players} players, seed {args.seed}, interpretations: {settings}")
@@ -126,7 +127,7 @@ def run_play(args: argparse.Namespace) -> int:
     if state.game.piece_keys and state.log is not None:
         print("(the whole game, hidden faces included: pieces are written as records write them)")
 
-    told = hooks(state.game.name)  # the game's own words, looked up once
+    told = game.views  # the game's own words, resolved once
 
     def step(state: State, index: int) -> None:
         nonlocal printed
@@ -162,11 +163,11 @@ def _headline(line: str, turns: tuple[str, ...]) -> str:
 
 def run_interpretations(args: argparse.Namespace) -> int:
     """Print each switch: id, question, default, alternatives, citations."""
-    load_rules(args.data)
+    game = command_game(args)  # resolved once: rules that do not load are the command's error
+    items = interpretations(game=game)
     if args.json:
-        print_json([item.to_json() for item in interpretations(args.data)])
+        print_json([item.to_json() for item in items])
         return EXIT_OK
-    items = interpretations(args.data)
     for item in items:
         if item.setting:
             continue

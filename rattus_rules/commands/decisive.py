@@ -9,9 +9,7 @@ from pathlib import Path
 
 from interpreter.files import read_text, why_unread
 
-from ..api import load_rules
-from ..games import game_name
-from .common import EXIT_OK, UsageError, check_output, check_output_folder
+from .common import EXIT_OK, UsageError, check_output, check_output_folder, command_game
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -56,8 +54,9 @@ def run(args: argparse.Namespace) -> int:
     study = chosen[0]
     about = study.get("game")
     name = about.get("name") if isinstance(about, dict) else None
-    if name != game_name():
-        raise UsageError(f"{args.study} is a study of {name!r}, not {game_name()}"
+    game = command_game(args)  # resolved once: every game played and checked is of it
+    if name != game.name:
+        raise UsageError(f"{args.study} is a study of {name!r}, not {game.name}"
                          + (f": add --game {name}" if isinstance(name, str) else ""))
     page = Path(args.markdown)
     folder = Path(args.out)
@@ -67,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         return f'<a href="{rel.with_suffix(".html").as_posix()}">viewer</a>, {{download}}`record <{rel.as_posix()}>`'
 
     try:
-        result = decisive_games(study, game_name(), folder, page, link, args.limit, load_rules().title)
+        result = decisive_games(study, game, folder, page, link, args.limit, game.rules.title)
     except (KeyError, TypeError, ValueError) as err:
         raise UsageError(f"{args.study}: not a study this version can read ({err})") from None
     print(f"wrote {page}: {result['rows']} readings, {result['seconds']:.0f} s; records and pages in {folder}")

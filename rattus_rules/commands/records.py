@@ -14,7 +14,7 @@ from interpreter import Game, State, notation
 from interpreter.files import why_unread
 from rattus_rules.tools.perft import CHANCE_RULES, MAX_PERFT_DEPTH, PieceWord, divide, perft
 
-from ..api import load_rules, resolve
+from ..api import ResolvedGame, resolve
 from ..games import DEFAULT_GAME, follow_record
 from ..games.rattus.render import state_svg
 from ..games.rattus.scenario import Failure, ScenarioError, load_scenario, run_scenario
@@ -162,8 +162,8 @@ def run_validate(args: argparse.Namespace) -> int:
     chosen = parse_interpretations(args.interpretation)
     args.workers = workers_arg(args.workers)
     if is_archive(args.files):
-        load_rules(args.data)  # rules that do not load are their error, not the records'
-        return _validate_archive(args, chosen)
+        game = command_game(args)  # rules that do not load are their error, not the records'; resolved once
+        return _validate_archive(args, chosen, game)
     check_output(args.svg, "--svg", "an SVG picture" if args.svg == "-" else None)  # None: no picture
     shape: Callable[[dict[str, Any]], Any] | None = None
     if args.json:  # input that is not JSON gets the JSON verdict too (docs/json.md)
@@ -204,19 +204,19 @@ def run_validate(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
-def _validate_archive(args: argparse.Namespace, chosen: dict[str, str]) -> int:
+def _validate_archive(args: argparse.Namespace, chosen: dict[str, str], game: ResolvedGame) -> int:
     """Validate an archive of records in parallel: one verdict line each, then the summary."""
     if args.which_interpretations or args.svg:
         raise UsageError("--which-interpretations and --svg take one record, not an archive")
     try:
-        load_rules(args.data).settings_for(chosen)
+        game.rules.settings_for(chosen)
     except ValueError as err:
         raise UsageError(str(err)) from None
     workers = args.workers or local_cores()
     start = time.perf_counter()
     try:
         with progress(None, "records validated", unit=" record") as bar:
-            results = validate_archive(args.files, chosen, args.data, workers, bar=bar)
+            results = validate_archive(args.files, chosen, args.data, workers, bar=bar, game=game)
     except ValueError as err:
         raise UsageError(str(err)) from None
     seconds = time.perf_counter() - start
@@ -355,8 +355,9 @@ def run_scenarios(args: argparse.Namespace) -> int:
     return worst
 
 
-def recorder_for(args: argparse.Namespace, state: Any) -> Recorder | None:
-    """The recorder `rattus play --record` writes with, or None without --record.
+def recorder_for(args: argparse.Namespace, state: Any, game: ResolvedGame | None = None) -> Recorder | None:
+    """The recorder `rattus play --record` writes with, or None without --record (``game``: the command's
+    game, resolved once).
 
     UsageError if --record-kind or --viewer is given without --record, or does not fit.
     """
@@ -376,7 +377,8 @@ def recorder_for(args: argparse.Namespace, state: Any) -> Recorder | None:
             raise UsageError(f"--viewer names a seat {notation.seat(0)}..{notation.seat(state.n - 1)}, "
                              f"not {args.viewer!r}")
     return Recorder(state, kind, seed=args.seed, viewer=viewer,
-                    source="shipped" if args.data is None else str(args.data))
+                    source="shipped" if args.data is None else str(args.data),
+                    faces=None if game is None else game.faces)
 
 
 def write_record(args: argparse.Namespace, recorder: Recorder) -> None:

@@ -7,14 +7,15 @@ import json
 import shlex
 from pathlib import Path
 
-from ..api import load_rules
-from ..games import DEFAULT_GAME, game_name
+from ..api import keep_in_process
+from ..games import DEFAULT_GAME
 from ..tools.progress import progress as bar_of
 from .common import (
     EXIT_OK,
     UsageError,
     add_parallel_options,
     check_output,
+    command_game,
     dask_target,
     seed_arg,
     workers_arg,
@@ -64,9 +65,10 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     _positive(games=args.games)
     args.workers = workers_arg(args.workers)
     check_output(args.json, "--json")
+    game = keep_in_process(command_game(args))  # resolved once; the games played here use it
     try:
         params = TournamentParams(players=len(args.agents), lineup=tuple(args.agents), games=args.games,
-                                  seed=args.seed)
+                                  seed=args.seed, game=game)
     except ValueError as err:
         raise UsageError(str(err)) from None
     try:
@@ -91,17 +93,18 @@ def run_strength_command(args: argparse.Namespace) -> int:
 
     _positive(games=args.games, **{"budgets": min(args.budgets)})
     args.workers = workers_arg(args.workers)
-    rules = load_rules()
+    game = keep_in_process(command_game(args))  # resolved once; the games played here use it
+    rules = game.rules
     counts = list(range(rules.min_players, rules.max_players + 1))
     players = args.players or counts
     if any(n not in counts for n in players):
         raise UsageError(f"--players takes {counts[0]} to {counts[-1]} ({rules.title})")
     check_output(args.markdown, "--markdown")
-    chosen = game_name()
+    chosen = game.name
     items = len(line_ups(players, args.budgets)) * args.games
     try:
         with bar_of(items, "strength", unit=" game seed") as bar:
-            result = run_strength(chosen, players, args.budgets, args.games, args.seed, args.workers,
+            result = run_strength(game, players, args.budgets, args.games, args.seed, args.workers,
                                   dask_target(args), done=bar.update)
     except OSError as err:
         raise UsageError(f"cannot run on {args.dask}: {err}") from None

@@ -1,5 +1,7 @@
-"""Each command resolves its game once and passes the value down (issue 25): ``rattus replay``, ``view``,
-``scenario``, ``study`` and ``serve`` (the referee) load the rules once, and nothing they call looks the game
+"""Each command resolves its game once and passes the value down (issue 25): every command that plays,
+reads or checks a game (``rattus replay``, ``view``, ``scenario``, ``study``, ``serve`` (the referee),
+``interpretations``, ``play``, ``perft``, ``render``, ``validate`` (one record and an archive), ``tournament``,
+``strength``, ``decisive``, ``conformance check``) loads the rules once, and nothing it calls looks the game
 up by its name again (:mod:`tests.resolving` counts both; the caches that would hide a look-up are emptied).
 
 Each command is run on more than one thing (files, games, work items), so that a look-up per thing
@@ -16,8 +18,12 @@ from pathlib import Path
 import pytest
 
 from rattus_rules import cli
+from rattus_rules.algorithms import decisive, strength, tournament  # noqa: F401  (imported before counting)
 from rattus_rules.commands import records, serve, study, view  # noqa: F401  (imported before counting)
-from rattus_rules.tools.kit import referee
+from rattus_rules.tools.kit import (
+    kit,  # noqa: F401  (imported lazily by the command)
+    referee,
+)
 from rattus_rules.tools.records.validate import record_game
 from rattus_rules.tools.study import study_report  # noqa: F401  (imported lazily by the command)
 from rattus_rules.tools.study.study import Job, run_job
@@ -128,3 +134,41 @@ def test_a_referee_session_given_its_game_resolved_looks_nothing_up(records_made
         started = session.answer({"cmd": "new", "players": 2, "seed": 1})
         assert session.answer({"cmd": "legal", "game": started["game"]})["ok"]
     assert (counts.resolves, counts.loads, counts.looked_up) == (0, 0, 0), counts
+
+
+@pytest.mark.parametrize("argv", [
+    ["interpretations"], ["--game", "ratten_scharf", "interpretations", "--json"],
+    ["play", "--players", "2", "--seed", "3"], ["--game", "ratten_scharf", "play", "--seed", "1"],
+    ["perft", "-n", "2", "-d", "2", "--chance", "first"], ["--game", "ratten_scharf", "perft", "-d", "2", "--divide"],
+    ["tournament", "greedy", "random", "--games", "2", "-w", "1"],
+    ["--game", "ratten_scharf", "strength", "--players", "2", "--budgets", "2", "--games", "1", "-w", "1",
+     "--markdown", "{tmp}/strength.md"],
+    ["render", "board", "-o", "{tmp}/board.svg"],
+    ["render", "state", "--players", "3", "--moves", "6", "-o", "{tmp}/state.svg"],
+    ["render", "state", "--from", "{rattus}", "--at", "30", "-o", "{tmp}/state.svg"],
+    ["validate", "{rattus}"], ["--game", "ratten_scharf", "validate", "--json", "{ratten_scharf}"],
+    ["validate", "--workers", "1", "{rattus}", "{rattus}", "{rattus}"],
+    ["--game", "ratten_scharf", "conformance", "check", "--only", "perft/2p", "--perft-depth", "1",
+     "--engine", f"{sys.executable} -m rattus_rules --game ratten_scharf serve"],
+], ids=lambda argv: " ".join(a for a in argv if "{" not in a and "/" not in a))
+def test_every_other_command_resolves_its_game_once(argv: list[str], records_made: dict[str, Path], tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    names = {"tmp": tmp_path, **records_made}
+    argv = [a.format(**names) for a in argv]
+    with counting(monkeypatch) as counts:
+        assert cli.main(argv) == 0, argv
+    _once(counts)
+
+
+def test_decisive_resolves_its_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    option = {"switch": "table-size", "option": "7", "compared": 6, "winner_change": {"mean": 0.5, "low": 0.2}}
+    found = {"game": {"name": "ratten_scharf"}, "params": {"agent": "random"},
+             "results": {"2": {"options": [option]}}}
+    study_file = tmp_path / "study.json"
+    study_file.write_text(json.dumps({"studies": [found]}), encoding="utf-8")
+    argv = ["--game", "ratten_scharf", "decisive", str(study_file), "--out", str(tmp_path / "games"),
+            "--markdown", str(tmp_path / "decisive.md"), "--limit", "1"]
+    with counting(monkeypatch) as counts:
+        assert cli.main(argv) == 0
+    assert "table-size=7" in (tmp_path / "decisive.md").read_text(encoding="utf-8")
+    _once(counts)

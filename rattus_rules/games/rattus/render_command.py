@@ -18,7 +18,7 @@ from typing import Any
 from interpreter import State
 from interpreter.files import read_text, why_unread
 from rattus_rules.algorithms.agents import RandomPlayer
-from rattus_rules.api import load_rules, new_game, state_from_json
+from rattus_rules.api import ResolvedGame, new_game, resolve, state_from_json
 from rattus_rules.tools.cmdline import (
     EXIT_OK,
     EXIT_RULES,
@@ -62,13 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def random_state(players: int, seed: int, moves: int, interpretations: dict[str, str] | None = None,
-                 data: str | None = None) -> State:
-    """A game after ``moves`` random decisions by seeded random players (chance by the game's generator).
+                 data: str | None = None, game: ResolvedGame | None = None) -> State:
+    """A game after ``moves`` random decisions by seeded random players (chance by the game's generator;
+    ``game``: Rattus resolved once by the caller, else loaded with ``data``).
 
     >>> random_state(3, seed=1, moves=5).history[-1].split()[0]
     'start'
     """
-    state = new_game(players, seed=seed, interpretations=interpretations, data=data)
+    state = new_game(players, seed=seed, interpretations=interpretations, data=data, game=game)
     player = RandomPlayer(seed)
     done = 0
     while done < moves and not state.is_terminal():
@@ -81,7 +82,7 @@ def random_state(players: int, seed: int, moves: int, interpretations: dict[str,
 def run_board(args: argparse.Namespace) -> int:
     """Write the board picture."""
     check_output(args.output, "--output", "an SVG picture")
-    write_output(board_svg(load_rules(args.data)), args.output)
+    write_output(board_svg(resolve(None, args.data).rules), args.output)  # resolved once
     return EXIT_OK
 
 
@@ -112,7 +113,7 @@ def run_state(args: argparse.Namespace) -> int:
         if args.at is not None:
             raise UsageError(f"--at N needs a game record; {args.stored} holds a stored state")
         try:
-            state = state_from_json(stored, data=args.data)
+            state = state_from_json(stored, game=resolve(None, args.data))  # resolved once
         except ValueError as err:
             raise UsageError(f"{args.stored}: {err}") from None
         except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
@@ -122,10 +123,11 @@ def run_state(args: argparse.Namespace) -> int:
     else:
         if args.moves < 0:
             raise UsageError("--moves must be 0 or more")
-        check_players(args.players, args.data)
+        game = resolve(None, args.data)  # the command's game, resolved once
+        check_players(args.players, resolved=game)
         try:
             state = random_state(args.players, args.seed, args.moves,
-                                 parse_interpretations(args.interpretation), args.data)
+                                 parse_interpretations(args.interpretation), game=game)
         except ValueError as err:
             raise UsageError(str(err)) from None
     try:
@@ -140,7 +142,7 @@ def run_state(args: argparse.Namespace) -> int:
 
 def _draw_record_position(record: dict[str, Any], args: argparse.Namespace) -> int:
     """Draw a record's position after ``--at`` entries; if an earlier entry is illegal, where it was refused."""
-    position = record_position(record, args.at, args, args.stored)
+    position = record_position(record, args.at, args, args.stored, resolve(None, args.data))  # resolved once
     if position.verdict.status == ILLEGAL:
         print(f"the record is illegal before entry {position.at}; drawing the position where entry "
               f"{position.verdict.index} was refused:", file=sys.stderr)

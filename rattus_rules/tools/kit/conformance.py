@@ -77,7 +77,8 @@ def start_position(players: int, seed: int = 0, interpretations: Mapping[str, st
     """
     resolved = resolve(game, data)
     state = resolved.rules.new_state(players, seed=seed, settings=interpretations)
-    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped" if data is None else str(data))
+    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped" if data is None else str(data),
+                        faces=resolved.faces)
     player = RandomPlayer(seed)
     found = resolved.hooks
 
@@ -106,9 +107,9 @@ def is_default(game: str | ResolvedGame | None) -> bool:
     return (game.name if isinstance(game, ResolvedGame) else game_name(game)) == DEFAULT_GAME
 
 
-def kit_root(game: str | None = None, root: Path = CONFORMANCE) -> Path:
+def kit_root(game: str | ResolvedGame | None = None, root: Path = CONFORMANCE) -> Path:
     """Where a game's kit lies under ``root``: Rattus's is ``root`` itself, another game's ``root/<name>``."""
-    return root if is_default(game) else root / game_name(game)
+    return root if is_default(game) else root / (game.name if isinstance(game, ResolvedGame) else game_name(game))
 
 
 def perft_cases(game: str | ResolvedGame | None = None) -> list[tuple[int, int, str, int | None]]:
@@ -186,7 +187,7 @@ def golden(players: int, seed: int, interpretations: dict[str, str],
     """A random game's record with the sorted legal actions (chance outcomes) before each entry."""
     resolved = resolve(game_name)
     state = resolved.rules.new_state(players, seed=seed, settings=interpretations)
-    recorder = Recorder(state, seed=seed)
+    recorder = Recorder(state, seed=seed, faces=resolved.faces)
     player = RandomPlayer(seed)
     legal: list[list[str] | None] = []
     while not state.is_terminal():

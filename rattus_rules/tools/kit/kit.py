@@ -40,7 +40,7 @@ import jsonschema  # type: ignore[import-untyped]
 
 from interpreter.files import inside, read_text, why_unread
 from interpreter.notation import CHANCE, read_seat, seat
-from rattus_rules.api import load_rules
+from rattus_rules.api import ResolvedGame, rules_of
 
 from ..records.validate import record_format
 from .conformance import golden_of, is_default, kit_root
@@ -84,8 +84,8 @@ def kits_dir() -> Path:
     return packaged if packaged.is_dir() else _HERE.parent / "conformance"
 
 
-def kit_dir(game: str | None = None) -> Path:
-    """The kit of a game (None: the selected one): Rattus's is :func:`kits_dir` itself, another
+def kit_dir(game: str | ResolvedGame | None = None) -> Path:
+    """The kit of a game (None: the selected one; or resolved already): Rattus's is :func:`kits_dir` itself, another
     game's the folder of its name in it (:func:`rattus_rules.tools.kit.conformance.kit_root`)."""
     return kit_root(game, kits_dir())
 
@@ -99,7 +99,7 @@ def _kit_files(source: Path) -> Iterator[Path]:
             yield from _kit_files(path)
 
 
-def export(target: Path, game: str | None = None) -> list[str]:
+def export(target: Path, game: str | ResolvedGame | None = None) -> list[str]:
     """Copy a game's kit (README, perft, golden, games), the Node client and the schemas into ``target``."""
     source = kit_dir(game)
     written = []
@@ -123,11 +123,13 @@ def export(target: Path, game: str | None = None) -> list[str]:
     return written
 
 
-def kit_schemas(game: str | None) -> dict[str, dict[str, Any]]:
+def kit_schemas(game: str | ResolvedGame | None) -> dict[str, dict[str, Any]]:
     """The schemas of a game's kit files that are the game's own: its records (its pieces, seats and
-    switches) and its perft vectors (its player counts); Rattus's are the shipped ones."""
-    rules = load_rules(None, game)
-    record = load_schema("record") if is_default(game) else record_format(rules).schema_dict
+    switches) and its perft vectors (its player counts); Rattus's are the shipped ones (``game``: by
+    name, None: the selected one; or resolved already)."""
+    rules = rules_of(game)
+    faces = game.faces if isinstance(game, ResolvedGame) else None
+    record = load_schema("record") if is_default(game) else record_format(rules, faces).schema_dict
     perft = load_schema("perft")
     perft["properties"]["vectors"]["items"]["properties"]["players"].update(
         minimum=rules.min_players, maximum=rules.max_players)
@@ -575,7 +577,7 @@ def _read(kit: Path, rel: str, schema: jsonschema.Validator) -> Any:
     return data
 
 
-def _schemas(game: str | None) -> dict[str, jsonschema.Validator]:
+def _schemas(game: str | ResolvedGame | None) -> dict[str, jsonschema.Validator]:
     """Validators of a game's kit files: ``perft`` (player counts of the game), ``golden``, ``record``
     (the game's own record schema) and ``expected``."""
     schemas = kit_schemas(game)
@@ -645,8 +647,9 @@ def _bounded(engine: Engine, run: Callable[[Engine], str], chance_limit: int, bu
     return run(engine)
 
 
-def vectors(kit: Path, game: str | None = None) -> list[tuple[str, Callable[[Engine], str]]]:
-    """Every vector of a kit folder of a game (None: the selected one): a name and how to check it.
+def vectors(kit: Path, game: str | ResolvedGame | None = None) -> list[tuple[str, Callable[[Engine], str]]]:
+    """Every vector of a kit folder of a game (None: the selected one; or resolved already): a name and how
+    to check it.
 
     Every file is read and checked against its schema and the game first (:func:`_check_content`):
     :class:`KitError` names the first that is not right.  Each check runs with the bounds the kit
@@ -654,7 +657,7 @@ def vectors(kit: Path, game: str | None = None) -> list[tuple[str, Callable[[Eng
     """
     found: list[tuple[str, str, int, Callable[[Engine], str], dict[str, int] | None]] = []
     schemas = _schemas(game)
-    rules = load_rules(None, game)
+    rules = rules_of(game)
     longest = 0
     perft = _read(kit, "perft.json", schemas["perft"])
     for i, v in enumerate(perft["vectors"]):
@@ -690,9 +693,10 @@ def vectors(kit: Path, game: str | None = None) -> list[tuple[str, Callable[[Eng
 
 
 def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
-          only: str | None = None, timeout: float = ANSWER_TIMEOUT, game: str | None = None) -> Iterator[Result]:
+          only: str | None = None, timeout: float = ANSWER_TIMEOUT,
+          game: str | ResolvedGame | None = None) -> Iterator[Result]:
     """Check an engine command against a kit folder (default: the shipped kit of ``game``, None: the
-    selected game), vector by vector.
+    selected game; or resolved already, as ``rattus conformance check`` gives it), vector by vector.
 
     Each vector runs in a fresh engine process, so one vector's failure does not spoil the next; a
     vector for validators, not engines (:class:`NotForEngines`), is reported SKIP without one.

@@ -18,6 +18,7 @@ of the archive whatever the number of workers.
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import re
@@ -29,6 +30,7 @@ import attrs
 
 from interpreter import notation
 from interpreter.files import NotAFile, open_regular, why_unread
+from rattus_rules.api import ResolvedGame, resolve, resolve_in_process
 from rattus_rules.games import game_name
 
 from ..executor import run_all
@@ -209,7 +211,7 @@ def _text(item: Item) -> str:
         return f.read(item.length).decode("utf-8")
 
 
-def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None, game: str) -> Result:
+def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None, game: str | ResolvedGame) -> Result:
     try:
         text = _text(item)
     except (OSError, ValueError) as err:
@@ -219,29 +221,48 @@ def _check_one(item: Item, interpretations: Mapping[str, str], data: str | None,
     return Result(item.name, verdict.to_json())
 
 
-def check_chunk(task: tuple[Sequence[Item], Mapping[str, str], str | None, str]) -> list[Result]:
-    """Validate a chunk of records (the task a worker runs; the game by its registry name)."""
-    items, interpretations, data, game = task
-    return [_check_one(item, interpretations, data, game) for item in items]
+def check_chunk(task: tuple[Sequence[Item], Mapping[str, str], str | None, str],
+                game: ResolvedGame | None = None) -> list[Result]:
+    """Validate a chunk of records (the task a worker runs).
+
+    The task names the game by its registry name (and ``data``, its tables): a resolved game cannot
+    cross a process.  A worker resolves it once per process (:func:`rattus_rules.api.resolve_in_process`;
+    with other tables, once per chunk); where the chunk runs in the command's process, ``game`` is the game
+    the command resolved (with its tables).
+    """
+    items, interpretations, data, name = task
+    played: str | ResolvedGame = name
+    if game is not None:
+        played, data = game, None
+    else:
+        try:  # with other tables (data), once per chunk
+            played, data = (resolve_in_process(name) if data is None else resolve(name, data)), None
+        except Exception:  # rules that do not load: each record's verdict says so (validate never raises)
+            played = name
+    return [_check_one(item, interpretations, data, played) for item in items]
 
 
 def validate_archive(sources: Iterable[str], interpretations: Mapping[str, str] | None = None,
                      data: str | None = None, workers: int | None = None,
-                     bar: Progress | None = None) -> list[Result]:
+                     bar: Progress | None = None, game: ResolvedGame | None = None) -> list[Result]:
     """Validate every record of an archive with ``workers`` processes (default: all cores), in order.
 
-    ``bar``, if given, learns how many records there are and counts them as they are done.
+    ``bar``, if given, learns how many records there are and counts them as they are done.  ``game``:
+    the selected game resolved once by the command, with ``data``'s tables (the chunks validated in
+    this process use it; see :func:`check_chunk`).
     """
     items = list_items(sources)
     chosen = dict(interpretations or {})
-    game = game_name()  # the selected game, named: a worker process need not have selected it
-    tasks = [(items[k:k + CHUNK], chosen, data, game) for k in range(0, len(items), CHUNK)]
+    # the selected game, named: a worker process need not have selected it
+    name = game_name() if game is None else game.name
+    tasks = [(items[k:k + CHUNK], chosen, data, name) for k in range(0, len(items), CHUNK)]
     done = None
     if bar is not None:
         bar.set_total(len(items))
         sizes = iter([len(task[0]) for task in tasks])
         done = lambda: bar.update(next(sizes))  # noqa: E731  # results arrive in the order of the tasks
-    return [r for chunk in run_all(check_chunk, tasks, workers, done=done) for r in chunk]
+    here = None if game is None else functools.partial(check_chunk, game=game)
+    return [r for chunk in run_all(check_chunk, tasks, workers, done=done, here=here) for r in chunk]
 
 
 def summary(results: Sequence[Result]) -> dict[str, int]:

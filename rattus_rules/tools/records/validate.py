@@ -153,12 +153,14 @@ class Recorder(recordformat.Recorder):
 
     ``kind`` is omniscient (faces of pieces are written when they enter play)
     or players-eye (draws are written ``?``; ``viewer`` — a seat — also
-    writes the faces that seat was shown).
+    writes the faces that seat was shown).  ``faces``: how the game writes its pieces, if resolved already
+    (:attr:`rattus_rules.api.ResolvedGame.faces`).
     """
 
     def __init__(self, state: State, kind: str = OMNISCIENT, seats: Sequence[str] | None = None,
-                 seed: int | None = None, viewer: int | None = None, source: str = "shipped"):
-        super().__init__(state, record_format(state.game), kind, seats, seed, viewer, source)
+                 seed: int | None = None, viewer: int | None = None, source: str = "shipped",
+                 faces: Faces | None = None):
+        super().__init__(state, record_format(state.game, faces), kind, seats, seed, viewer, source)
 
 
 def record_game(players: int, seed: int = 0, interpretations: Mapping[str, str] | None = None,
