@@ -38,6 +38,10 @@ var Rattus = (function () {
     var doc = new DOMParser().parseFromString(text, "image/svg+xml");
     var svg = document.importNode(doc.documentElement, true);
     box.replaceChildren(svg);
+    var view = svg.viewBox && svg.viewBox.baseVal;
+    if (view && view.width > 0) {  /* its size at one unit a pixel: what "zoom" shows (rattus.css) */
+      svg.style.setProperty("--natural-width", view.width + "px");
+    }
     return svg;
   }
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from rattus_rules.tools.views.play import TOKEN_HEADER, PlayServer
 from tests.rattus.browser import WIDTHS, browser, open_page, screenshot, serving, shots  # noqa: F401
-from tests.rattus.test_usability_browser import check_seen
+from tests.rattus.test_usability_browser import READABLE_PX, check_seen, layout
 
 
 def _server() -> PlayServer:
@@ -153,3 +153,11 @@ def test_a_phone_plays_by_clicks_too(open_page: Any, shots: Path) -> None:  # no
         page.evaluate("() => window.scrollTo(0, 0)")
         check_seen(page, WIDTHS["phone"])
         screenshot(page, shots, "scharf-play-phone")
+        # zoomed, the table's text is readable and the table scrolls in its own box; clicks still lay
+        page.click("#zoom")
+        seen = layout(page)
+        assert seen["scrollWidth"] <= seen["clientWidth"] and seen["smallest"] >= READABLE_PX, seen
+        assert page.locator("#picture").evaluate("(b) => b.scrollWidth > b.clientWidth")
+        _lay_by_clicks(page, session)
+        assert page.get_attribute("#zoom", "aria-pressed") == "true"
+        screenshot(page, shots, "scharf-play-phone-zoomed")
