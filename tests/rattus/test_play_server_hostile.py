@@ -58,10 +58,11 @@ class Served:
         return status, json.loads(text)
 
 
-@pytest.fixture(scope="module")
-def served() -> Iterator[Served]:
-    """A play server with a socket timeout of 1 s on a free port."""
-    server = PlayServer(seed=3)
+@pytest.fixture(scope="module", params=["rattus", "ratten_scharf"])
+def served(request: pytest.FixtureRequest) -> Iterator[Served]:
+    """A play server of each game (the play page serves any game of the registry) with a socket timeout of
+    1 s on a free port."""
+    server = PlayServer(seed=3, game=request.param)
     httpd = make_play_server(server, 0, timeout=1)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
