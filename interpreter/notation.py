@@ -237,8 +237,10 @@ class Action:
     actions are equal (and hash alike) when their texts are equal, whichever state they came
     from: the text is what logs, records and protocols exchange.  ``index``, ``branch`` and
     ``values`` say where the action sits among the legal actions of the state that listed it
-    (:meth:`State.legal_actions`); they are not compared.  An action made from text alone
-    (:meth:`from_text`) has ``index`` -1 and no values: applying it reads its text.
+    (:meth:`State.legal_actions`); they are not compared (two pieces that look alike make equal
+    actions: one listed is applied by its index, while its text names the first of them).  An
+    action made from text alone (:meth:`from_text`) has ``index`` -1 and no values: applying it
+    reads its text.
     """
 
     verb: str
