@@ -1550,7 +1550,7 @@ class Emitter:
             who = self.scalar(st.player, {})
             out.append(f"PyObject *who = {self.box(who, st.pos)};")
         out.append("if (!who) goto fail; who = rt_keep(r, who); if (!who) goto fail;")
-        out.append("RETOBJ(RT_CALL(PENDING, args[2], who, made));")
+        out.append("RETOBJ(rt_pending_new(args[2], who, made));")
         return self.function(f"pend_{pc.decl.name}", "st, env, decision", out, returns="object", fallback=fallback)
 
     def options_shape(self, branches: Sequence[tuple[tuple[A.Binding, ...], A.Expr | None]]

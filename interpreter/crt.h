@@ -14,6 +14,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -442,6 +443,44 @@ static int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
 /* Call a Python runtime object (a class or function) with some arguments. */
 #define RT_CALL(fn, ...) PyObject_CallFunctionObjArgs((fn), __VA_ARGS__, NULL)
 
+/* A Pending (interpreter.compiler.Pending: an attrs class with slots) made as its __init__ makes it, its
+ * fields set in place: where the class is as expected (its fields, in this order, each a slot), found once. */
+#define RT_PENDING_FIELDS 7
+static Py_ssize_t PENDING_AT[RT_PENDING_FIELDS];
+static int PENDING_FAST;
+
+static void rt_pending_layout(void) {
+    static const char *fields[RT_PENDING_FIELDS] = {"decision", "player", "options", "texts", "by_text", "by_option",
+                                                    "admitted"};
+    PENDING_FAST = 0;
+    if (!PyType_Check(PENDING)) return;
+    PyTypeObject *t = (PyTypeObject *)PENDING;
+    int members = 0;
+    for (PyMemberDef *m = t->tp_members; m && m->name; m++) members++;
+    if (members != RT_PENDING_FIELDS || t->tp_dictoffset != 0) return;
+    for (int i = 0; i < RT_PENDING_FIELDS; i++) {
+        PyObject *d = PyObject_GetAttrString(PENDING, fields[i]);
+        if (!d) { PyErr_Clear(); return; }
+        int ok = Py_TYPE(d) == &PyMemberDescr_Type && ((PyMemberDescrObject *)d)->d_common.d_type == t
+                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) PENDING_AT[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok || PENDING_AT[i] < (Py_ssize_t)sizeof(PyObject) || PENDING_AT[i] > t->tp_basicsize - (Py_ssize_t)sizeof(PyObject *))
+            return;
+    }
+    PENDING_FAST = 1;
+}
+
+static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *made) {
+    if (!PENDING_FAST) return RT_CALL(PENDING, decision, who, made);
+    PyTypeObject *t = (PyTypeObject *)PENDING;
+    PyObject *p = t->tp_alloc(t, 0);
+    if (!p) return NULL;
+    PyObject *vals[RT_PENDING_FIELDS] = {decision, who, made, Py_None, Py_None, Py_None, Py_None};
+    for (int i = 0; i < RT_PENDING_FIELDS; i++) *(PyObject **)((char *)p + PENDING_AT[i]) = Py_NewRef(vals[i]);
+    return p;
+}
+
 static PyTypeObject OptionsType;
 static PyTypeObject ProgramType;
 static int rt_setup_common(PyObject *args) {
@@ -450,6 +489,7 @@ static int rt_setup_common(PyObject *args) {
         return -1;
     Py_INCREF(SITES); Py_INCREF(TEXTS); Py_INCREF(TEXT_IDS); Py_INCREF(KEYS); Py_INCREF(KEY_IDS);
     Py_INCREF(STUCK); Py_INCREF(TOO_LARGE); Py_INCREF(VALUES); Py_INCREF(PENDING);
+    rt_pending_layout();
     S_budget = PyUnicode_InternFromString("budget");
     S_frames = PyUnicode_InternFromString("frames");
     S_pending = PyUnicode_InternFromString("pending");
@@ -1040,8 +1080,9 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
     return *out ? 0 : -1;
 }
 
-/* run(state, program): run the state's frames on to the next decision.  The Pending made there; None once
- * the game is over (no frame left); False where the Python loop is to go on from the frame's position. */
+/* The state's frames run on to the next decision: the Pending made there; None once the game is over (no
+ * frame left); False where the Python loop is to go on from the frame's position.  run(state, program) gives
+ * it settled (rt_settle). */
 static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /* steals frames */
     if (!PyList_CheckExact(frames)) { Py_DECREF(frames); Py_RETURN_FALSE; }
     R rr; R *r = &rr;
@@ -1155,6 +1196,27 @@ hand_over:
     Py_RETURN_FALSE;
 }
 
+/* What a run gave, settled where it can be: the decision reached with 1 to RT_MAX_OPTIONS options made the
+ * state's pending one, or the end of the game (no pending), and True returned; else what the run gave (a
+ * decision for Python to refuse, False to go on in Python).  Steals `made`. */
+#define RT_MAX_OPTIONS 100000
+static PyObject *rt_settle(PyObject *st, PyObject *made) {
+    if (!made || made == Py_False) return made;
+    if (made != Py_None) {
+        if (Py_TYPE(made) != (PyTypeObject *)PENDING) return made;
+        PyObject *options = PyObject_GetAttr(made, S_options);
+        if (!options) { Py_DECREF(made); return NULL; }
+        Py_ssize_t n = Py_TYPE(options) == &OptionsType ? ((Options *)options)->n
+                       : PyList_CheckExact(options) ? PyList_GET_SIZE(options) : 0;
+        Py_DECREF(options);
+        if (n < 1 || n > RT_MAX_OPTIONS) return made;
+    }
+    int bad = PyObject_SetAttr(st, S_pending, made);
+    Py_DECREF(made);
+    if (bad < 0) return NULL;
+    Py_RETURN_TRUE;
+}
+
 static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 2 || Py_TYPE(args[1]) != &ProgramType) {
@@ -1163,7 +1225,7 @@ static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nar
     }
     PyObject *frames = PyObject_GetAttr(args[0], S_frames);
     if (!frames) return NULL;
-    return rt_run_frames(args[0], (Program *)args[1], frames);
+    return rt_settle(args[0], rt_run_frames(args[0], (Program *)args[1], frames));
 }
 
 /* advance(state, program, index): State.apply_index for the pending decision's option `index`, then the run
@@ -1232,7 +1294,7 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
         if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) goto error;
     if (PyList_SetItem(fr, 1, Py_NewRef(PyTuple_GET_ITEM(br, 0))) < 0) goto error;
     if (PyObject_SetAttr(st, S_pending, Py_None) < 0) goto error;
-    out = rt_run_frames(st, pg, frames);  /* steals frames */
+    out = rt_settle(st, rt_run_frames(st, pg, frames));  /* steals frames */
     frames = NULL;
     goto done;
 error:

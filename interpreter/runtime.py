@@ -425,8 +425,9 @@ class State:
                 raise
             except Exception as err:
                 raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
-            if made is not NotImplemented:
-                self._ran(made)  # (a state that checks its invariants is left to Python)
+            if made is not NotImplemented:  # (a state that checks its invariants is left to Python)
+                if made is not True:
+                    self._ran(made)
                 return
         p = self.pending
         if p is None:
@@ -649,14 +650,16 @@ class State:
                 raise
             except Exception as err:
                 raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
+            if made is True:
+                return
             if made is not False:
                 self._ran(made)
                 return
         self._run_python()
 
     def _ran(self, made: Pending | bool | None) -> None:
-        """Go on from what the C run loop gave: the decision reached, None at the end of the game, or False
-        where the Python loop is to go on from the frames' position."""
+        """Go on from what the C run loop gave, where it did not settle it (True): the decision reached,
+        None at the end of the game, or False where the Python loop is to go on from the frames' position."""
         if made is None:
             self.pending = None
         elif made is False:

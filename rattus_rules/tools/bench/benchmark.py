@@ -333,7 +333,9 @@ def measure_split(game: Game, model: ModuleType, players: int, games: int) -> Ti
     after each call: a CPU clock would cost a system call each time) and put back after it,
     whatever happens.  The games are timed by both clocks, and the listing's part of the
     wall time is taken as its part of the CPU time (the machine's other load falls on both
-    parts alike)."""
+    parts alike).  The C back end's run loop calls the listings without going through Python
+    (see :func:`interpreter.native.runner`), so the spec's listings are timed in one pass of
+    the games with that loop left to Python, and its whole games in another, as they run."""
     components = model.Components(spec_dir() / "data")
     settings = {game.switches[name].ident: value for name, value in game.defaults.items()}
     variant = game.variant(game.defaults)
@@ -367,16 +369,22 @@ def measure_split(game: Game, model: ModuleType, players: int, games: int) -> Ti
     decisions = turn_decisions(game)
     originals = [d.pends[variant] for d in decisions]
     model_options = model.Rattus.options
+    runner = game.native_runners.get(variant)
     try:
         for d in decisions:
             d.pends[variant] = timed(d.pends[variant])
         model.Rattus.options = timed(model_options)
+        game.native_runners[variant] = None
         spec_listing, spec_total = play(spec_games)
+        if runner is not None:
+            game.native_runners[variant] = runner
+            _, spec_total = play(spec_games)
         model_listing, model_total = play(model_games)
     finally:
         for d, fn in zip(decisions, originals):
             d.pends[variant] = fn
         model.Rattus.options = model_options
+        game.native_runners[variant] = runner
     return TimeSplit(players, games, spec_listing, spec_total, model_listing, model_total)
 
 
