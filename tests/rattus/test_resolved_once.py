@@ -1,8 +1,9 @@
 """Each command resolves its game once and passes the value down (issue 25): every command that plays,
 reads or checks a game (``rattus replay``, ``view``, ``scenario``, ``study``, ``serve`` (the referee),
 ``interpretations``, ``play``, ``perft``, ``render``, ``validate`` (one record and an archive), ``tournament``,
-``strength``, ``decisive``, ``conformance check``) loads the rules once, and nothing it calls looks the game
-up by its name again (:mod:`tests.resolving` counts both; the caches that would hide a look-up are emptied).
+``strength``, ``decisive``, ``conformance make`` and ``check``) loads the rules once, and nothing it calls
+looks the game up by its name again (:mod:`tests.resolving` counts both; the caches that would hide a
+look-up are emptied).
 
 Each command is run on more than one thing (files, games, work items), so that a look-up per thing
 would show.
@@ -148,6 +149,7 @@ def test_a_referee_session_given_its_game_resolved_looks_nothing_up(records_made
     ["render", "state", "--from", "{rattus}", "--at", "30", "-o", "{tmp}/state.svg"],
     ["validate", "{rattus}"], ["--game", "ratten_scharf", "validate", "--json", "{ratten_scharf}"],
     ["validate", "--workers", "1", "{rattus}", "{rattus}", "{rattus}"],
+    ["conformance", "make", "{tmp}/kit"], ["--game", "ratten_scharf", "conformance", "make", "{tmp}/kit"],
     ["--game", "ratten_scharf", "conformance", "check", "--only", "perft/2p", "--perft-depth", "1",
      "--engine", f"{sys.executable} -m rattus_rules --game ratten_scharf serve"],
 ], ids=lambda argv: " ".join(a for a in argv if "{" not in a and "/" not in a))

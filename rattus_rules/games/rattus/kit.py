@@ -65,7 +65,7 @@ def _mixed_setup(game: ResolvedGame, players: int, seed: int,
     (``other_token``: the second, to show that the choice matters).  None if setup meets no shared face.
     """
     state = game.rules.new_state(players, seed=seed)
-    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
+    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped", faces=game.faces)
     player = RandomPlayer(seed)
     turn = game.hooks.turn_procedure
     forced: list[int] = []
@@ -124,7 +124,7 @@ def _stepping_draws(game: ResolvedGame, entries: list[dict[str, Any]], forced: l
                     seed: int) -> list[dict[str, Any]]:
     """The drawn entries an engine would make that also stepped its generator for each forced outcome."""
     state = game.rules.new_state(MIXED_PLAYERS, seed=seed)
-    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped")
+    recorder = Recorder(state, OMNISCIENT, seed=seed, source="shipped", faces=game.faces)
     out = []
     for i, entry in enumerate(entries):
         if "reveal" in entry or "look" in entry or state.is_terminal():
@@ -147,7 +147,7 @@ def _first(game: ResolvedGame, players: int, seed: int,
     """In ``record_game(players, seed)``: the first action entry (and the state before it) for which
     ``test`` holds."""
     state = game.rules.new_state(players, seed=seed)
-    recorder = Recorder(state, seed=seed)
+    recorder = Recorder(state, seed=seed, faces=game.faces)
     player = RandomPlayer(seed)
     while not state.is_terminal():
         before = state.clone()

@@ -242,7 +242,7 @@ def _played(game: ResolvedGame, players: int, seed: int) -> list[tuple[dict[str,
     (chance outcomes) before it, as records write them."""
     rules = game.rules
     state = rules.new_state(players, seed=seed)
-    recorder = Recorder(state, seed=seed)
+    recorder = Recorder(state, seed=seed, faces=game.faces)
     player = RandomPlayer(seed)
     out: list[tuple[dict[str, Any], list[str]]] = []
     while not state.is_terminal():

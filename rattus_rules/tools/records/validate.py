@@ -171,7 +171,9 @@ def record_game(players: int, seed: int = 0, interpretations: Mapping[str, str] 
     selected one)."""
     game = rules_of(game_name, data)
     state = game.new_state(players, seed=seed, settings=interpretations)
-    recorder = Recorder(state, kind, seed=seed, viewer=viewer, source="shipped" if data is None else str(data))
+    faces = game_name.faces if isinstance(game_name, ResolvedGame) and data is None else None
+    recorder = Recorder(state, kind, seed=seed, viewer=viewer, source="shipped" if data is None else str(data),
+                        faces=faces)
     player = RandomPlayer(seed)
     while not state.is_terminal():
         index = state.random_chance_index() if state.is_chance_node() else player.choose(state)
