@@ -119,6 +119,8 @@ class Emitter:
         self.symbols = game.symbols
         self.pygen = compilers[0].gen if compilers else None
         self.texts: dict[str, int] = {}
+        #: The entity tables whose keys a text names in a mirror's index (see ``text_key_source``).
+        self.text_keys: set[int] = set()
         self.tables: dict[str, int] = {}
         self.names: dict[str, str] = {}
         self.consts: list[Any] = []
@@ -449,6 +451,13 @@ class Emitter:
                 if self.family(k.type) != "num":
                     return None
                 size = "r->n"
+            elif isinstance(k.type, TextType):  # a text naming a key: its index, found by the text's id
+                table = next(t for t, i in self.tables.items() if i == d)
+                size = str(len(self.game.table_keys[table]))
+                self.text_keys.add(d)
+                tests.append(f"{c} >= 0 && {c} < TK{d}_N && TK{d}[{c}] >= 0")
+                index = f"({index}) * {size} + TK{d}[{c}]"
+                continue
             else:
                 if not (isinstance(k.type, EntityType) and self.tables.get(k.type.table) == d):
                     return None
@@ -497,6 +506,18 @@ class Emitter:
         items = self.fresh("kk")
         fill = " ".join(f"{items}[{i}] = {b};" for i, b in enumerate(boxed))
         return f"({{ PyObject *{items}[{len(boxed)}]; {fill} rt_tuple({len(boxed)}, {items}); }})"
+
+    def text_key_source(self) -> list[str]:
+        """Per entity table a text may name a key of: for each text of the module, the index of the key it
+        is (a key that is that very text), or -1."""
+        out = []
+        for d in sorted(self.text_keys):
+            table = next(t for t, i in self.tables.items() if i == d)
+            at = {k: i for i, k in enumerate(self.game.table_keys[table]) if type(k) is str}
+            found = [at.get(text, -1) for text in self.texts] or [-1]
+            out.append(f"#define TK{d}_N {len(self.texts)}")
+            out.append(f"static const int32_t TK{d}[{len(found)}] = {{{', '.join(map(str, found))}}};")
+        return out
 
     def mirror_source(self) -> list[str]:
         """The C declarations of the mirrors."""
@@ -1738,6 +1759,7 @@ class Emitter:
             "#define RETOBJ(x) do { retobj = (x); if (!retobj) goto fail; goto done; } while (0)",
             *decls,
             *self.arrays,
+            *self.text_key_source(),
             *self.mirror_source(),
             "static int rt_look(R *r, int64_t piece, int64_t who) {",
             "    if (who == RT_NONE || who < 0 || who >= r->n) { PyErr_Format(PyExc_ValueError, \"no seat "
