@@ -990,6 +990,12 @@ class Emitter:
             lst = got.text
         lv, i = self.fresh("l"), self.fresh("i")
         item = self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, e.pos)
+        if isinstance(e, A.Call) and e.func in ("nodes", "neighbours") and isinstance(elem, EntityType):
+            ids, n = self.fresh("ids"), self.fresh("n")  # the world's list, its key indexes found once
+            return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} Py_ssize_t {n} = 0; "
+                    f"const int64_t *{ids} = rt_node_ids({lv}, {self.table_id(elem.table)}, &{n}); "
+                    f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = "
+                    f"({ids} && {i} < {n}) ? {ids}[{i}] : {item.text}; {body(var)} }} }}")
         return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} "
                 f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = {item.text}; "
                 f"{body(var)} }} }}")

@@ -913,11 +913,14 @@ static int rt_options_add(Options *o, int b, const int64_t *values) {
 
 /* st.world.nodes[graph] or st.world.adjacent[graph] (borrowed): a state's world never changes, and the
  * world last read is held (a strong reference) so that its address names it. */
+static uint64_t RT_WORLD_GEN = 1;  /* counts the worlds held in turn: what was found in one is of it alone */
+
 static PyObject *rt_world_map(R *r, PyObject **owner, PyObject **maps, int which, int g, PyObject *name) {
     PyObject *w = PyObject_GetAttr(r->st, S_world);
     if (!w) return NULL;
     if (w != *owner) {
         Py_XSETREF(*owner, Py_NewRef(w));
+        RT_WORLD_GEN++;
         for (int i = 0; i < 2 * RT_GRAPHS; i++) maps[i] = NULL;
     }
     Py_DECREF(w);  /* *owner holds it */
@@ -1394,4 +1397,47 @@ static PyObject *rt_copy_state_py(PyObject *self, PyObject *const *args, Py_ssiz
 end:
     for (int i = 0; i < PARTS; i++) { Py_XDECREF(got[i]); Py_XDECREF(made[i]); }
     return out;
+}
+
+
+/* ------------------------------------------------------------ node indexes
+ * The key indexes of a list of the held world (`nodes(g)`, `neighbours(g, x)`: lists the world holds and never
+ * changes), found once per list and world: a loop over them reads no dict.  Within one world an entry, once
+ * made, is never changed or freed (a loop over it may be running); a new world starts the table afresh (no
+ * loop runs across states).  NULL (no error) where they are not had: the loop then reads each key from the
+ * list, as before. */
+typedef struct { PyObject *list; int table; Py_ssize_t n; int64_t *ids; } NodeIds;
+#define RT_NODE_CACHE 2048
+static NodeIds NODE_IDS[RT_NODE_CACHE];
+static uint64_t NODE_GEN;
+
+static const int64_t *rt_node_ids(PyObject *list, int table, Py_ssize_t *n) {
+    if (NODE_GEN != RT_WORLD_GEN) {
+        for (int i = 0; i < RT_NODE_CACHE; i++) {
+            PyMem_Free(NODE_IDS[i].ids);
+            NODE_IDS[i].ids = NULL; NODE_IDS[i].list = NULL;
+        }
+        NODE_GEN = RT_WORLD_GEN;
+    }
+    Py_ssize_t size = PyList_GET_SIZE(list);
+    size_t h = ((uintptr_t)list >> 4) % RT_NODE_CACHE;
+    for (int probe = 0; probe < 16; probe++) {
+        NodeIds *e = &NODE_IDS[(h + (size_t)probe) % RT_NODE_CACHE];
+        if (e->list == list) {
+            if (e->table != table || e->n != size) return NULL;
+            *n = size;
+            return e->ids;
+        }
+        if (e->list) continue;
+        if (size < 1 || size > 1000000) return NULL;
+        int64_t *ids = PyMem_Malloc(sizeof(int64_t) * (size_t)size);
+        if (!ids) { PyErr_Clear(); return NULL; }
+        for (Py_ssize_t i = 0; i < size; i++) {
+            if (rt_key_of(table, PyList_GET_ITEM(list, i), &ids[i]) < 0) { PyErr_Clear(); PyMem_Free(ids); return NULL; }
+        }
+        e->list = list; e->table = table; e->n = size; e->ids = ids;
+        *n = size;
+        return ids;
+    }
+    return NULL;
 }
