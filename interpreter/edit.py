@@ -12,8 +12,6 @@ identified yet (:func:`exchange_identities`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress, count
-from operator import gt
 from typing import Any
 
 import attrs
@@ -171,8 +169,7 @@ def turned_face_up(was_up: Sequence[bool], after: State) -> list[int]:
     ``state.face_up``), in zone order: the cheap form of :func:`newly_revealed`."""
     if was_up == after.face_up:
         return []
-    # the places where a piece is up now and was not (map and compress: one pass in C)
-    fresh = set(compress(count(), map(gt, map(bool, after.face_up), map(bool, was_up))))
+    fresh = {p for p, up in enumerate(after.face_up) if up and not was_up[p]}
     if len(fresh) <= 1:  # (the usual case: one piece turned, in no order but its own)
         return list(fresh)
     return [p for table in after.zones.values() for lst in table.values() for p in lst if p in fresh]
@@ -210,7 +207,7 @@ def option_words(state: State, index: int, piece_word: Callable[[int], str]) -> 
     if pending is None:
         return []
     branch_index, values = pending.options[index]
-    return notation.words(pending.decision.branches[branch_index], values, state.game.piece_words, piece_word)
+    return notation.words(pending.decision.branches[branch_index], values, state.game.piece_keys, piece_word)
 
 
 __all__ = [

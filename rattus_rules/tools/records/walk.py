@@ -436,50 +436,60 @@ class RecordWalk:
 
     def run_fast(self) -> int:
         """:meth:`step` over every entry up to the stop, for a fast pass: the usual entry (an action of
-        the player or chance event the game waits for, with no reveal or look entry after it) is taken
-        here as :meth:`step` and :meth:`apply` take it, with fewer calls; any other entry by
-        :meth:`step` itself.  The index reached."""
+        the player or chance event the game waits for) is taken here as :meth:`step` and :meth:`apply`
+        take it, with fewer calls (with :meth:`apply` itself if reveal or look entries follow it); any
+        other entry by :meth:`step`.  The index reached."""
         entries, stop, seat_words = self.entries, self.stop, self.seat_words
         slots_of, observed, first_seen = self.texts.slots, self.observed, self.first_seen
         i = 0
+        marks: tuple[list[bool], list[int]] | None = None  # the state's marks as they are (copies), once made
         while i < stop:
             entry = entries[i]
             text = entry.get("action")
             st = self.state
             pending = st.pending
             nxt = i + 1
-            if (text is None or pending is None or (nxt < stop and "action" not in entries[nxt])
-                    or "  " in text or text != text.strip()):
+            if text is None or pending is None or "  " in text or text != text.strip():
                 i = self.step(i)
+                marks = None
                 continue
             player = pending.player
             if player == notation.CHANCE_PLAYER:
                 if entry["by"] != CHANCE:
                     i = self.step(i)
+                    marks = None
                     continue
                 option, unknown, index = self.match_chance(i, text)
             else:
                 if entry["by"] != seat_words[player]:
                     i = self.step(i)
+                    marks = None
                     continue
                 found = (st.admitted(text) if self.listed or not pending.listed
                          else self.texts.action(pending, text))
                 if found is None:  # (nothing changed: step looks closer)
                     i = self.step(i)
+                    marks = None
                     continue
                 option, unknown, index = found, False, None
+            if nxt < stop and "action" not in entries[nxt]:  # reveal or look entries follow: apply reads them
+                i = self.apply(i, option, unknown, index)
+                marks = None
+                continue
             # apply, with no reveal or look entry after
             branch = pending.decision.branches[option[0]]
             slots = slots_of.get(id(branch))
             if slots is None:
                 slots = self.texts.piece_slots(branch)
-            was_up, was_seen = st.face_up.copy(), st.seen.copy()
+            if marks is None:
+                marks = (st.face_up.copy(), st.seen.copy())
+            was_up, was_seen = marks
             if index is not None and pending.listed:
                 st.apply_index(index)
             else:
                 st.apply_option(option)
             values = option[1]
-            if was_up == st.face_up and was_seen == st.seen:
+            if was_up == st.face_up and was_seen == st.seen:  # (then the copies still hold)
                 if slots and not unknown:
                     for k in slots:
                         t = values[k]
@@ -490,9 +500,10 @@ class RecordWalk:
                     self.ended_at = i
                 i = nxt
                 continue
-            marks = Marks(was_up, was_seen)
-            i = self.settle(i, [values[k] for k in slots], unknown, st, newly_revealed(marks, st),
-                            newly_seen(marks, st), [], [], nxt)
+            before = Marks(was_up, was_seen)
+            marks = None
+            i = self.settle(i, [values[k] for k in slots], unknown, st, newly_revealed(before, st),
+                            newly_seen(before, st), [], [], nxt)
         return i
 
     def waiting(self) -> str:
@@ -853,7 +864,7 @@ class RecordWalk:
         """The first reveal or look entry whose face the piece there does not show, with the pieces
         already matched before it."""
         faces = self.texts.faces  # (compared as written: the record's format check read the entries' faces)
-        canonical = self.faces.canonical
+        canonical = self.texts.canonical
         for m, ((j, face), piece) in enumerate(zip(reveals, revealed)):
             want = canonical(face)
             if faces[piece] != want:
@@ -1049,6 +1060,17 @@ class _OptionTexts:
         #: a chance entry's text -> the text with its faces in their one writing ("" if a face is none),
         #: for up to MEMORY texts (they come from records)
         self.canonical_texts: dict[str, str] = {}
+        self.canonical_faces: dict[str, str] = {}  # a face as written -> its one writing (see canonical)
+
+    def canonical(self, word: str) -> str:
+        """The one writing of a face (:meth:`Faces.canonical`: ValueError if ``word`` writes none), remembered
+        for up to :data:`MEMORY` words."""
+        known = self.canonical_faces.get(word)
+        if known is None:
+            known = self.how.canonical(word)
+            if len(self.canonical_faces) < MEMORY:
+                self.canonical_faces[word] = known
+        return known
 
     def piece_slots(self, branch: Branch) -> tuple[int, ...]:
         """Which values of a branch's options are pieces."""
