@@ -182,7 +182,7 @@ def run_validate(args: argparse.Namespace) -> int:
         if args.svg:
             raise UsageError("--svg draws one verdict's position; --which-interpretations tries many settings")
         with progress(None, "interpretation settings tried", unit=" setting") as bar:
-            report = which_interpretations(record, data=args.data, tried_one=bar.advance_to)
+            report = which_interpretations(record, tried_one=bar.advance_to, game_name=game)
         if args.json:
             print_json(report.to_json())
         else:

@@ -46,6 +46,9 @@ def records_made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for game in ("rattus", "ratten_scharf"):
         out[game] = folder / f"{game}.json"
         out[game].write_text(json.dumps(record_game(2, seed=4, game_name=game)), encoding="utf-8")
+    short = record_game(2, seed=4)  # a record's first entries: legal so far (quick to try under every reading)
+    out["short"] = folder / "short.json"
+    out["short"].write_text(json.dumps({**short, "entries": short["entries"][:12]}), encoding="utf-8")
     return out
 
 
@@ -148,6 +151,7 @@ def test_a_referee_session_given_its_game_resolved_looks_nothing_up(records_made
     ["render", "state", "--players", "3", "--moves", "6", "-o", "{tmp}/state.svg"],
     ["render", "state", "--from", "{rattus}", "--at", "30", "-o", "{tmp}/state.svg"],
     ["validate", "{rattus}"], ["--game", "ratten_scharf", "validate", "--json", "{ratten_scharf}"],
+    ["validate", "--which-interpretations", "{short}"],
     ["validate", "--workers", "1", "{rattus}", "{rattus}", "{rattus}"],
     ["conformance", "make", "{tmp}/kit"], ["--game", "ratten_scharf", "conformance", "make", "{tmp}/kit"],
     ["--game", "ratten_scharf", "conformance", "check", "--only", "perft/2p", "--perft-depth", "1",

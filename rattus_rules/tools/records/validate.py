@@ -331,7 +331,8 @@ class InterpretationReport:
 
 
 def which_interpretations(record: Any, data: str | None = None, rounds: int = 4,
-                          tried_one: Callable[[int, int], None] | None = None) -> InterpretationReport:
+                          tried_one: Callable[[int, int], None] | None = None,
+                          game_name: ResolvedGame | None = None) -> InterpretationReport:
     """Search the switch settings under which a record is legal.
 
     Start from the header's settings; try every other value of every switch,
@@ -339,10 +340,12 @@ def which_interpretations(record: Any, data: str | None = None, rounds: int = 4,
     latest first illegal entry) and try single changes on top of it again, up
     to ``rounds`` times.  Every setting tried is reported with its verdict.
     ``tried_one(done, expected)`` is called after each setting tried, with how
-    many were tried and how many the rounds begun so far try (for progress bars).
+    many were tried and how many the rounds begun so far try (for progress bars).  ``game_name``: the game
+    resolved once by the caller (with ``data`` None: as it is); None: the selected game with ``data``.
     """
-    game = load_rules(data)
-    bad = check_format(record, game)
+    form = _format(game_name, data)
+    game = form.game
+    bad = form.check(record)
     if bad is not None:
         return InterpretationReport((), (), (), bad)
     header_settings = {game.switches[k].ident: v for k, v in game.settings_for(record.get("interpretations")).items()}
@@ -354,7 +357,7 @@ def which_interpretations(record: Any, data: str | None = None, rounds: int = 4,
     def attempt(changes: dict[str, str]) -> Verdict:
         key = tuple(sorted(changes.items()))
         if key not in tried:
-            tried[key] = _validate_checked(game, record, changes)
+            tried[key] = _validate_checked(game, record, changes, form.faces)
             if tried_one is not None:
                 tried_one(len(tried), 1 + per_round * begun[0])
         return tried[key]
