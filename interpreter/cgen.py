@@ -1794,7 +1794,7 @@ class Emitter:
             "    {\"program\", rt_program_new, METH_VARARGS, NULL},",
             "    {\"run\", (PyCFunction)(void (*)(void))rt_run_py, METH_FASTCALL, NULL},",
             "    {\"advance\", (PyCFunction)(void (*)(void))rt_advance_py, METH_FASTCALL, NULL},",
-            "    {\"copy_state\", (PyCFunction)(void (*)(void))rt_copy_state_py, METH_FASTCALL, NULL},",
+            "    {\"clone_state\", (PyCFunction)(void (*)(void))rt_clone_state_py, METH_FASTCALL, NULL},",
             *methods,
             "    {NULL, NULL, 0, NULL}",
             "};",

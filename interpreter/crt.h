@@ -1368,37 +1368,89 @@ static PyObject *rt_copy_frames(PyObject *frames) {
     return out;
 }
 
-static PyObject *rt_copy_state_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs != 2) { PyErr_SetString(PyExc_TypeError, "copy_state(state, copy)"); return NULL; }
-    static PyObject **names[] = {&S_vals, &S_zones, &S_loc, &S_face_up, &S_seen, &S_used, &S_frames};
-    enum { PARTS = 7 };
-    PyObject *got[PARTS] = {NULL}, *made[PARTS] = {NULL};
-    PyObject *out = NULL;
-    for (int i = 0; i < PARTS; i++) {
-        if (!(got[i] = PyObject_GetAttr(args[0], *names[i]))) goto end;
+/* clone_state(state): State.clone in C: a new State of the same class, every slot as State.clone sets it (the
+ * data copied, the rest shared, the budget full, a listed pending decision copied); NotImplemented where the
+ * class is not laid out as expected (its slots, each a plain slot, all set) or the decision waits unlisted. */
+enum { CS_SHARE, CS_LIST, CS_LIST_OR_NONE, CS_MAP0, CS_MAP2, CS_MAP3, CS_FRAMES, CS_BUDGET, CS_PENDING };
+static const char *CS_NAMES[] = {"_history", "_history_written", "budget", "check_invariants", "face_up", "frames",
+                                 "game", "lazy", "loc", "log", "n", "pending", "rng", "scope_limits", "seats", "seen",
+                                 "settings", "start", "trail", "used", "vals", "variant", "winners", "world", "zones"};
+static const int CS_KINDS[] = {CS_LIST, CS_SHARE, CS_BUDGET, CS_SHARE, CS_LIST, CS_FRAMES, CS_SHARE, CS_SHARE, CS_LIST,
+                               CS_LIST_OR_NONE, CS_SHARE, CS_PENDING, CS_SHARE, CS_SHARE, CS_SHARE, CS_LIST, CS_SHARE,
+                               CS_SHARE, CS_SHARE, CS_MAP3, CS_MAP0, CS_SHARE, CS_LIST_OR_NONE, CS_SHARE, CS_MAP2};
+#define CS_SLOTS ((int)(sizeof(CS_KINDS) / sizeof(CS_KINDS[0])))
+static PyTypeObject *CS_TYPE;  /* the State class laid out (a strong reference), or NULL */
+static int CS_BAD;             /* it was not laid out as expected */
+static Py_ssize_t CS_AT[CS_SLOTS];
+
+static int rt_state_layout(PyTypeObject *t) {
+    if (CS_TYPE == t) return 1;
+    if (CS_TYPE || CS_BAD || strcmp(t->tp_name, "State") != 0) return 0;  /* (a subclass is left to Python) */
+    CS_BAD = 1;
+    int members = 0;
+    for (PyMemberDef *m = t->tp_members; m && m->name; m++) members++;
+    if (members != CS_SLOTS || t->tp_dictoffset != 0 || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return 0;
+    for (int i = 0; i < CS_SLOTS; i++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)t, CS_NAMES[i]);
+        if (!d) { PyErr_Clear(); return 0; }
+        int ok = Py_TYPE(d) == &PyMemberDescr_Type && ((PyMemberDescrObject *)d)->d_common.d_type == t
+                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) CS_AT[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok || CS_AT[i] < (Py_ssize_t)sizeof(PyObject) || CS_AT[i] > t->tp_basicsize - (Py_ssize_t)sizeof(PyObject *))
+            return 0;
     }
-    made[0] = rt_copy_map(got[0], 0);
-    made[1] = made[0] ? rt_copy_map(got[1], 2) : NULL;
-    made[2] = made[1] ? rt_copy_list(got[2]) : NULL;
-    made[3] = made[2] ? rt_copy_list(got[3]) : NULL;
-    made[4] = made[3] ? rt_copy_list(got[4]) : NULL;
-    made[5] = made[4] ? rt_copy_map(got[5], 3) : NULL;
-    made[6] = made[5] ? rt_copy_frames(got[6]) : NULL;
-    if (!made[6]) {
-        if (PyErr_Occurred()) goto end;  /* out of memory */
-        out = Py_NewRef(Py_NotImplemented);
-        goto end;
-    }
-    for (int i = 0; i < PARTS; i++) {
-        if (PyObject_SetAttr(args[1], *names[i], made[i]) < 0) goto end;
-    }
-    out = Py_NewRef(Py_None);
-end:
-    for (int i = 0; i < PARTS; i++) { Py_XDECREF(got[i]); Py_XDECREF(made[i]); }
-    return out;
+    CS_TYPE = (PyTypeObject *)Py_NewRef(t);
+    CS_BAD = 0;
+    return 1;
 }
 
+#define CS_SLOT(o, i) (*(PyObject **)((char *)(o) + CS_AT[i]))
+
+static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 1) { PyErr_SetString(PyExc_TypeError, "clone_state(state)"); return NULL; }
+    PyObject *st = args[0];
+    if (!rt_state_layout(Py_TYPE(st))) Py_RETURN_NOTIMPLEMENTED;
+    for (int i = 0; i < CS_SLOTS; i++) if (!CS_SLOT(st, i)) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *c = CS_TYPE->tp_alloc(CS_TYPE, 0);
+    if (!c) return NULL;
+    for (int i = 0; i < CS_SLOTS; i++) {
+        PyObject *v = CS_SLOT(st, i), *made = NULL;
+        switch (CS_KINDS[i]) {
+        case CS_SHARE: made = Py_NewRef(v); break;
+        case CS_BUDGET: made = PyLong_FromLongLong(RT_STEP_LIMIT); break;
+        case CS_LIST: made = rt_copy_list(v); break;
+        case CS_LIST_OR_NONE: made = v == Py_None ? Py_NewRef(v) : rt_copy_list(v); break;
+        case CS_MAP0: made = rt_copy_map(v, 0); break;
+        case CS_MAP2: made = rt_copy_map(v, 2); break;
+        case CS_MAP3: made = rt_copy_map(v, 3); break;
+        case CS_FRAMES: made = rt_copy_frames(v); break;
+        case CS_PENDING:
+            if (v == Py_None) { made = Py_NewRef(v); break; }
+            if (Py_TYPE(v) != (PyTypeObject *)PENDING || !PENDING_FAST) break;
+            {
+                PyObject *options = *(PyObject **)((char *)v + PENDING_AT[2]);
+                if (!options || !(Py_TYPE(options) == &OptionsType || PyList_CheckExact(options)
+                                  || (PyObject *)Py_TYPE(options) == VALUES)) break;
+                made = ((PyTypeObject *)PENDING)->tp_alloc((PyTypeObject *)PENDING, 0);
+                if (!made) break;
+                for (int k = 0; k < RT_PENDING_FIELDS; k++) {  /* decision, player, options, texts, by_text */
+                    PyObject *x = k < 5 ? *(PyObject **)((char *)v + PENDING_AT[k]) : Py_None;
+                    *(PyObject **)((char *)made + PENDING_AT[k]) = Py_NewRef(x ? x : Py_None);
+                }
+            }
+            break;
+        }
+        if (!made) {
+            Py_DECREF(c);
+            if (PyErr_Occurred()) return NULL;  /* out of memory */
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        CS_SLOT(c, i) = made;
+    }
+    return c;
+}
 
 /* ------------------------------------------------------------ node indexes
  * The key indexes of a list of the held world (`nodes(g)`, `neighbours(g, x)`: lists the world holds and never

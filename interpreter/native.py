@@ -405,12 +405,12 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
 
 
 def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any] | None:
-    """The C run loop of a variant whose functions are all C, as (run, program, advance, copy_state):
+    """The C run loop of a variant whose functions are all C, as (run, program, advance, clone_state):
     ``run(state, program)`` runs the state's frames on as :meth:`State._run
     <interpreter.runtime.State._run>` does, and ``advance(state, program, index)`` takes an option as
     :meth:`State.apply_index <interpreter.runtime.State.apply_index>` does and runs on (see ``crt.h``),
-    calling the C functions directly; ``copy_state(state, copy)`` copies the data :meth:`State.clone
-    <interpreter.runtime.State.clone>` copies.  None where some function is Python."""
+    calling the C functions directly; ``clone_state(state)`` makes the copy :meth:`State.clone
+    <interpreter.runtime.State.clone>` makes.  None where some function is Python."""
     if report.backend != "c" or report.module is None:
         return None
     Ins = tuple[int, int, int, Any, Any, tuple[tuple[int, tuple[str, ...], bool], ...]]
@@ -429,7 +429,7 @@ def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any]
                 ins.append((op, body, 0, None, None, ()))
         code.append(tuple(ins))
     module = report.module
-    return module.run, module.program(tuple(code)), module.advance, module.copy_state
+    return module.run, module.program(tuple(code)), module.advance, module.clone_state
 
 
 def written_later(game: Any, branch: Branch) -> bool:

@@ -807,6 +807,11 @@ class State:
     # ---------------------------------------------------------- copy and JSON
     def clone(self) -> State:
         """An independent copy."""
+        native = self.game.native_runners.get(self.variant)
+        if native is not None:  # the same copy, made in C (unless it says Python is to make it)
+            made = native[3](self)
+            if made is not NotImplemented:
+                return made  # type: ignore[no-any-return]
         c = object.__new__(State)
         c.budget = STEP_LIMIT
         c.game = self.game
@@ -815,15 +820,13 @@ class State:
         c.settings = self.settings
         c.variant = self.variant
         c.world = self.world
-        native = self.game.native_runners.get(self.variant)
-        if native is None or native[3](self, c) is NotImplemented:  # the same copies, made in C
-            c.vals = {k: v.copy() for k, v in self.vals.items()}
-            c.zones = {k: {kk: vv.copy() for kk, vv in v.items()} for k, v in self.zones.items()}
-            c.loc = self.loc.copy()
-            c.face_up = self.face_up.copy()
-            c.seen = self.seen.copy()
-            c.used = {k: v.copy() for k, v in self.used.items()}
-            c.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
+        c.vals = {k: v.copy() for k, v in self.vals.items()}
+        c.zones = {k: {kk: vv.copy() for kk, vv in v.items()} for k, v in self.zones.items()}
+        c.loc = self.loc.copy()
+        c.face_up = self.face_up.copy()
+        c.seen = self.seen.copy()
+        c.used = {k: v.copy() for k, v in self.used.items()}
+        c.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
         c.scope_limits = self.scope_limits
         c.rng = self.rng
         c.winners = None if self.winners is None else list(self.winners)
