@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Container, Mapping
+from collections.abc import Callable, Container, Mapping
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -19,7 +19,7 @@ import attrs
 from . import ast as A
 from .errors import Diagnostic, SpecError
 from .files import inside, read_text, why_unread
-from .types import BoolType, EntityType, IntType, ListType, Type, column_type
+from .types import BoolType, EntityType, IntType, ListType, Type
 
 #: The key of a table without a `key` column: the row's number, from 1.
 ROW_NUMBER = "row_number"
@@ -206,17 +206,17 @@ def _printable(cell: str) -> None:
         raise ValueError(f"a control character (U+{ord(found.group()):04X}) in {cell[:40]!r}")
 
 
-def whole_keyed(tables: Mapping[str, A.TableDecl], entities: Container[str]) -> frozenset[str]:
+def whole_keyed(tables: Mapping[str, A.TableDecl], type_of: Callable[[str, str], Type | None]) -> frozenset[str]:
     """The tables whose keys are whole numbers: a table without key (its rows are numbered), one whose
-    key column is ``int``, and one whose key column names such a table (``entities``: every table and
-    enum, as :func:`~interpreter.types.column_type` reads a column's type)."""
+    key column is ``int``, and one whose key column names such a table (``type_of``: a column's
+    type as the symbols read it, :meth:`~interpreter.symbols.Symbols.column_type`)."""
     def whole(name: str, seen: frozenset[str]) -> bool:
         decl = tables.get(name)
         if decl is None or name in seen:  # an enum, or keys naming each other (the checker reports it)
             return False
         if decl.key is None:
             return True
-        t = column_type(decl.key.type, entities)
+        t = type_of(name, decl.key.name)
         if isinstance(t, EntityType):
             return whole(t.table, seen | {name})
         return isinstance(t, IntType)

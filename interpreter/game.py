@@ -640,7 +640,7 @@ def load_spec(path: Path | str, data: Path | str | None = None, display_root: Pa
                                         f"{why_unread(err)}", unreadable_input=True)]) from None
     enums = {name: e.values for name, e in checked.symbols.enums.items()}
     tables: dict[str, Table] = {}
-    whole = whole_keyed(checked.symbols.tables, {*checked.symbols.tables, *checked.symbols.enums})
+    whole = whole_keyed(checked.symbols.tables, checked.symbols.column_type)
     for name, decl in checked.symbols.tables.items():
         try:
             columns = {c.name: checked.symbols.column_type(name, c.name) or ANY for c in _columns(decl)}

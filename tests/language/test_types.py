@@ -91,7 +91,7 @@ def test_the_module_examples_hold() -> None:
 
 def test_a_tables_column_types_are_read_once_by_the_symbols(tmp_path: Path) -> None:
     # the types the data is read with are those the checker knows: a column naming an enum is
-    # checked against it, one naming a table holds that table's keys as text; no module but the
+    # checked against it, one naming a table holds that table's keys (text here); no module but the
     # symbols and the checker reads a column's written type again
     from interpreter import SpecError, load_spec
     (tmp_path / "g.rules").write_text('''
