@@ -37,8 +37,8 @@ from interpreter import Game, State
 from interpreter.edit import option_words
 
 CHANCE_RULES = ("seed", "first")
-#: The deepest perft a command counts (``rattus perft --depth``, the benchmark's ``--perft-depth``): the count grows
-#: about tenfold with each step.
+#: The deepest perft a command counts (the ``perft`` command's ``--depth``, the benchmark's ``--perft-depth``): the
+#: count grows about tenfold with each step.
 MAX_PERFT_DEPTH = 12
 
 #: How a game writes a piece in an outcome's text for the ``first`` rule: (game, piece) → text.

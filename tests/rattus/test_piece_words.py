@@ -15,7 +15,7 @@ from interpreter.notation import piece
 from rattus_rules import load_rules
 from rattus_rules.games import faces_of
 
-SPECS = Path(__file__).resolve().parent / "specs"
+SPECS = Path(__file__).resolve().parents[1] / "language" / "specs"
 
 
 @pytest.mark.parametrize("name", ["nim", "gifts"])
