@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 import pytest
 
-from interpreter import Game, State, load_spec, notation
+from interpreter import Game, RulesError, State, load_spec, notation
 from interpreter.edit import newly_revealed
 from rattus_rules.tools.records.walk import (
     ILLEGAL,
@@ -198,3 +198,28 @@ def test_a_player_action_with_a_colour_nobody_holds_is_refused(game: Game) -> No
                    *record["entries"][show + 1:]]
         verdict = check_entries(game, {**record, "entries": entries}, settings, faces)
         assert verdict.status == ILLEGAL and verdict.index == show and reason in verdict.reason, verdict.format()
+
+
+def test_a_decision_too_large_to_list_gets_the_verdict_of_the_lazy_walk(tmp_path: Path) -> None:
+    # the fast pass lists each decision as it is reached; where that fails (here: more options than a
+    # decision may list), the lazy walk, which tests each action on its own, gives the verdict as before
+    (tmp_path / "big.rules").write_text(f'''game big "Big" {C}
+source book "A book"
+players 2 to 2 {C}
+main play
+counter n[player] = 0
+score p = n[p] {C}
+procedure play {C} {{
+  choose by first_player {{
+    "take" k in 1 .. 200000 {C} {{ n[first_player] = k }}
+  }}
+  finish [first_player]
+}}
+''', encoding="utf-8")
+    game = load_spec(tmp_path)
+    with pytest.raises(RulesError, match="more than"):
+        game.new_state(2)  # listed: refused
+    record = {"kind": OMNISCIENT, "seats": ["P0", "P1"], "entries": [{"by": "P0", "action": "take 7"}]}
+    verdict = check_entries(game, record, game.settings_for({}), StoneFaces(game))
+    assert verdict.status == LEGAL and verdict.finished and verdict.scores == (7, 0), verdict.format()
+    assert verdict.state is not None and verdict.state.lazy

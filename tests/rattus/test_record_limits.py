@@ -104,3 +104,15 @@ def test_a_fast_pass_that_needs_copies_starts_again_with_them() -> None:
     full = _validate_checked(game, unseeded, None)
     assert full.finished and full.scores == validate(record).scores
     assert RecordWalk(game, unseeded, game.settings_for({}), TokenFaces(game)).run().scores == full.scores
+
+
+def test_texts_accepted_by_the_format_check_are_remembered_up_to_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the format check remembers the actions, seats and faces it accepted (records repeat them), but no
+    # more than ACCEPTED_MEMORY of each: records from outside cannot grow it without end
+    from rattus_rules.tools.records import recordformat
+
+    monkeypatch.setattr(recordformat, "ACCEPTED_MEMORY", 3)
+    accepted = recordformat._Accepted(lambda t: t.startswith("a"))
+    answers = [accepted(t) for t in ("a1", "b", "a2", "a3", "a4", "a1", "a4", "b")]
+    assert answers == [True, False, True, True, True, True, True, False]
+    assert accepted.known == {"a1", "a2", "a3"}
