@@ -172,6 +172,16 @@ def test_a_malformed_content_length_is_a_json_400(served: Served, length: str) -
     assert headers["content-type"].startswith("application/json") and json.loads(text)["error"]
 
 
+@pytest.mark.parametrize("raw", [b'{"\\ud800": 1}', b'{"players": 2, "interpretations": {"\\udfff": "a"}}'])
+def test_a_lone_surrogate_in_a_body_is_a_json_400(served: Served, raw: bytes) -> None:
+    """JSON may escape a lone surrogate; echoed in an error, it must not make the answer unwritable (it was
+    Bottle's HTML "Critical error" page, status 500)."""
+    status, headers, text = served.send("POST", "/api/games", raw,
+                                        {"Content-Type": "application/json", TOKEN_HEADER: served.token})
+    assert status == 400, text
+    assert headers["content-type"].startswith("application/json") and json.loads(text)["error"]
+
+
 def test_a_stalled_client_does_not_hold_up_the_others(served: Served) -> None:
     stalled = socket.create_connection(("127.0.0.1", served.port))
     try:

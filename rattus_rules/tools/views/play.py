@@ -496,7 +496,14 @@ class PlayServer:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """``value`` as JSON text that UTF-8 can carry: a lone surrogate (JSON may escape one, and an error may
+    echo what was sent) stays escaped."""
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value)
+    return text
 
 
 class _Discard:
