@@ -550,7 +550,7 @@ class Emitter:
             return self.state_read(e.base, e.args, sc, self.type_of(e), e.pos)
         if kind is Kind.LIMIT:
             u, k = self.fresh("u"), self.fresh("k")
-            return CVal(f"({{ PyObject *{u} = ({{ PyObject *_s = PyObject_GetAttr(r->st, S_used); if (!_s) goto fail; "
+            return CVal(f"({{ PyObject *{u} = ({{ PyObject *_s = rt_attr(r->st, CSI_used, S_used); if (!_s) goto fail; "
                         f"rt_keep(r, _s); }}); if (!{u}) goto fail; PyObject *{k} = {self.key(e.args, sc, e.pos)}; "
                         f"if (!{k}) goto fail; PyObject *_set = PyDict_GetItemWithError({u}, {self.name(e.base)}); "
                         f"int _in = _set ? PySet_Contains(_set, {k}) : -1; Py_DECREF({k}); "
@@ -842,7 +842,7 @@ class Emitter:
             case "revealed":
                 p = self.scalar(args[0], sc)
                 v = self.fresh("p")
-                return CVal(f"({{ int64_t {v} = {p.text}; PyObject *_f = PyObject_GetAttr(r->st, S_face_up); "
+                return CVal(f"({{ int64_t {v} = {p.text}; PyObject *_f = rt_attr(r->st, CSI_face_up, S_face_up); "
                             f"if (!_f) goto fail; _f = rt_keep(r, _f); if (!_f) goto fail; "
                             f"if ({v} < 0 || {v} >= PyList_GET_SIZE(_f)) {{ PyErr_SetString(PyExc_IndexError, "
                             f"\"list index out of range\"); goto fail; }} "
@@ -1148,7 +1148,7 @@ class Emitter:
             case A.Reveal():
                 out.append(pos_line)
                 p = self.scalar(st.piece, {})
-                out.append(f"{{ int64_t _p = {p.text}; PyObject *_f = PyObject_GetAttr(r->st, S_face_up); if "
+                out.append(f"{{ int64_t _p = {p.text}; PyObject *_f = rt_attr(r->st, CSI_face_up, S_face_up); if "
                     f"(!_f) goto fail; "
                            f"_f = rt_keep(r, _f); if (!_f) goto fail; if (_p < 0 || _p >= PyList_GET_SIZE(_f)) {{ "
                            f"PyErr_SetString(PyExc_IndexError, \"list assignment index out of range\"); goto fail; }} "
@@ -1175,7 +1175,7 @@ class Emitter:
                 out.append(pos_line)
                 if any(self.type_of(k) == ANY for k in st.keys):
                     raise Unsupported("`use` with a key of type any", st.pos)
-                out.append(f"{{ PyObject *_u = PyObject_GetAttr(r->st, S_used); if (!_u) goto fail; _u = "
+                out.append(f"{{ PyObject *_u = rt_attr(r->st, CSI_used, S_used); if (!_u) goto fail; _u = "
                     f"rt_keep(r, _u); "
                            f"if (!_u) goto fail; PyObject *_s = rt_get(_u, Py_NewRef({self.name(st.limit)})); "
                                f"if (!_s) goto fail; "
@@ -1770,7 +1770,7 @@ class Emitter:
             "static int rt_look(R *r, int64_t piece, int64_t who) {",
             "    if (who == RT_NONE || who < 0 || who >= r->n) { PyErr_Format(PyExc_ValueError, \"no seat "
                 "%lld\", (long long)who); return -1; }",
-            "    PyObject *seen = PyObject_GetAttr(r->st, S_seen); if (!seen) return -1;",
+            "    PyObject *seen = rt_attr(r->st, CSI_seen, S_seen); if (!seen) return -1;",
             "    if (!PyList_Check(seen) || piece < 0 || piece >= PyList_GET_SIZE(seen)) { Py_DECREF(seen); "
                 "PyErr_SetString(PyExc_IndexError, \"list index out of range\"); return -1; }",
             "    PyObject *bit = PyLong_FromLongLong(1LL << who); if (!bit) { Py_DECREF(seen); return -1; }",

@@ -37,6 +37,58 @@ static PyObject *S_trail, *S_rng;
 static PyObject *S_frames, *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
 static PyObject *SMALL_INTS;  /* tuple of 0..255 */
 
+/* ------------------------------------------------------------ the State's slots
+ * The State class (interpreter.runtime.State: a class with __slots__) read and set in place, where it is laid
+ * out as expected (each of these slots a plain slot): found once, at the first run.  Elsewhere (another
+ * class) by attribute, as before. */
+static const char *CS_NAMES[] = {"_history", "_history_written", "budget", "check_invariants", "face_up", "frames",
+                                 "game", "lazy", "loc", "log", "n", "pending", "rng", "scope_limits", "seats", "seen",
+                                 "settings", "start", "trail", "used", "vals", "variant", "winners", "world", "zones"};
+enum { CSI_history, CSI_history_written, CSI_budget, CSI_check_invariants, CSI_face_up, CSI_frames, CSI_game,
+       CSI_lazy, CSI_loc, CSI_log, CSI_n, CSI_pending, CSI_rng, CSI_scope_limits, CSI_seats, CSI_seen,
+       CSI_settings, CSI_start, CSI_trail, CSI_used, CSI_vals, CSI_variant, CSI_winners, CSI_world, CSI_zones,
+       CS_SLOTS };
+static PyTypeObject *CS_TYPE;  /* the State class laid out (a strong reference), or NULL */
+static int CS_BAD;             /* it was not laid out as expected */
+static Py_ssize_t CS_AT[CS_SLOTS];
+_Static_assert(sizeof(CS_NAMES) / sizeof(CS_NAMES[0]) == CS_SLOTS, "a name per slot");
+
+static int rt_state_layout(PyTypeObject *t) {
+    if (CS_TYPE == t) return 1;
+    if (CS_TYPE || CS_BAD || strcmp(t->tp_name, "State") != 0) return 0;  /* (a subclass is left to Python) */
+    CS_BAD = 1;
+    int members = 0;
+    for (PyMemberDef *m = t->tp_members; m && m->name; m++) members++;
+    if (members != CS_SLOTS || t->tp_dictoffset != 0 || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return 0;
+    for (int i = 0; i < CS_SLOTS; i++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)t, CS_NAMES[i]);
+        if (!d) { PyErr_Clear(); return 0; }
+        int ok = Py_TYPE(d) == &PyMemberDescr_Type && ((PyMemberDescrObject *)d)->d_common.d_type == t
+                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) CS_AT[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok || CS_AT[i] < (Py_ssize_t)sizeof(PyObject) || CS_AT[i] > t->tp_basicsize - (Py_ssize_t)sizeof(PyObject *))
+            return 0;
+    }
+    CS_TYPE = (PyTypeObject *)Py_NewRef(t);
+    CS_BAD = 0;
+    return 1;
+}
+
+#define CS_SLOT(o, i) (*(PyObject **)((char *)(o) + CS_AT[i]))
+
+/* o.<name> (a new reference), read in place where o is a State laid out as expected. */
+static inline PyObject *rt_attr(PyObject *o, int slot, PyObject *name) {
+    if (Py_TYPE(o) == CS_TYPE) { PyObject *v = CS_SLOT(o, slot); if (v) return Py_NewRef(v); }
+    return PyObject_GetAttr(o, name);
+}
+
+/* o.<name> = v, set in place where o is a State laid out as expected. */
+static inline int rt_set_attr(PyObject *o, int slot, PyObject *name, PyObject *v) {
+    if (Py_TYPE(o) == CS_TYPE) { Py_XSETREF(CS_SLOT(o, slot), Py_NewRef(v)); return 0; }
+    return PyObject_SetAttr(o, name, v);
+}
+
 typedef struct R {
     PyObject *st;     /* the State (borrowed) */
     PyObject *env;    /* the running procedure's locals (borrowed) */
@@ -73,12 +125,13 @@ static int rt_begin(R *r, PyObject *st, PyObject *env) {
     memset(r, 0, sizeof(*r));
     r->st = st;
     r->env = env;
-    PyObject *b = PyObject_GetAttr(st, S_budget);
+    rt_state_layout(Py_TYPE(st));
+    PyObject *b = rt_attr(st, CSI_budget, S_budget);
     if (!b) return -1;
     r->budget = PyLong_AsLongLong(b);
     Py_DECREF(b);
     if (r->budget == -1 && PyErr_Occurred()) return -1;
-    PyObject *n = PyObject_GetAttr(st, S_n);
+    PyObject *n = rt_attr(st, CSI_n, S_n);
     if (!n) return -1;
     r->n = PyLong_AsLongLong(n);
     Py_DECREF(n);
@@ -103,7 +156,7 @@ static int rt_end(R *r, int ok) {
     }
     PyObject *b = PyLong_FromLongLong(r->budget);
     if (b) {
-        if (PyObject_SetAttr(r->st, S_budget, b) < 0) PyErr_Clear();
+        if (rt_set_attr(r->st, CSI_budget, S_budget, b) < 0) PyErr_Clear();
         Py_DECREF(b);
     } else {
         PyErr_Clear();
@@ -289,14 +342,14 @@ static inline int64_t rt_seat(int64_t v, int64_t n) {
 
 /* st.vals[name] (borrowed), read once per call. */
 static PyObject *rt_table(R *r, PyObject *name) {
-    if (!r->vals && !(r->vals = PyObject_GetAttr(r->st, S_vals))) return NULL;
+    if (!r->vals && !(r->vals = rt_attr(r->st, CSI_vals, S_vals))) return NULL;
     PyObject *t = PyDict_GetItemWithError(r->vals, name);
     if (!t && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
     return t;
 }
 
 static PyObject *rt_zone_table(R *r, PyObject *name) {
-    if (!r->zones && !(r->zones = PyObject_GetAttr(r->st, S_zones))) return NULL;
+    if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) return NULL;
     PyObject *t = PyDict_GetItemWithError(r->zones, name);
     if (!t && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
     return t;
@@ -388,8 +441,8 @@ static int rt_piece_at(PyObject *zone, int64_t pos, int64_t *out) {
 /* Move a piece to the end of a zone (State.move_piece): steals the key reference. */
 static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hidden) {
     if (!zkey) return -1;
-    if (!r->loc && !(r->loc = PyObject_GetAttr(r->st, S_loc))) { Py_DECREF(zkey); return -1; }
-    if (!r->face_up && !(r->face_up = PyObject_GetAttr(r->st, S_face_up))) { Py_DECREF(zkey); return -1; }
+    if (!r->loc && !(r->loc = rt_attr(r->st, CSI_loc, S_loc))) { Py_DECREF(zkey); return -1; }
+    if (!r->face_up && !(r->face_up = rt_attr(r->st, CSI_face_up, S_face_up))) { Py_DECREF(zkey); return -1; }
     if (!PyList_Check(r->loc) || !PyList_Check(r->face_up) || piece < 0 || piece >= PyList_GET_SIZE(r->loc)
         || piece >= PyList_GET_SIZE(r->face_up)) {
         Py_DECREF(zkey);
@@ -469,6 +522,15 @@ static void rt_pending_layout(void) {
             return;
     }
     PENDING_FAST = 1;
+}
+
+/* p.<field> (a new reference; k its index in the fields above), read in place where p is a Pending as expected. */
+static inline PyObject *rt_pending_attr(PyObject *p, int k, PyObject *name) {
+    if (PENDING_FAST && Py_TYPE(p) == (PyTypeObject *)PENDING) {
+        PyObject *v = *(PyObject **)((char *)p + PENDING_AT[k]);
+        if (v) return Py_NewRef(v);
+    }
+    return PyObject_GetAttr(p, name);
 }
 
 static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *made) {
@@ -916,7 +978,7 @@ static int rt_options_add(Options *o, int b, const int64_t *values) {
 static uint64_t RT_WORLD_GEN = 1;  /* counts the worlds held in turn: what was found in one is of it alone */
 
 static PyObject *rt_world_map(R *r, PyObject **owner, PyObject **maps, int which, int g, PyObject *name) {
-    PyObject *w = PyObject_GetAttr(r->st, S_world);
+    PyObject *w = rt_attr(r->st, CSI_world, S_world);
     if (!w) return NULL;
     if (w != *owner) {
         Py_XSETREF(*owner, Py_NewRef(w));
@@ -1070,12 +1132,12 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
     r->budget = budget0;
     PyObject *b = PyLong_FromLongLong(r->budget);
     if (!b) return -1;
-    bad = PyObject_SetAttr(r->st, S_budget, b);
+    bad = rt_set_attr(r->st, CSI_budget, S_budget, b);
     Py_DECREF(b);
     if (bad < 0) return -1;
     *out = PyObject_Vectorcall(in->fn, args, (size_t)nargs, NULL);
     r->site = -1;  /* its errors carry their own place */
-    b = PyObject_GetAttr(r->st, S_budget);
+    b = rt_attr(r->st, CSI_budget, S_budget);
     if (!b) { Py_CLEAR(*out); return -1; }
     r->budget = PyLong_AsLongLong(b);
     Py_DECREF(b);
@@ -1207,14 +1269,14 @@ static PyObject *rt_settle(PyObject *st, PyObject *made) {
     if (!made || made == Py_False) return made;
     if (made != Py_None) {
         if (Py_TYPE(made) != (PyTypeObject *)PENDING) return made;
-        PyObject *options = PyObject_GetAttr(made, S_options);
+        PyObject *options = rt_pending_attr(made, 2, S_options);
         if (!options) { Py_DECREF(made); return NULL; }
         Py_ssize_t n = Py_TYPE(options) == &OptionsType ? ((Options *)options)->n
                        : PyList_CheckExact(options) ? PyList_GET_SIZE(options) : 0;
         Py_DECREF(options);
         if (n < 1 || n > RT_MAX_OPTIONS) return made;
     }
-    int bad = PyObject_SetAttr(st, S_pending, made);
+    int bad = rt_set_attr(st, CSI_pending, S_pending, made);
     Py_DECREF(made);
     if (bad < 0) return NULL;
     Py_RETURN_TRUE;
@@ -1226,7 +1288,8 @@ static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_TypeError, "run(state, program)");
         return NULL;
     }
-    PyObject *frames = PyObject_GetAttr(args[0], S_frames);
+    rt_state_layout(Py_TYPE(args[0]));
+    PyObject *frames = rt_attr(args[0], CSI_frames, S_frames);
     if (!frames) return NULL;
     return rt_settle(args[0], rt_run_frames(args[0], (Program *)args[1], frames));
 }
@@ -1248,19 +1311,20 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *p = NULL, *options = NULL, *frames = NULL, *decision = NULL, *texts = NULL, *option = NULL;
     PyObject *entry = NULL, *history = NULL, *trail = NULL, *rng = NULL, *x = NULL;
     PyObject *out = Py_NotImplemented;
-    if (!(p = PyObject_GetAttr(st, S_pending))) goto error;
+    rt_state_layout(Py_TYPE(st));
+    if (!(p = rt_attr(st, CSI_pending, S_pending))) goto error;
     if (p == Py_None) goto done;
-    if (!(options = PyObject_GetAttr(p, S_options))) goto error;
+    if (!(options = rt_pending_attr(p, 2, S_options))) goto error;
     if (Py_TYPE(options) != &OptionsType) goto done;
     Options *o = (Options *)options;
     if (index < 0 || index >= o->n) goto done;
-    if (!(x = PyObject_GetAttr(st, S_log))) goto error;
+    if (!(x = rt_attr(st, CSI_log, S_log))) goto error;
     if (x != Py_None) goto done;
     Py_CLEAR(x);
-    if (!(x = PyObject_GetAttr(st, S_check_invariants))) goto error;
+    if (!(x = rt_attr(st, CSI_check_invariants, S_check_invariants))) goto error;
     if (x != Py_False) goto done;
     Py_CLEAR(x);
-    if (!(frames = PyObject_GetAttr(st, S_frames))) goto error;
+    if (!(frames = rt_attr(st, CSI_frames, S_frames))) goto error;
     if (!PyList_CheckExact(frames) || PyList_GET_SIZE(frames) < 1) goto done;
     PyObject *fr = PyList_GET_ITEM(frames, PyList_GET_SIZE(frames) - 1);
     if (!PyList_CheckExact(fr) || PyList_GET_SIZE(fr) != 3 || !PyDict_CheckExact(PyList_GET_ITEM(fr, 2))) goto done;
@@ -1269,7 +1333,7 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_ssize_t pc = rt_frame_int(PyList_GET_ITEM(fr, 1), pg->len[proc]);
     if (pc < 0) goto done;
     RtIns *in = &pg->ins[pg->start[proc] + pc];
-    if (!(decision = PyObject_GetAttr(p, S_decision))) goto error;
+    if (!(decision = rt_pending_attr(p, 0, S_decision))) goto error;
     if ((in->op != OP_CHOOSE && in->op != OP_CHANCE) || in->obj != decision) goto done;
     int b = o->branch[index];
     if (b >= PyTuple_GET_SIZE(in->branches)) goto done;
@@ -1277,7 +1341,7 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *names = PyTuple_GET_ITEM(br, 1);
     const signed char *shape = o->shape + (size_t)b * (size_t)o->shape_stride;
     if (PyTuple_GET_SIZE(names) != shape[0]) goto done;
-    if (!(texts = PyObject_GetAttr(p, S_texts))) goto error;
+    if (!(texts = rt_pending_attr(p, 3, S_texts))) goto error;
     if (PyList_CheckExact(texts) && index < PyList_GET_SIZE(texts) && PyUnicode_CheckExact(PyList_GET_ITEM(texts, index))) {
         entry = Py_NewRef(PyList_GET_ITEM(texts, index));
     } else {
@@ -1286,17 +1350,17 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     if (!(option = options_item(options, index))) goto error;
     if (!entry && !(entry = PyTuple_Pack(2, decision, option))) goto error;
     /* the state changes from here on, as State._advance changes it */
-    if (!(history = PyObject_GetAttr(st, S_history))) goto error;
+    if (!(history = rt_attr(st, CSI_history, S_history))) goto error;
     if (!PyList_CheckExact(history)) { PyErr_SetString(PyExc_TypeError, "a history is a list"); goto error; }
     if (PyList_Append(history, entry) < 0) goto error;
-    if (!(trail = PyObject_GetAttr(st, S_trail)) || !(rng = PyObject_GetAttr(st, S_rng))) goto error;
-    if (!(x = PyTuple_Pack(3, trail, option, rng)) || PyObject_SetAttr(st, S_trail, x) < 0) goto error;
+    if (!(trail = rt_attr(st, CSI_trail, S_trail)) || !(rng = rt_attr(st, CSI_rng, S_rng))) goto error;
+    if (!(x = PyTuple_Pack(3, trail, option, rng)) || rt_set_attr(st, CSI_trail, S_trail, x) < 0) goto error;
     Py_CLEAR(x);
     PyObject *values = PyTuple_GET_ITEM(option, 1), *env = PyList_GET_ITEM(fr, 2);
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++)
         if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) goto error;
     if (PyList_SetItem(fr, 1, Py_NewRef(PyTuple_GET_ITEM(br, 0))) < 0) goto error;
-    if (PyObject_SetAttr(st, S_pending, Py_None) < 0) goto error;
+    if (rt_set_attr(st, CSI_pending, S_pending, Py_None) < 0) goto error;
     out = rt_settle(st, rt_run_frames(st, pg, frames));  /* steals frames */
     frames = NULL;
     goto done;
@@ -1372,40 +1436,11 @@ static PyObject *rt_copy_frames(PyObject *frames) {
  * data copied, the rest shared, the budget full, a listed pending decision copied); NotImplemented where the
  * class is not laid out as expected (its slots, each a plain slot, all set) or the decision waits unlisted. */
 enum { CS_SHARE, CS_LIST, CS_LIST_OR_NONE, CS_MAP0, CS_MAP2, CS_MAP3, CS_FRAMES, CS_BUDGET, CS_PENDING };
-static const char *CS_NAMES[] = {"_history", "_history_written", "budget", "check_invariants", "face_up", "frames",
-                                 "game", "lazy", "loc", "log", "n", "pending", "rng", "scope_limits", "seats", "seen",
-                                 "settings", "start", "trail", "used", "vals", "variant", "winners", "world", "zones"};
 static const int CS_KINDS[] = {CS_LIST, CS_SHARE, CS_BUDGET, CS_SHARE, CS_LIST, CS_FRAMES, CS_SHARE, CS_SHARE, CS_LIST,
                                CS_LIST_OR_NONE, CS_SHARE, CS_PENDING, CS_SHARE, CS_SHARE, CS_SHARE, CS_LIST, CS_SHARE,
                                CS_SHARE, CS_SHARE, CS_MAP3, CS_MAP0, CS_SHARE, CS_LIST_OR_NONE, CS_SHARE, CS_MAP2};
-#define CS_SLOTS ((int)(sizeof(CS_KINDS) / sizeof(CS_KINDS[0])))
-static PyTypeObject *CS_TYPE;  /* the State class laid out (a strong reference), or NULL */
-static int CS_BAD;             /* it was not laid out as expected */
-static Py_ssize_t CS_AT[CS_SLOTS];
 
-static int rt_state_layout(PyTypeObject *t) {
-    if (CS_TYPE == t) return 1;
-    if (CS_TYPE || CS_BAD || strcmp(t->tp_name, "State") != 0) return 0;  /* (a subclass is left to Python) */
-    CS_BAD = 1;
-    int members = 0;
-    for (PyMemberDef *m = t->tp_members; m && m->name; m++) members++;
-    if (members != CS_SLOTS || t->tp_dictoffset != 0 || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return 0;
-    for (int i = 0; i < CS_SLOTS; i++) {
-        PyObject *d = PyObject_GetAttrString((PyObject *)t, CS_NAMES[i]);
-        if (!d) { PyErr_Clear(); return 0; }
-        int ok = Py_TYPE(d) == &PyMemberDescr_Type && ((PyMemberDescrObject *)d)->d_common.d_type == t
-                 && ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
-        if (ok) CS_AT[i] = ((PyMemberDescrObject *)d)->d_member->offset;
-        Py_DECREF(d);
-        if (!ok || CS_AT[i] < (Py_ssize_t)sizeof(PyObject) || CS_AT[i] > t->tp_basicsize - (Py_ssize_t)sizeof(PyObject *))
-            return 0;
-    }
-    CS_TYPE = (PyTypeObject *)Py_NewRef(t);
-    CS_BAD = 0;
-    return 1;
-}
-
-#define CS_SLOT(o, i) (*(PyObject **)((char *)(o) + CS_AT[i]))
+_Static_assert(sizeof(CS_KINDS) / sizeof(CS_KINDS[0]) == CS_SLOTS, "a kind per slot");
 
 static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
