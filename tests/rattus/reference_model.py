@@ -21,6 +21,8 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
+from tests.keyed import spec_legal as spec_legal  # the models' way in to the spec's actions (a piece by key)
+
 CLASSES = ("peasant", "merchant", "monk", "knight", "witch", "king")
 CHANCE = -1
 #: A decision: who decides (CHANCE for chance) and the legal action texts.
@@ -425,17 +427,6 @@ class Rattus:
 def new_model(components: Components, players: int, settings: dict[str, str]) -> Rattus:
     """A new game (the benchmark's way in, the same for every game's model): switches by id."""
     return Rattus(components, players, settings)
-
-
-def spec_legal(state: Any) -> list[str]:
-    """The legal actions of a spec :class:`interpreter.State` as the model writes them, a token by its key
-    (``draw #14``: the spec writes it by its face, which two tokens may share), in the spec's order: apply
-    one to the spec by its index."""
-    p = state.pending
-    if p is None:
-        return []
-    keyed = [f"#{key}" for key in state.game.piece_keys]
-    return [" ".join(p.decision.words(option, keyed)) for option in p.options]
 
 
 def spec_view(state: Any) -> dict[str, Any]:
