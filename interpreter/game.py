@@ -175,6 +175,9 @@ class Game:
         for decision in self.decisions:  # texts and readings made with the old words
             decision.texts.clear()
             decision.readings.clear()
+        with self._variant_lock:  # which options' texts C may write later depends on the words (written_later)
+            for number in list(self.native_runners):
+                self.native_runners[number] = native.runner(self.native_reports[number], self, number)
 
     # --------------------------------------------------------------- variants
     def _compile(self, settings: dict[str, str] | None) -> list[Procedure]:

@@ -157,6 +157,27 @@ def test_a_filter_not_reading_the_option_costs_alike_on_both(tmp_path: Path) -> 
     assert outcomes[0] == outcomes[1] == [f"take {k}" for k in range(1, 11)]
 
 
+def test_words_given_after_loading_decide_which_texts_c_may_write_later(tmp_path: Path) -> None:
+    # eleven pieces of 999 characters make an action text too long to write: Python refuses the action, and
+    # C must too (it kept the option, to write its text when read, by what the short keys allowed)
+    (tmp_path / "boxes.csv").write_text("id\na\nb\n", encoding="utf-8")
+    binds = ", ".join(f"v{i} in pieces(pile)" for i in range(11))
+    (tmp_path / "a.rules").write_text(
+        f'game g "G" {CITE}\nsource src "A source"\nplayers 2 to 2\nmain play\n'
+        f'table boxes from "boxes.csv" {{\n key id: text\n {CITE}\n}}\npieces box from boxes in pile {CITE}\n'
+        f"zone pile of box public\nprocedure play {CITE} {{\n"
+        f' choose by first_player {{ "take" {binds} {CITE} {{ }} }}\n finish [first_player]\n}}\n', encoding="utf-8")
+    for backend in ("c", "python"):
+        game = load_spec(tmp_path, backend=backend)
+        assert (game.native_runners.get(0) is not None) == (backend == "c")
+        game.write_pieces(["x" * 999, "y" * 999])
+        state = game.new_state(2)
+        before = state.to_json()
+        with pytest.raises(RuleError, match="longer than"):
+            state.apply_index(0)
+        assert state.to_json() == before and state.history == []
+
+
 def test_the_c_back_end_writes_the_history_when_it_is_read() -> None:
     c, py = both(SPECS / "nim")
     a, b = c.new_state(2, seed=4), py.new_state(2, seed=4)
