@@ -417,7 +417,8 @@ class State:
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""
-        native = None if self.lazy else self.game.native_runners.get(self.variant)
+        # (an index that is not a plain int, a bool or numpy's, is taken as the Python code takes it)
+        native = None if self.lazy or type(index) is not int else self.game.native_runners.get(self.variant)
         if native is not None:  # taken and run on in C (see native.runner), unless it says Python is to
             try:
                 made = native[2](self, native[1], index)

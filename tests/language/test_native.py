@@ -178,6 +178,21 @@ def test_words_given_after_loading_decide_which_texts_c_may_write_later(tmp_path
         assert state.to_json() == before and state.history == []
 
 
+class _Index(int):
+    """An index of a type of its own that is an int all the same (as an enum's or a library's may be)."""
+
+
+@pytest.mark.parametrize("index", [True, _Index(1)])
+def test_an_index_that_is_not_a_plain_int_is_taken_alike(index: Any) -> None:
+    # C's advance takes plain ints; it refused others with a TypeError the state reported as a rules error
+    c, py = both(SPECS / "nim")
+    assert c.native_runners[0] is not None
+    states = [c.new_state(2, seed=4), py.new_state(2, seed=4)]
+    for state in states:
+        state.apply_index(index)
+    assert states[0].to_json() == states[1].to_json() and states[0].history == ["take 2"]
+
+
 def test_the_c_back_end_writes_the_history_when_it_is_read() -> None:
     c, py = both(SPECS / "nim")
     a, b = c.new_state(2, seed=4), py.new_state(2, seed=4)
