@@ -7,7 +7,6 @@ below, in :mod:`rattus_rules.tools.cmdline`, and is named here as well.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -30,6 +29,7 @@ from ..tools.cmdline import parse_interpretations as parse_interpretations
 from ..tools.cmdline import record_position as record_position
 from ..tools.cmdline import seed_arg as seed_arg
 from ..tools.cmdline import write_output as write_output
+from ..tools.records.recordformat import utf8_json
 
 if TYPE_CHECKING:
     from ..api import ResolvedGame
@@ -125,8 +125,8 @@ def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def print_json(data: Any) -> None:
-    """Print one JSON document to standard output."""
-    print(json.dumps(data, ensure_ascii=False, indent=2))
+    """Print one JSON document to standard output (a lone surrogate, which UTF-8 cannot write, escaped)."""
+    print(utf8_json(data, indent=2))
 
 
 def command_game(args: argparse.Namespace) -> ResolvedGame:

@@ -222,12 +222,7 @@ def _validate_archive(args: argparse.Namespace, chosen: dict[str, str], game: Re
     seconds = time.perf_counter() - start
     if args.json:
         report = {"records": [{"name": r.name, "verdict": r.verdict} for r in results], "summary": summary(results)}
-        text = json.dumps(report, ensure_ascii=False, indent=2)
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate that slipped through: JSON's escapes can write it
-            text = json.dumps(report, indent=2)
-        print(text)
+        print_json(report)
     else:
         for r in results:
             print(r.line())

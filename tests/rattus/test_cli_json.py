@@ -163,3 +163,17 @@ def test_progress_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     with progress(3, "off", stream=screen) as bar:
         bar.update(3)
     assert screen.getvalue() == "" and not bar.shown
+
+
+def test_a_lone_surrogate_in_a_verdict_is_written_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a JSON path names a key holding a lone surrogate (JSON's \ud800); UTF-8 cannot write it: it stays escaped
+    # (it was "rattus: internal error: UnicodeEncodeError", exit 3)
+    record = tmp_path / "bad.json"
+    record.write_text('{"format": 1, "game": "ratten_scharf", "\\ud800": {"a": 1, "a": 2}, "entries": []}',
+                      encoding="ascii")
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")  # as a terminal or a pipe writes: strict UTF-8
+    monkeypatch.setattr("sys.stdout", out)
+    assert main(["validate", "--json", str(record)]) == 2
+    out.flush()
+    verdict = json.loads(out.buffer.getvalue().decode("utf-8"))  # type: ignore[attr-defined]
+    assert "\ud800" in verdict["path"] and "twice" in verdict["reason"]

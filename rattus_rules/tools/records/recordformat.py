@@ -529,6 +529,17 @@ def _key_text(key: str) -> str:
     return json.dumps(key if len(key) <= 40 else key[:40] + "...", ensure_ascii=False)
 
 
+def utf8_json(value: Any, indent: int | None = None) -> str:
+    """``value`` as JSON text that UTF-8 can write: non-ASCII characters as they are, but a lone surrogate (which
+    JSON's ``\\ud800`` can write and input may hold, echoed in a message or a path) escaped."""
+    text = json.dumps(value, ensure_ascii=False, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, indent=indent)
+    return text
+
+
 def dumps(record: Mapping[str, Any]) -> str:
     """A record as JSON text, one entry a line."""
     head = {k: v for k, v in record.items() if k != "entries"}
@@ -548,4 +559,5 @@ __all__ = [
     "load_record_text",
     "read_record_file",
     "seats_pattern",
+    "utf8_json",
 ]

@@ -71,6 +71,7 @@ from interpreter.session import citations_json
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.api import interpretations, resolve
 from rattus_rules.games import ResolvedGame, position_text
+from rattus_rules.tools.records.recordformat import utf8_json
 from rattus_rules.tools.records.validate import OMNISCIENT, PLAYERS_EYE, Recorder, dumps, seat_label
 from rattus_rules.tools.views.picture import option_clicks, picture_svg
 from rattus_rules.tools.views.viewer import entry_text
@@ -496,14 +497,7 @@ class PlayServer:
 
 
 def _dumps(value: Any) -> str:
-    """``value`` as JSON text that UTF-8 can carry: a lone surrogate (JSON may escape one, and an error may
-    echo what was sent) stays escaped."""
-    text = json.dumps(value, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(value)
-    return text
+    return utf8_json(value)
 
 
 class _Discard:
