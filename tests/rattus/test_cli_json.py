@@ -177,3 +177,16 @@ def test_a_lone_surrogate_in_a_verdict_is_written_escaped(tmp_path: Path, monkey
     out.flush()
     verdict = json.loads(out.buffer.getvalue().decode("utf-8"))  # type: ignore[attr-defined]
     assert "\ud800" in verdict["path"] and "twice" in verdict["reason"]
+
+
+def test_a_lone_surrogate_in_an_archives_verdict_is_written_escaped(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # the archive's lines name each record's verdict with its JSON path (it was "internal error", exit 3)
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text('{"format": 1, "game": "ratten_scharf", "\\ud800": {"a": 1, "a": 2}, '
+                                     '"entries": []}', encoding="ascii")
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr("sys.stdout", out)
+    assert main(["validate", str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 2
+    out.flush()
+    assert '$["\\ud800"]' in out.buffer.getvalue().decode("utf-8")  # type: ignore[attr-defined]

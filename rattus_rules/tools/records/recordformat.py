@@ -525,8 +525,8 @@ _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,40}")
 
 
 def _key_text(key: str) -> str:
-    """A key in a JSON path: quoted, cut to 40 characters."""
-    return json.dumps(key if len(key) <= 40 else key[:40] + "...", ensure_ascii=False)
+    """A key in a JSON path: quoted, cut to 40 characters (a lone surrogate escaped: a path is printed)."""
+    return utf8_json(key if len(key) <= 40 else key[:40] + "...")
 
 
 def utf8_json(value: Any, indent: int | None = None) -> str:
