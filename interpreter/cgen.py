@@ -930,20 +930,27 @@ class Emitter:
                     t, obj=True)
 
     def each(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str], iterating: bool = True,
-             copy: bool = False) -> str:
+             copy: bool = False, guard: str | None = None) -> str:
         """C statements looping ``var`` (an ``int64_t``) over the values of a list-valued expression,
         running ``body(var)`` (C statements) for each; ``cost``: charge the budget the length times
         this (None: not charged).  A `break` in the body leaves the loop.  ``copy``: loop over a copy
-        of a live list (statements may change it)."""
+        of a live list (statements may change it).  ``guard``: a C condition tested once, after the
+        charge and only if there are values, before the loop (which runs only if it holds)."""
         t = self.type_of(e)
         elem = element_type(t)
-        def charge(n: str) -> str:
-            return f"if (rt_charge(r, ({n}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
+        def charge(n: str, gate: bool = True) -> str:  # (and the guard, where the loop follows at once)
+            paid = f"if (rt_charge(r, ({n}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
+            return paid + (" " + _gated(n, guard) if gate else "")
+        def counted(x: str, y: str) -> str:  # a charged range is counted first, as Python's len() counts it
+            return "" if cost is None else (
+                f"if ((__int128){y} - {x} + 1 > RT_MAX_INT) {{ PyErr_SetString(PyExc_OverflowError, "
+                f"\"a range too long to count\"); goto fail; }} ")
         if isinstance(e, A.Binary) and e.op == "..":
             a, b = self.scalar(e.left, sc), self.scalar(e.right, sc)
             x, y, n, i = self.fresh("x"), self.fresh("y"), self.fresh("n"), self.fresh("i")
             return (f"{{ int64_t {x} = {a.text}, {y} = {b.text}, {n}; "
-                    f"if (rt_range_count({x}, {y}, {0 if iterating else 1}, &{n}) < 0) goto fail; {charge(n)} "
+                    f"if (rt_range_count({x}, {y}, {0 if iterating else 1}, &{n}) < 0) goto fail; {counted(x, y)}"
+                    f"{charge(n)} "
                     f"for (int64_t {i} = 0; {i} < {n}; {i}++) {{ int64_t {var} = {x} + {i}; {body(var)} }} }}")
         if isinstance(e, A.Name) and self.checked.ref(e) is Kind.SPECIAL and e.ident == "players":
             return f"{{ {charge('r->n')} for (int64_t {var} = 0; {var} < r->n; {var}++) {{ {body(var)} }} }}"
@@ -992,9 +999,10 @@ class Emitter:
         item = self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, e.pos)
         if isinstance(e, A.Call) and e.func in ("nodes", "neighbours") and isinstance(elem, EntityType):
             ids, n = self.fresh("ids"), self.fresh("n")  # the world's list, its key indexes found once
-            return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} Py_ssize_t {n} = 0; "
+            size = f"PyList_GET_SIZE({lv})"
+            return (f"{{ PyObject *{lv} = {lst}; {charge(size, gate=False)} Py_ssize_t {n} = 0; "
                     f"const int64_t *{ids} = rt_node_ids({lv}, {self.table_id(elem.table)}, &{n}); "
-                    f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = "
+                    f"{_gated(size, guard)}for (Py_ssize_t {i} = 0; {i} < {size}; {i}++) {{ int64_t {var} = "
                     f"({ids} && {i} < {n}) ? {ids}[{i}] : {item.text}; {body(var)} }} }}")
         return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} "
                 f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = {item.text}; "
@@ -1629,23 +1637,55 @@ class Emitter:
         for k in range(len(heads) - 1, -1, -1):
             b, sc, var, elem = heads[k]
             inner = {**sc, b.var: (var, elem, not _scalar(elem))}
-            filt = f"{self.site(b.where.pos)} if ({self.truth(b.where, inner)}) {{ {body} }}" if b.where is not None \
-                else body
+            # (a decision of one value is listed on one line of the Python back end, at its binding)
+            at = b.pos if single or b.where is None else b.where.pos
+            guard, rest = self.split_where(b, sc, inner, at)
+            filt = f"{self.site(at)} if ({rest}) {{ {body} }}" if rest is not None else body
             once = k == 0 and self.data_sized(b.domain)
             cost = None if once else self.cost(b.where, names=[b.var]) + len(heads) - k
-            loop = self.each if _scalar(elem) else self.each_object
-            body = f"{self.site(b.pos)} " + loop(b.domain, sc, var, cost, _constant(filt))
+            if _scalar(elem):
+                looped = self.each(b.domain, sc, var, cost, _constant(filt), guard=guard)
+            else:
+                looped = self.each_object(b.domain, sc, var, cost, _constant(filt), guard=guard)
+            body = f"{self.site(b.pos)} " + looped
         return body
 
-    def each_object(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str]) -> str:
+    def split_where(self, b: A.Binding, sc: Scope, inner: Scope, at: A.Pos) -> tuple[str | None, str | None]:
+        """A binding's filter as C conditions (its leading conjuncts that do not read the binding's
+        variable, the rest), as the Python back end splits it (:meth:`.compiler.ProcedureCompiler.split_where`):
+        the first part is the same for every value, so it is tested once, before the values are
+        listed and only if there are any (None: nothing to test), its errors said at ``at``; the
+        rest filters each value (None: nothing left)."""
+        if b.where is None:
+            return None, None
+        parts = self.conjuncts(b.where)
+        lead = 0
+        while lead < len(parts) and b.var not in self.checked.free_locals(parts[lead]):
+            lead += 1
+        if lead == 0:
+            return None, self.truth(b.where, inner)
+        guard = f"({{ {self.site(at)} " + " && ".join(self.truth(p, sc) for p in parts[:lead]) + "; })"
+        rest = " && ".join(self.truth(p, inner) for p in parts[lead:]) or None
+        return guard, rest
+
+    def conjuncts(self, e: A.Expr) -> list[A.Expr]:
+        """The parts of a condition joined by ``and`` (of yes/no values, as C writes it), left to right."""
+        if isinstance(e, A.Binary) and e.op == "and" and self.type_of(e.left) == BOOL == self.type_of(e.right):
+            return self.conjuncts(e.left) + self.conjuncts(e.right)
+        return [e]
+
+    def each_object(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str],
+                    guard: str | None = None) -> str:
         """C statements looping ``var`` (a borrowed ``PyObject *``) over the items of a list of values
-        C does not hold as numbers (lists, values of type any), running ``body(var)`` for each."""
+        C does not hold as numbers (lists, values of type any), running ``body(var)`` for each;
+        ``guard`` as in :meth:`each`."""
         got = self.expr(e, sc)
         if not got.obj:
             raise Unsupported("a loop over a value that is not a list", e.pos)
         lv, i = self.fresh("l"), self.fresh("i")
         charge = f"if (rt_charge(r, PyList_GET_SIZE({lv}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
-        return (f"{{ PyObject *{lv} = {got.text}; {charge} for (Py_ssize_t {i} = 0; {i} < "
+        return (f"{{ PyObject *{lv} = {got.text}; {charge} {_gated(f'PyList_GET_SIZE({lv})', guard)}"
+                f"for (Py_ssize_t {i} = 0; {i} < "
             f"PyList_GET_SIZE({lv}); {i}++) "
                 f"{{ PyObject *{var} = PyList_GET_ITEM({lv}, {i}); {body(var)} }} }}")
 
@@ -1803,6 +1843,12 @@ class Emitter:
             "return PyModule_Create(&moddef); }",
             "",
         ])
+
+
+def _gated(count: str, guard: str | None) -> str:
+    """C text put before a loop over ``count`` values so that it runs only if ``guard`` holds, tested
+    only if there are values (nothing without a guard)."""
+    return f"if (({count}) > 0 && {guard}) " if guard is not None else ""
 
 
 def _constant(text: str) -> Callable[[str], str]:
