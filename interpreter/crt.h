@@ -975,14 +975,11 @@ static int rt_options_add(Options *o, int b, const int64_t *values) {
 
 /* st.world.nodes[graph] or st.world.adjacent[graph] (borrowed): a state's world never changes, and the
  * world last read is held (a strong reference) so that its address names it. */
-static uint64_t RT_WORLD_GEN = 1;  /* counts the worlds held in turn: what was found in one is of it alone */
-
 static PyObject *rt_world_map(R *r, PyObject **owner, PyObject **maps, int which, int g, PyObject *name) {
     PyObject *w = rt_attr(r->st, CSI_world, S_world);
     if (!w) return NULL;
     if (w != *owner) {
         Py_XSETREF(*owner, Py_NewRef(w));
-        RT_WORLD_GEN++;
         for (int i = 0; i < 2 * RT_GRAPHS; i++) maps[i] = NULL;
     }
     Py_DECREF(w);  /* *owner holds it */
@@ -1488,24 +1485,20 @@ static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssi
 }
 
 /* ------------------------------------------------------------ node indexes
- * The key indexes of a list of the held world (`nodes(g)`, `neighbours(g, x)`: lists the world holds and never
- * changes), found once per list and world: a loop over them reads no dict.  Within one world an entry, once
- * made, is never changed or freed (a loop over it may be running); a new world starts the table afresh (no
- * loop runs across states).  NULL (no error) where they are not had: the loop then reads each key from the
- * list, as before. */
+ * The key indexes of a list a world holds (`nodes(g)`, `neighbours(g, x)`: lists that never change), found
+ * once per list: a loop over them reads no dict.  Safe by construction, whatever runs while a loop holds its
+ * pointer (its body may call Python, another thread may run a state of another world of this module): an
+ * entry holds a strong reference to its list, so no other list can take its address, and once made it is
+ * never changed or freed while the module lives.  Bounded: at most RT_NODE_CACHE lists and RT_NODE_IDS_MAX
+ * indexes in all (the lists of a few worlds: one per player count and settings); past that, and where the
+ * indexes are not had, NULL (no error): the loop then reads each key from the list, as before. */
 typedef struct { PyObject *list; int table; Py_ssize_t n; int64_t *ids; } NodeIds;
 #define RT_NODE_CACHE 2048
+#define RT_NODE_IDS_MAX 4000000
 static NodeIds NODE_IDS[RT_NODE_CACHE];
-static uint64_t NODE_GEN;
+static Py_ssize_t NODE_IDS_HELD;  /* indexes held in all */
 
 static const int64_t *rt_node_ids(PyObject *list, int table, Py_ssize_t *n) {
-    if (NODE_GEN != RT_WORLD_GEN) {
-        for (int i = 0; i < RT_NODE_CACHE; i++) {
-            PyMem_Free(NODE_IDS[i].ids);
-            NODE_IDS[i].ids = NULL; NODE_IDS[i].list = NULL;
-        }
-        NODE_GEN = RT_WORLD_GEN;
-    }
     Py_ssize_t size = PyList_GET_SIZE(list);
     size_t h = ((uintptr_t)list >> 4) % RT_NODE_CACHE;
     for (int probe = 0; probe < 16; probe++) {
@@ -1516,13 +1509,15 @@ static const int64_t *rt_node_ids(PyObject *list, int table, Py_ssize_t *n) {
             return e->ids;
         }
         if (e->list) continue;
-        if (size < 1 || size > 1000000) return NULL;
+        if (size < 1 || size > RT_NODE_IDS_MAX - NODE_IDS_HELD) return NULL;
         int64_t *ids = PyMem_Malloc(sizeof(int64_t) * (size_t)size);
         if (!ids) { PyErr_Clear(); return NULL; }
         for (Py_ssize_t i = 0; i < size; i++) {
             if (rt_key_of(table, PyList_GET_ITEM(list, i), &ids[i]) < 0) { PyErr_Clear(); PyMem_Free(ids); return NULL; }
         }
-        e->list = list; e->table = table; e->n = size; e->ids = ids;
+        if (e->list) { PyMem_Free(ids); return NULL; }  /* (taken meanwhile: no Python code runs above, but be sure) */
+        e->list = Py_NewRef(list); e->table = table; e->n = size; e->ids = ids;
+        NODE_IDS_HELD += size;
         *n = size;
         return ids;
     }

@@ -401,3 +401,63 @@ def test_a_number_past_the_bound_in_a_listing_is_left_to_python(tmp_path: Path) 
     assert play_in_lockstep(c, py, 2, 3) >= 2
     assert c.new_state(2).legal_action_texts() == ["take 1", "take 2", "take 3"]
 
+
+WORLDS_SPEC = '''game g "G" cite src "S" "x"
+source src "A source"
+players 2 to 4
+table spots from "spots.csv" { key spot: text column least: int cite src "S" "x" }
+table links from "links.csv" { column a: spots column b: spots cite src "S" "x" }
+graph paths on spots edges links(a, b) where row.least <= player_count cite src "S" "x"
+main play
+procedure play cite src "S" "x" {
+  choose by first_player {
+    "go" s in nodes(paths) where size(connected(paths, s, [t for t in nodes(paths) where t != "s1"])) > 1
+      cite src "S" "x" { }
+  }
+  finish [first_player]
+}
+'''
+
+# Two threads list the options of the same compiled module over two worlds (two player counts), each loop
+# over `nodes(paths)` calling Python (`connected`) for each node, the interpreter switching threads as
+# often as it can: each listing must be the one the Python back end gives.
+WORLDS_CHILD = '''
+import sys, threading
+from pathlib import Path
+from interpreter import load_spec
+folder = Path(sys.argv[1])
+c, py = load_spec(folder, backend="c"), load_spec(folder, backend="python")
+assert c.native_runners.get(0) is not None
+want = {n: py.new_state(n, seed=1).legal_action_texts() for n in (2, 4)}
+assert want[2] != want[4]
+wrong = []
+def play(n):
+    for _ in range(400):
+        got = c.new_state(n, seed=1).legal_action_texts()
+        if got != want[n]:
+            wrong.append((n, got))
+sys.setswitchinterval(1e-6)
+threads = [threading.Thread(target=play, args=(n,)) for n in (2, 4, 2, 4)]
+for t in threads: t.start()
+for t in threads: t.join()
+print("wrong" if wrong else "ok", wrong[:2])
+'''
+
+
+def test_node_loops_of_two_worlds_in_two_threads_read_their_own_nodes(tmp_path: Path) -> None:
+    # crt.h's rt_node_ids freed every cached list when another world came, while a loop of another thread
+    # still read its list (its body had called Python): run in a child process, as a crash would end it
+    import subprocess
+    import sys
+
+    spots = [(f"s{i}", 2 if i < 12 else 4) for i in range(30)]
+    (tmp_path / "spots.csv").write_text("spot,least\n" + "".join(f"{s},{k}\n" for s, k in spots), encoding="utf-8")
+    links = [(f"s{i}", f"s{i + 1}") for i in range(29)] + [(f"s{i}", f"s{i + 3}") for i in range(0, 27, 2)]
+    (tmp_path / "links.csv").write_text("a,b\n" + "".join(f"{a},{b}\n" for a, b in links), encoding="utf-8")
+    (tmp_path / "a.rules").write_text(WORLDS_SPEC, encoding="utf-8")
+    load_spec(tmp_path, backend="c")  # (built here, once)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", WORLDS_CHILD, str(tmp_path)], capture_output=True, text=True,
+                          timeout=300, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("ok"), done.stdout[-2000:]
