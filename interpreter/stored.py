@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, assert_never
 
 from . import ast as A
@@ -134,8 +134,9 @@ def _fail(where: str, what: str) -> _Bad:
     return _Bad(f"stored state: {where}: {what}")
 
 
-#: A piece as texts wrote it by its key (:func:`interpreter.notation.piece`), a whole word or list item.
-_KEYED_PIECE = re.compile(r"(?<![\w#-])#[\w-]+(?![\w-])")
+#: What may not stand just before a piece written by its key, or just after it (the word would go on).
+_WORD_BEFORE = re.compile(r"[\w#-]")
+_WORD_AFTER = re.compile(r"[\w-]")
 
 
 def _old_words(game: Loader) -> dict[str, str]:
@@ -144,12 +145,37 @@ def _old_words(game: Loader) -> dict[str, str]:
     return {} if all(k == w for k, w in old.items()) else old
 
 
-def rewritten(text: str, old: Mapping[str, str]) -> str:
+def rewritten(text: str, old: Mapping[str, str], lengths: Sequence[int] | None = None) -> str:
     """A text of a stored state with each piece written by its key (``draw #14``) written by the game's
-    word for it instead (``old``: :func:`_old_words`); other words are kept as they are."""
+    word for it instead (``old``: :func:`_old_words`); other words are kept as they are.
+
+    A key is any text a table's cell may hold (spaces, dots, ``#`` and line breaks too: see
+    :mod:`interpreter.data`), so the words are found by the keys the game has, not by a pattern: at each
+    ``#`` that starts a word, the longest key written there that the word ends with.  ``lengths``:
+    :func:`word_lengths` of ``old``, if found already."""
     if "#" not in text:
         return text
-    return _KEYED_PIECE.sub(lambda m: old.get(m.group(), m.group()), text)
+    if lengths is None:
+        lengths = word_lengths(old)
+    out: list[str] = []
+    done = 0
+    at = text.find("#")
+    while at >= 0:
+        taken = 0
+        if at == 0 or not _WORD_BEFORE.match(text, at - 1):
+            for size in lengths:
+                word = text[at:at + size]
+                if len(word) == size and word in old and not _WORD_AFTER.match(text, at + size):
+                    out += [text[done:at], old[word]]
+                    done = taken = at + size
+                    break
+        at = text.find("#", max(taken, at + 1))
+    return "".join(out) + text[done:]
+
+
+def word_lengths(old: Mapping[str, str]) -> tuple[int, ...]:
+    """The lengths of the words of ``old`` (:func:`_old_words`), longest first: found once per state read."""
+    return tuple(sorted({len(w) for w in old}, reverse=True))
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
@@ -426,7 +452,8 @@ def _load(game: Loader, data: Any) -> State:
     if len(history) > MAX_HISTORY or not all(type(h) is str and len(h) <= MAX_ACTION_TEXT for h in history):
         raise _fail("history", "expected a list of action texts")
     old = _old_words(game)
-    st.history = [rewritten(h, old) for h in history] if old else list(history)
+    lengths = word_lengths(old)
+    st.history = [rewritten(h, old, lengths) for h in history] if old else list(history)
     if old and not all(len(h) <= MAX_ACTION_TEXT for h in st.history):
         raise _fail("history", f"an action text with its pieces written as the game writes them is longer than "
                     f"{MAX_ACTION_TEXT} characters")
@@ -435,7 +462,7 @@ def _load(game: Loader, data: Any) -> State:
         _expect(log, list, "log")
         if len(log) > MAX_HISTORY or not all(type(line) is str and len(line) <= MAX_TEXT for line in log):
             raise _fail("log", "expected a list of texts")
-        st.log = [rewritten(line, old) for line in log] if old else list(log)
+        st.log = [rewritten(line, old, lengths) for line in log] if old else list(log)
         if old and not all(len(line) <= MAX_TEXT for line in st.log):
             raise _fail("log", f"a line with its pieces written as the game writes them is longer than "
                         f"{MAX_TEXT} characters")
