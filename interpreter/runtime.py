@@ -388,6 +388,43 @@ class State:
             p.admitted = found
         return found
 
+    def admitted_listed(self, text: str) -> tuple[tuple[int, tuple[Any, ...]], int] | None:
+        """What :meth:`admitted` finds, and its index, where the pending decision is listed: the text's
+        readings are looked up among the listed options instead of tested one by one (an option is
+        admitted exactly when it is listed), so :meth:`apply_index` can take it.  None wherever
+        :meth:`admitted` may say otherwise or the listed option is not the very same value as the
+        text's (``1`` and ``True``): then ask :meth:`admitted`."""
+        p = self.pending
+        if p is None or type(p.options) is Unlisted:
+            return None
+        decision = p.decision
+        readings = decision.readings.get(text)
+        known = readings is not None
+        if readings is None:
+            readings = self._readings(decision, text)
+        options = p.options
+        found: tuple[int, tuple[Any, ...]] | None = None
+        at = -1
+        for option in readings:
+            if found is not None and option[0] != found[0]:
+                break  # an earlier branch admits the text
+            try:
+                index = options.index(option)
+            except ValueError:
+                continue
+            if found is not None:  # two pieces that look alike, both legal: admitted() says None
+                return None
+            found, at = option, index
+        if found is None:
+            return None
+        for a, b in zip(options[at][1], found[1]):  # the very same values (_same, quicker for the usual kinds)
+            kind = type(a)
+            if kind is not type(b) or (kind is not int and kind is not str and not _same(a, b)):
+                return None
+        if not known:
+            decision.readings[text] = readings
+        return found, at
+
     def _readings(self, decision: Decision, text: str) -> tuple[tuple[int, tuple[Any, ...]], ...]:
         """The options of a decision whose text is ``text``, earlier branches first (any state); a word
         several pieces share (tokens that look alike) is read as each of them."""

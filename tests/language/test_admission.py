@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import Game, IllegalAction, load_spec
+from interpreter import Game, IllegalAction, State, load_spec
 from interpreter.types import AnyType
 
 SPECS = Path(__file__).parent / "specs"
@@ -83,15 +83,27 @@ def test_admission_is_the_listing_on_toy_games(games: list[Game], seed: int) -> 
                 branch = eager.pending.decision.branches[option[0]]
                 unread = any(isinstance(b.type, AnyType) for b in branch.bindings)
                 assert found == option or (found is None and unread), (game.name, text, found)
+                assert_listed_lookup(eager, text, found)
             for text in sorted(near_texts(texts, rng)):
                 found = lazy.admitted(text)
                 assert found is None or text in texts, (game.name, text)
+                assert_listed_lookup(eager, text, found)
             index = rng.randrange(len(texts))
             eager.apply_index(index)
             lazy.apply(texts[index])
             assert lazy.to_json() == eager.to_json()
             steps += 1
         assert steps > 0
+
+
+def assert_listed_lookup(eager: State, text: str, admitted: tuple[int, tuple[object, ...]] | None) -> None:
+    """``State.admitted_listed`` on a listed state finds what ``admitted`` does, with its index among
+    the listed options."""
+    assert eager.pending is not None
+    hit = eager.admitted_listed(text)
+    expected = None if admitted is None else (admitted, list(eager.pending.options).index(admitted))
+    assert hit == expected, (text, hit, expected)
+    assert hit is None or eager.pending.options[hit[1]] == hit[0]
 
 
 def look_alikes(value: object) -> list[object]:

@@ -53,11 +53,16 @@ def test_admission_is_the_listing(players: int, seed: int) -> None:
         texts = eager.legal_action_texts()
         for option, text in zip(eager.pending.options, texts):
             # a face two tokens share names the first of them, which only the listing's order tells
-            assert lazy.admitted(text) == (option if texts.count(text) == 1 else None), text
+            found = lazy.admitted(text)
+            assert found == (option if texts.count(text) == 1 else None), text
+            # on a listed state, the text's readings looked up among the options find the same, and its index
+            assert eager.admitted_listed(text) == (None if found is None else (found, texts.index(text))), text
         legal = set(texts)
         for text in sorted(near_texts(texts, rng)):
             if texts.count(text) < 2:
-                assert (lazy.admitted(text) is not None) == (text in legal), text
+                found = lazy.admitted(text)
+                assert (found is not None) == (text in legal), text
+                assert eager.admitted_listed(text) == (None if found is None else (found, texts.index(text))), text
         assert not lazy.pending.listed  # nothing above listed the lazy state's options
         eager_options = list(eager.pending.options)
         index = rng.randrange(len(texts))

@@ -465,13 +465,21 @@ class RecordWalk:
                     i = self.step(i)
                     marks = None
                     continue
-                found = (st.admitted(text) if self.listed or not pending.listed
-                         else self.texts.action(pending, text))
+                index = None
+                found: Option | None
+                if self.listed:  # (found among the listed options: then taken by its index)
+                    hit = st.admitted_listed(text)
+                    if hit is not None:
+                        found, index = hit
+                    else:
+                        found = st.admitted(text)
+                else:
+                    found = st.admitted(text) if not pending.listed else self.texts.action(pending, text)
                 if found is None:  # (nothing changed: step looks closer)
                     i = self.step(i)
                     marks = None
                     continue
-                option, unknown, index = found, False, None
+                option, unknown = found, False
             if nxt < stop and "action" not in entries[nxt]:  # reveal or look entries follow: apply reads them
                 i = self.apply(i, option, unknown, index)
                 marks = None
