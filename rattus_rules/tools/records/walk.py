@@ -41,7 +41,7 @@ import attrs
 from interpreter import notation
 from interpreter.ast import Citation
 from interpreter.codegen import Values
-from interpreter.compiler import Branch, Pending
+from interpreter.compiler import Branch, Decision, Pending
 from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
 from interpreter.errors import IllegalAction, RulesError
 from interpreter.game import Game
@@ -1065,9 +1065,10 @@ class _OptionTexts:
         self.actions: dict[tuple[int, str], Option] = {}  # (id of the decision, text) -> option
         self.written: dict[tuple[int, bool, Option], str] = {}  # (id of the decision, hidden, option) -> text
         self.slots: dict[int, tuple[int, ...]] = {}  # id of a branch -> where its pieces are
-        #: a chance entry's text -> the text with its faces in their one writing ("" if a face is none),
-        #: for up to MEMORY texts (they come from records)
-        self.canonical_texts: dict[str, str] = {}
+        #: (id of a chance decision, a chance entry's text, omniscient) -> whether its pieces are written unknown
+        #: and the text with its faces in their one writing, or () for a text :meth:`drawn` leaves to
+        #: :meth:`outcomes`; for up to MEMORY texts (they come from records)
+        self.drawn_texts: dict[tuple[int, str, bool], tuple[bool, str] | tuple[()]] = {}
         self.canonical_faces: dict[str, str] = {}  # a face as written -> its one writing (see canonical)
 
     def canonical(self, word: str) -> str:
@@ -1109,31 +1110,22 @@ class _OptionTexts:
         decision = pending.decision
         if len(decision.branches) != 1:
             return None
-        how = self.how
-        hidden = how.unknown in words
-        if hidden and omniscient:
+        shape_key = (id(decision), text, omniscient)
+        shape = self.drawn_texts.get(shape_key)
+        if shape is None:
+            shape = self.drawn_shape(decision, words, omniscient)
+            if len(self.drawn_texts) < MEMORY:
+                self.drawn_texts[shape_key] = shape
+        if not shape:
             return None
-        canonical = self.canonical_texts.get(text)
-        if canonical is None:  # the text with each face in its one writing ("" if a face is none)
-            faces = list(words)
-            for k, word in enumerate(words):
-                if how.looks_like_face(word):
-                    try:
-                        faces[k] = how.canonical(word)
-                    except ValueError:
-                        faces = []
-                        break
-            canonical = " ".join(faces)
-            if len(self.canonical_texts) < MEMORY:
-                self.canonical_texts[text] = canonical
-        if not canonical:
-            return None
+        hidden, canonical = shape
         key = (id(decision), hidden, option)
         try:
             written = self.written.get(key)
         except TypeError:  # values holding lists: left to outcomes
             return None
         if written is None:
+            how = self.how
             try:
                 written = notation.text(decision.branches[0], option[1], self.game.piece_words, (
                     lambda t: how.unknown) if hidden else self.faces.__getitem__)
@@ -1142,10 +1134,29 @@ class _OptionTexts:
             self.written[key] = written
         if written != canonical:
             return None
+        return hidden
+
+    def drawn_shape(self, decision: Decision, words: list[str], omniscient: bool) -> tuple[bool, str] | tuple[()]:
+        """For :meth:`drawn`, what a chance entry's words say whatever the outcome: whether its pieces are
+        written unknown, and the text with each face in its one writing; ``()`` if a record of the kind
+        (omniscient or not) does not write the decision's outcomes so (unknown pieces in an omniscient
+        record, a face no piece has, a face where a players-eye record writes unknown)."""
+        how = self.how
+        hidden = how.unknown in words
+        if hidden and omniscient:
+            return ()
+        faces = list(words)
+        for k, word in enumerate(words):
+            if how.looks_like_face(word):
+                try:
+                    faces[k] = how.canonical(word)
+                except ValueError:
+                    return ()
         if not omniscient and any(isinstance(b.type, PieceType) and w != how.unknown
                                   for b, w in zip(decision.branches[0].bindings, words[1:])):
-            return None  # a face where the kind writes unknown
-        return hidden
+            return ()  # a face where the kind writes unknown
+        canonical = " ".join(faces)
+        return (hidden, canonical) if canonical else ()
 
     def outcomes(self, pending: Pending, words: list[str]) -> tuple[list[Option], bool]:
         """The chance outcomes written as these words (faces with symbols in any order), and whether
