@@ -94,11 +94,14 @@ soak-games: setup
 ## soak-scharf: every combination of Ratten Scharf's switches (64), SCHARF_GAMES random games each (default
 ## 20,000, seeds 0 to SCHARF_GAMES-1) on the C back end, one process (SOAK_JOBS); none may stop with a rule error.
 ## A failing game is printed with the command that replays it; the summary goes to bench/soak-ratten-scharf.txt
-## (rewritten after each round of 500 seeds over every combination, so a run stopped early says how far it got)
+## (rewritten after each round of 500 seeds over every combination, so a run stopped early says how far it got;
+## SCHARF_FIRST_SEED=N takes it up from seed N, with SCHARF_GAMES the games still to play)
 SCHARF_GAMES ?= 20000
+SCHARF_FIRST_SEED ?= 0
 soak-scharf: setup
 	RULES_BACKEND=c $(BIN)/python -m rattus_rules.tools.bench.combinations --game ratten_scharf \
-		--games $(SCHARF_GAMES) --jobs $(or $(SOAK_JOBS),1) --out bench/soak-ratten-scharf.txt
+		--games $(SCHARF_GAMES) --first-seed $(SCHARF_FIRST_SEED) --jobs $(or $(SOAK_JOBS),1) \
+		--out bench/soak-ratten-scharf$(if $(filter-out 0,$(SCHARF_FIRST_SEED)),-from-$(SCHARF_FIRST_SEED)).txt
 
 ## plant: plant each known bug (bench/plant.py: engine, tools, spec) in a copy and check that its tests catch it
 plant: setup

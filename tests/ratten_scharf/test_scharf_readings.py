@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -222,3 +223,40 @@ def test_the_soak_goes_in_rounds_and_writes_what_it_ran(tmp_path: Path) -> None:
     assert "status: finished" in text
     assert "back end: " in text and "2 combinations, 4 games (seeds 0 to 1 at least" in text
     assert text.count("cover=") == 2 and "0 stopped by a rule error" in text
+
+
+def test_a_soak_stopped_early_is_taken_up_from_its_next_seed(tmp_path: Path) -> None:
+    """combinations.py --first-seed: the games are the seeds from there on, and the summary names them."""
+    from rattus_rules.tools.bench import combinations
+
+    played: list[int] = []
+    real = combinations.soak
+
+    def spy(job: tuple[str, tuple[tuple[str, str], ...], int, int, bool]) -> combinations.Tally:
+        played.extend(range(job[2], job[2] + job[3]))
+        return real(job)
+
+    out = tmp_path / "soak.txt"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(combinations, "soak", spy)
+        patch.setattr(combinations, "ProcessPoolExecutor", _InProcess)
+        assert combinations.main(["--games", "2", "--chunk", "1", "--first-seed", "7", "--switch", "cover",
+                                  "--setting", "table-size=5", "--out", str(out)]) == 0
+    assert sorted(played) == [7, 7, 8, 8]
+    assert "2 combinations, 4 games (seeds 7 to 8 at least" in out.read_text(encoding="utf-8")
+
+
+class _InProcess:
+    """A stand-in for the process pool that maps in this process (so a spy sees every job)."""
+
+    def __init__(self, max_workers: int) -> None:
+        self.max_workers = max_workers
+
+    def __enter__(self) -> _InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Any, jobs: Any) -> Any:
+        return map(fn, jobs)

@@ -2,7 +2,8 @@
 
 For each combination of the options of the chosen switches (by default every
 interpretation switch of the game; game settings stay as given), ``games``
-random games are played from seeds 0, 1, ...  A game that raises a rule error
+random games are played from seeds 0, 1, ... (or from ``--first-seed``: a run
+stopped early is taken up where it stopped).  A game that raises a rule error
 (a decision with no option, a broken invariant with ``--invariants``) is
 reported with how to replay it; the run exits 1 if any did.  The games go in
 rounds of ``--chunk`` seeds over every combination, so that a run stopped early has
@@ -76,13 +77,13 @@ def soak(job: tuple[str, tuple[tuple[str, str], ...], int, int, bool]) -> Tally:
 
 def run(game: str, games: int, switches: Sequence[str] | None, fixed: dict[str, str], jobs: int = 1,
         invariants: bool = False, chunk: int = 500, note: Callable[[str], None] = print,
-        rounds: Callable[[list[Tally]], None] | None = None) -> list[Tally]:
+        rounds: Callable[[list[Tally]], None] | None = None, first_seed: int = 0) -> list[Tally]:
     """Soak every combination (with the ``fixed`` settings added): one :class:`Tally` each.
 
-    Seeds go in rounds of ``chunk`` over every combination; after each round ``rounds`` (if given) gets
-    the tallies so far."""
+    Seeds ``first_seed`` to ``first_seed + games - 1`` go in rounds of ``chunk`` over every combination;
+    after each round ``rounds`` (if given) gets the tallies so far."""
     every = [tuple(sorted({**fixed, **combo}.items())) for combo in combinations(game, switches)]
-    todo = [(game, settings, first, min(chunk, games - first), invariants)
+    todo = [(game, settings, first_seed + first, min(chunk, games - first), invariants)
             for first in range(0, games, chunk) for settings in every]
     merged: dict[tuple[tuple[str, str], ...], Tally] = {}
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -104,14 +105,16 @@ def describe(settings: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(f"{k}={v}" for k, v in settings)
 
 
-def summary(tallies: Sequence[Tally], command: str, backend: str, seconds: float, games: int) -> str:
+def summary(tallies: Sequence[Tally], command: str, backend: str, seconds: float, games: int,
+            first_seed: int = 0) -> str:
     """The text a run writes to ``--out``: what ran, on which back end, and every combination's tally."""
     total = sum(t.games for t in tallies)
     errors = sum(t.errors for t in tallies)
     least = min((t.games for t in tallies), default=0)
     state = "finished" if least >= games else f"still running (or stopped): {least} of {games} games per combination"
     lines = [f"command: {command}", f"back end: {backend}", f"status: {state}",
-             f"{len(tallies)} combinations, {total} games (seeds 0 to {max(least - 1, 0)} at least, each combination), "
+             f"{len(tallies)} combinations, {total} games "
+             f"(seeds {first_seed} to {first_seed + max(least - 1, 0)} at least, each combination), "
              f"{errors} stopped by a rule error, {sum(t.cut for t in tallies)} cut ({seconds:.0f} s)", ""]
     for t in sorted(tallies, key=lambda t: t.settings):
         lines.append(f"{describe(t.settings)}: {t.games} games, {t.errors} stopped by a rule error, {t.cut} cut")
@@ -130,12 +133,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="a setting (or switch) fixed for every game; repeatable")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--invariants", action="store_true", help="check every invariant after each step")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="seed of each combination's first game (default 0): take up a run stopped early")
     parser.add_argument("--chunk", type=int, default=500, help="seeds per round and work item (default 500)")
     parser.add_argument("--out", type=Path, default=None,
                         help="write a summary here after each round (the command, back end and every tally)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.chunk < 1:
         parser.error("--games and --chunk are at least 1")
+    if not 0 <= args.first_seed <= 2**62:
+        parser.error("--first-seed is from 0 to 2**62")
     fixed = dict(item.split("=", 1) for item in args.setting)
     rules = rules_of(args.game)
     backend = rules.backend(rules.settings_for(fixed)).backend
@@ -145,10 +152,12 @@ def main(argv: list[str] | None = None) -> int:
 
     def write(tallies: list[Tally]) -> None:
         if args.out is not None:
-            args.out.write_text(summary(tallies, command, backend, time.perf_counter() - began, args.games),
+            args.out.write_text(summary(tallies, command, backend, time.perf_counter() - began, args.games,
+                                              args.first_seed),
                                 encoding="utf-8")
 
-    tallies = run(args.game, args.games, args.switch, fixed, args.jobs, args.invariants, args.chunk, rounds=write)
+    tallies = run(args.game, args.games, args.switch, fixed, args.jobs, args.invariants, args.chunk, rounds=write,
+                  first_seed=args.first_seed)
     write(tallies)
     total = sum(t.games for t in tallies)
     errors = sum(t.errors for t in tallies)
