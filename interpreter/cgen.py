@@ -1840,6 +1840,7 @@ class Emitter:
             "};",
             f"static struct PyModuleDef moddef = {{PyModuleDef_HEAD_INIT, \"{module}\", NULL, -1, methods}};",
             f"PyMODINIT_FUNC PyInit_{module}(void) {{ RT_BODIES = BODIES_; RT_NBODIES = {len(self.exported)}; "
+            f"RT_VM = VM; RT_NVM = {len(self.mirrors)}; "
             "return PyModule_Create(&moddef); }",
             "",
         ])

@@ -608,7 +608,23 @@ typedef struct Mirror {
     Py_ssize_t *order_at;
     Py_ssize_t norder;
     int64_t order_n;    /* the players of the state whose dict that was (a seat key's index depends on it) */
+    Py_ssize_t len;     /* the values in vals when it mirrors a dict (off == 0), and the players then */
+    int64_t n;
+    /* the values of a dict that was cloned (its identity and tag, the players: saved_len values), and the
+     * clone's dict made from it (identity and tag): while both are unchanged the clone's dict is mirrored by
+     * copying them, not by a walk over it (perft and a search clone one state again and again) */
+    int64_t *saved;
+    Py_ssize_t saved_cap, saved_len;
+    PyObject *saved_dict;
+    uint64_t saved_tag;
+    int64_t saved_n;
+    PyObject *twin, *twin_of;
+    uint64_t twin_tag, twin_of_tag;
 } Mirror;
+
+/* The module's mirrors of tables (set at its init). */
+static Mirror *RT_VM;
+static int RT_NVM;
 
 static int64_t RT_MIRROR_OFF_[1];
 #define RT_MIRROR_OFF RT_MIRROR_OFF_
@@ -676,6 +692,20 @@ static int rt_unbox_kind(int vkind, PyObject *o, int64_t *out) {
     return 0;
 }
 
+/* rt_unbox_kind, with a number of one digit (most counters' values) and none read in place. */
+static inline int rt_unbox_mirrored(int vkind, PyObject *o, int64_t *out) {
+    if (o == Py_None) { *out = RT_NONE; return 0; }
+#if PY_VERSION_HEX < 0x030C0000
+    if (vkind == 0 && PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) { *out = 0; return 0; }
+        if (size == 1) { *out = (int64_t)((PyLongObject *)o)->ob_digit[0]; return 0; }
+        if (size == -1) { *out = -(int64_t)((PyLongObject *)o)->ob_digit[0]; return 0; }
+    }
+#endif
+    return rt_unbox_kind(vkind, o, out);
+}
+
 /* The array of a table's values (RT_MIRROR_OFF: read the dict), NULL with an error set. */
 /* st.vals[name] or st.zones[name] (borrowed), found once while that dict is unchanged. */
 static PyObject *rt_owned_table(R *r, Mirror *m, PyObject *name, int zones) {
@@ -721,12 +751,23 @@ static void rt_remember_order(Mirror *m, PyObject *d, int ndims, const int *dims
     }
 }
 
+/* Mirror d (tag as it is) from the values saved when State.clone made it (see rt_mirror_twin): 1 if so. */
+static int rt_mirror_adopt(Mirror *m, PyObject *d, uint64_t tag) {
+    if (!(m->twin == d && m->twin_tag == tag && m->saved_dict == m->twin_of && m->saved_tag == m->twin_of_tag
+          && m->saved_len <= m->size && m->vals)) return 0;
+    memcpy(m->vals, m->saved, sizeof(int64_t) * (size_t)m->saved_len);
+    m->dict = d; m->tag = tag; m->off = 0; m->len = m->saved_len; m->n = m->saved_n;
+    m->twin = NULL;
+    return 1;
+}
+
 static int64_t *rt_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const int *dims, int vkind) {
     PyObject *d = rt_owned_table(r, m, name, 0);
     if (!d) return NULL;
     if (!RT_MIRRORS || !PyDict_CheckExact(d)) return RT_MIRROR_OFF;
     uint64_t tag = RT_DICT_TAG(d);
     if (m->dict == d && m->tag == tag) return m->off ? RT_MIRROR_OFF : m->vals;
+    if (rt_mirror_adopt(m, d, tag)) return m->vals;
     m->dict = d; m->tag = tag; m->off = 1;
     Py_ssize_t size = 1;
     for (int i = 0; i < ndims; i++) size *= rt_dim_size(dims[i], r->n);
@@ -736,25 +777,55 @@ static int64_t *rt_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const
         if (!grown) return RT_MIRROR_OFF;
         m->vals = grown; m->size = size;
     }
-    char *seen = PyMem_Calloc((size_t)(size ? size : 1), 1);
-    if (!seen) return RT_MIRROR_OFF;
+    /* which flat indexes were found: needed only once the keys leave the order last seen (keys in that order
+     * are distinct, the dict's size is the table's) */
+    char *seen = NULL;
     Py_ssize_t pos = 0, j = 0; PyObject *k, *v;
     int in_order = 1;
     while (PyDict_Next(d, &pos, &k, &v)) {
-        Py_ssize_t at = rt_ordered_key(m, j++, k, ndims, dims, r->n, &in_order);
+        Py_ssize_t at = rt_ordered_key(m, j, k, ndims, dims, r->n, &in_order);
+        if (!in_order && !seen) {
+            seen = PyMem_Calloc((size_t)(size ? size : 1), 1);
+            if (!seen) { PyErr_Clear(); return RT_MIRROR_OFF; }
+            for (Py_ssize_t i = 0; i < j; i++) seen[m->order_at[i]] = 1;
+        }
+        j++;
         int64_t x;
-        if (at < 0 || seen[at] || rt_unbox_kind(vkind, v, &x) < 0) {
+        if (at < 0 || (seen && seen[at]) || rt_unbox_mirrored(vkind, v, &x) < 0) {
             PyErr_Clear();
             PyMem_Free(seen);
             return RT_MIRROR_OFF;
         }
-        seen[at] = 1;
+        if (seen) seen[at] = 1;
         m->vals[at] = x;
     }
     PyMem_Free(seen);
     if (!in_order) rt_remember_order(m, d, ndims, dims, r->n);
-    m->off = 0;
+    m->off = 0; m->len = size; m->n = r->n;
     return m->vals;
+}
+
+/* State.clone copied the table dict src to dst: a mirror of src (as it is) saves its values for dst. */
+static void rt_mirror_twin(PyObject *src, PyObject *dst) {
+    if (!RT_MIRRORS) return;
+    uint64_t tag = RT_DICT_TAG(src);
+    for (int i = 0; i < RT_NVM; i++) {
+        Mirror *m = &RT_VM[i];
+
+        if (m->dict == src && m->tag == tag && !m->off && m->vals
+            && !(m->saved_dict == src && m->saved_tag == tag)) {
+            if (m->len > m->saved_cap) {
+                int64_t *grown = PyMem_Realloc(m->saved, sizeof(int64_t) * (size_t)(m->len ? m->len : 1));
+                if (!grown) { m->saved_dict = NULL; continue; }
+                m->saved = grown; m->saved_cap = m->len;
+            }
+            memcpy(m->saved, m->vals, sizeof(int64_t) * (size_t)m->len);
+            m->saved_len = m->len; m->saved_n = m->n; m->saved_dict = src; m->saved_tag = tag;
+        }
+        if (m->saved_dict == src && m->saved_tag == tag) {
+            m->twin = dst; m->twin_tag = RT_DICT_TAG(dst); m->twin_of = src; m->twin_of_tag = tag;
+        }
+    }
 }
 
 /* The array of a table's values (RT_MIRROR_OFF: read the dict), NULL with an error set: at once where the
@@ -770,6 +841,7 @@ static inline __attribute__((always_inline)) int64_t *rt_mirror(R *r, Mirror *m,
 /* After the generated code set d[key] (flat index at) to x: keep the mirror of d up to date. */
 static void rt_mirror_wrote(Mirror *m, PyObject *d, uint64_t before, Py_ssize_t at, int64_t x) {
     if (!RT_MIRRORS) return;
+    if (m->dict != d) rt_mirror_adopt(m, d, before);  /* a clone's dict written before it was read */
     if (m->dict == d && m->tag == before && !m->off && at >= 0 && at < m->size) {
         m->vals[at] = x;
         m->tag = RT_DICT_TAG(d);
@@ -1376,15 +1448,20 @@ done:
  * a state holds, for Python to copy. */
 
 /* {k: v.copy()} of a dict of dicts (inner 0), of lists (1), of dicts of lists (2) or of sets (3); NULL with
- * no error set if some part is not of that kind. */
+ * no error set if some part is not of that kind.  The dict is copied whole (its keys' table at once, no
+ * growing) and each value then replaced by its copy: setting a key present neither resizes the dict nor
+ * moves the walk. */
 static PyObject *rt_copy_map(PyObject *d, int inner) {
     if (!PyDict_CheckExact(d)) return NULL;
-    PyObject *out = PyDict_New();
+    PyObject *out = PyDict_Copy(d);
     if (!out) return NULL;
     Py_ssize_t pos = 0; PyObject *k, *v;
-    while (PyDict_Next(d, &pos, &k, &v)) {
+    while (PyDict_Next(out, &pos, &k, &v)) {
         PyObject *c = NULL;
-        if (inner == 0) c = PyDict_CheckExact(v) ? PyDict_Copy(v) : NULL;
+        if (inner == 0) {
+            c = PyDict_CheckExact(v) ? PyDict_Copy(v) : NULL;
+            if (c) rt_mirror_twin(v, c);
+        }
         else if (inner == 1) c = PyList_CheckExact(v) ? PyList_GetSlice(v, 0, PyList_GET_SIZE(v)) : NULL;
         else if (inner == 2) c = rt_copy_map(v, 1);
         else c = PyAnySet_CheckExact(v) && PySet_Check(v) ? PySet_New(v) : NULL;
@@ -1439,6 +1516,13 @@ static const int CS_KINDS[] = {CS_LIST, CS_SHARE, CS_BUDGET, CS_SHARE, CS_LIST, 
 
 _Static_assert(sizeof(CS_KINDS) / sizeof(CS_KINDS[0]) == CS_SLOTS, "a kind per slot");
 
+/* The full budget as a Python int, made once (an int is immutable: every clone may share it). */
+static PyObject *RT_FULL_BUDGET;
+static PyObject *rt_full_budget(void) {
+    if (!RT_FULL_BUDGET) RT_FULL_BUDGET = PyLong_FromLongLong(RT_STEP_LIMIT);
+    return RT_FULL_BUDGET ? Py_NewRef(RT_FULL_BUDGET) : NULL;
+}
+
 static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 1) { PyErr_SetString(PyExc_TypeError, "clone_state(state)"); return NULL; }
@@ -1451,7 +1535,7 @@ static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssi
         PyObject *v = CS_SLOT(st, i), *made = NULL;
         switch (CS_KINDS[i]) {
         case CS_SHARE: made = Py_NewRef(v); break;
-        case CS_BUDGET: made = PyLong_FromLongLong(RT_STEP_LIMIT); break;
+        case CS_BUDGET: made = rt_full_budget(); break;
         case CS_LIST: made = rt_copy_list(v); break;
         case CS_LIST_OR_NONE: made = v == Py_None ? Py_NewRef(v) : rt_copy_list(v); break;
         case CS_MAP0: made = rt_copy_map(v, 0); break;

@@ -390,6 +390,35 @@ def test_a_state_changed_in_place_from_python_is_read_afresh(tmp_path: Path) -> 
         assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts()
 
 
+def test_a_clone_whose_tables_change_before_it_runs_is_read_afresh(tmp_path: Path) -> None:
+    # State.clone in C hands the mirrors of the parent's tables to the last copy made (crt.h rt_mirror_twin):
+    # that copy, or its parent, changed by Python in place after the copy was made must be read as it is now
+    body = ('loop { choose by first_player { "take" k in 1 .. n where m[0] + k > 0 and (who == none or k > 1) '
+            + CITE + " { n += k\nm[0] += 1 } }\nif n > 1000000 { finish [first_player] } }")
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    a, b = c.new_state(2), py.new_state(2)
+    for step in range(8):
+        a.apply_index(a.num_legal_actions() - 1)
+        b.apply_index(b.num_legal_actions() - 1)
+        other = (a.clone(), b.clone())
+        last = (a.clone(), b.clone())
+        if step % 2:
+            for st in last:  # the last copy changed before it runs
+                st.vals["m"][0] -= step
+                st.vals["n"][None] += step
+                st.vals["who"][None] = 0 if st.vals["who"][None] is None else None  # read, never written, by C
+        else:
+            for st in (a, b):  # the parent changed after it was copied: the copies keep what it was
+                st.vals["m"][0] += 5
+                st.vals["who"][None] = 0 if st.vals["who"][None] is None else None
+        for x, y in (last, other, (a, b)):
+            x.apply_index(0)
+            y.apply_index(0)
+            assert x.to_json() == y.to_json() and x.legal_action_texts() == y.legal_action_texts(), step
+
+
 def test_a_number_past_the_bound_in_a_listing_is_left_to_python(tmp_path: Path) -> None:
     # Python computes with unbounded numbers until a value is kept: a sum past 2**63-1 that is only
     # compared lists the same options on both (the C listing gives up and runs the Python one)
