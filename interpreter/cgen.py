@@ -930,17 +930,18 @@ class Emitter:
                     t, obj=True)
 
     def each(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str], iterating: bool = True,
-             copy: bool = False, guard: str | None = None) -> str:
+             copy: bool = False, guard: str | None = None, first: str | None = None) -> str:
         """C statements looping ``var`` (an ``int64_t``) over the values of a list-valued expression,
         running ``body(var)`` (C statements) for each; ``cost``: charge the budget the length times
         this (None: not charged).  A `break` in the body leaves the loop.  ``copy``: loop over a copy
         of a live list (statements may change it).  ``guard``: a C condition tested once, after the
-        charge and only if there are values, before the loop (which runs only if it holds)."""
+        charge and only if there are values, before the loop (which runs only if it holds); ``first``: a C
+        condition tested after the charge whatever the values, before ``guard`` (the same)."""
         t = self.type_of(e)
         elem = element_type(t)
         def charge(n: str, gate: bool = True) -> str:  # (and the guard, where the loop follows at once)
             paid = f"if (rt_charge(r, ({n}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
-            return paid + (" " + _gated(n, guard) if gate else "")
+            return paid + (" " + _gated(n, guard, first) if gate else "")
         def counted(x: str, y: str) -> str:  # a charged range is counted first, as Python's len() counts it
             return "" if cost is None else (
                 f"if ((__int128){y} - {x} + 1 > RT_MAX_INT) {{ PyErr_SetString(PyExc_OverflowError, "
@@ -1002,7 +1003,7 @@ class Emitter:
             size = f"PyList_GET_SIZE({lv})"
             return (f"{{ PyObject *{lv} = {lst}; {charge(size, gate=False)} Py_ssize_t {n} = 0; "
                     f"const int64_t *{ids} = rt_node_ids({lv}, {self.table_id(elem.table)}, &{n}); "
-                    f"{_gated(size, guard)}for (Py_ssize_t {i} = 0; {i} < {size}; {i}++) {{ int64_t {var} = "
+                    f"{_gated(size, guard, first)}for (Py_ssize_t {i} = 0; {i} < {size}; {i}++) {{ int64_t {var} = "
                     f"({ids} && {i} < {n}) ? {ids}[{i}] : {item.text}; {body(var)} }} }}")
         return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} "
                 f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = {item.text}; "
@@ -1563,6 +1564,9 @@ class Emitter:
             out.append("PyObject *out = rt_keep(r, PyList_New(0)); if (!out) goto fail;")
         out.append("int64_t _n = 0; (void)_n;")
         for bi, (bindings, when) in enumerate(branches):
+            if single:  # its `when` on the Python back end's one line of the listing, at the binding
+                out.append(self.branch_options(st, bi, bindings, single, shape is not None, when))
+                continue
             body = self.branch_options(st, bi, bindings, single, shape is not None)
             if when is not None:
                 out.append(f"{self.site(when.pos)} if ({self.truth(when, {})}) {{ {body} }}")
@@ -1604,8 +1608,9 @@ class Emitter:
         return width, table
 
     def branch_options(self, st: A.Stmt, bi: int, bindings: tuple[A.Binding, ...], single: bool,
-                       arrays: bool = False) -> str:
-        """C statements adding every option of one branch to ``out``: a loop per binding."""
+                       arrays: bool = False, when: A.Expr | None = None) -> str:
+        """C statements adding every option of one branch to ``out``: a loop per binding.  ``when``: the
+        condition of a decision of one value, tested where the Python back end's listing line tests it."""
         scope: dict[str, Bound] = {}
         names: list[tuple[str, Type, bool]] = []
         heads: list[tuple[A.Binding, dict[str, Bound], str, Type]] = []
@@ -1643,11 +1648,16 @@ class Emitter:
             filt = f"{self.site(at)} if ({rest}) {{ {body} }}" if rest is not None else body
             once = k == 0 and self.data_sized(b.domain)
             cost = None if once else self.cost(b.where, names=[b.var]) + len(heads) - k
+            first = None
+            if when is not None and guard is not None:  # (Python lists the domain first, then tests `when`)
+                first = f"({{ {self.site(b.pos)} {self.truth(when, {})}; }})"
             if _scalar(elem):
-                looped = self.each(b.domain, sc, var, cost, _constant(filt), guard=guard)
+                looped = self.each(b.domain, sc, var, cost, _constant(filt), guard=guard, first=first)
             else:
-                looped = self.each_object(b.domain, sc, var, cost, _constant(filt), guard=guard)
+                looped = self.each_object(b.domain, sc, var, cost, _constant(filt), guard=guard, first=first)
             body = f"{self.site(b.pos)} " + looped
+            if when is not None and first is None:
+                body = f"{self.site(b.pos)} if ({self.truth(when, {})}) {{ {body} }}"
         return body
 
     def split_where(self, b: A.Binding, sc: Scope, inner: Scope, at: A.Pos) -> tuple[str | None, str | None]:
@@ -1675,16 +1685,16 @@ class Emitter:
         return [e]
 
     def each_object(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str],
-                    guard: str | None = None) -> str:
+                    guard: str | None = None, first: str | None = None) -> str:
         """C statements looping ``var`` (a borrowed ``PyObject *``) over the items of a list of values
         C does not hold as numbers (lists, values of type any), running ``body(var)`` for each;
-        ``guard`` as in :meth:`each`."""
+        ``guard`` and ``first`` as in :meth:`each`."""
         got = self.expr(e, sc)
         if not got.obj:
             raise Unsupported("a loop over a value that is not a list", e.pos)
         lv, i = self.fresh("l"), self.fresh("i")
         charge = f"if (rt_charge(r, PyList_GET_SIZE({lv}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
-        return (f"{{ PyObject *{lv} = {got.text}; {charge} {_gated(f'PyList_GET_SIZE({lv})', guard)}"
+        return (f"{{ PyObject *{lv} = {got.text}; {charge} {_gated(f'PyList_GET_SIZE({lv})', guard, first)}"
                 f"for (Py_ssize_t {i} = 0; {i} < "
             f"PyList_GET_SIZE({lv}); {i}++) "
                 f"{{ PyObject *{var} = PyList_GET_ITEM({lv}, {i}); {body(var)} }} }}")
@@ -1846,10 +1856,11 @@ class Emitter:
         ])
 
 
-def _gated(count: str, guard: str | None) -> str:
-    """C text put before a loop over ``count`` values so that it runs only if ``guard`` holds, tested
-    only if there are values (nothing without a guard)."""
-    return f"if (({count}) > 0 && {guard}) " if guard is not None else ""
+def _gated(count: str, guard: str | None, first: str | None = None) -> str:
+    """C text put before a loop over ``count`` values so that it runs only if ``first`` holds, then
+    ``guard``, tested only if there are values (nothing without either)."""
+    tests = ([first] if first is not None else []) + ([f"({count}) > 0 && {guard}"] if guard is not None else [])
+    return f"if ({' && '.join(tests)}) " if tests else ""
 
 
 def _constant(text: str) -> Callable[[str], str]:

@@ -165,6 +165,13 @@ def test_a_filter_not_reading_the_option_costs_alike_on_both(tmp_path: Path) -> 
     "k in 1 .. 3, q in 1 .. 0 where 5 // (n - 1) > 0",
     # a part reading the value first: the whole filter is tested for each value
     "k in 1 .. 10 where k > 1 and sum(j in 1 .. 200000: j) > 0",
+    # a decision of one value tests its `when` on its listing's line (an error is said at the binding), after
+    # its domain where its filter has a leading part, else before it
+    "k in 1 .. 10 when 5 // (n - 1) > 0",
+    "k in 1 .. (5 // (n - 1)) when n > 5",
+    "k in 1 .. (5 // (n - 1)) where n > 0 and k > 0 when n > 5",
+    "k in 1 .. 0 where 5 // (n - 1) > 0 and k > 1 when 5 // (n - 1) > 0",
+    "k in 1 .. 3 where n > 0 and k > 1 when n > 0",
 ])
 def test_a_split_filter_lists_and_fails_alike(tmp_path: Path, binds: str) -> None:
     body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
