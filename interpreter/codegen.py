@@ -402,6 +402,30 @@ def data_sized(checked: Checked, e: A.Expr) -> bool:
         return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
     return False
 
+class Lazy:
+    """A generated function compiled on its first call (:attr:`PyGen.lazy`): the Python back end's
+    function that a C function runs in place of, needed only as a fallback."""
+
+    __slots__ = ("filename", "gen", "made", "name", "places", "src")
+
+    def __init__(self, gen: PyGen, name: str, src: str, filename: str,
+                 places: list[tuple[A.Pos, tuple[A.Citation, ...]]]):
+        self.gen, self.name, self.src, self.filename, self.places = gen, name, src, filename, places
+        self.made: Any = None
+
+    def function(self) -> Any:
+        """The compiled function (compiled now if it is not yet)."""
+        made = self.made
+        if made is None:
+            made = self.made = self.gen.define(self.name, self.src, self.filename, self.places)
+        return made
+
+    def __call__(self, *args: Any) -> Any:
+        """Call the function."""
+        made = self.made
+        return (made if made is not None else self.function())(*args)
+
+
 class PyGen:
     """Translates checked expressions into Python source and compiles functions."""
 
@@ -422,6 +446,10 @@ class PyGen:
         #: The source of every generated function, by name (for reading and debugging).
         self.sources: dict[str, str] = {}
         self._places: dict[str, list[tuple[A.Pos, tuple[A.Citation, ...]]]] = {} if places is None else places
+        #: Functions are compiled on their first call (:class:`Lazy`) while this is set: for code the C back
+        #: end runs instead, from a module built before for the same inputs (so the same source compiled then).
+        self.lazy = False
+        self._pending: list[Lazy] = []
 
     # ------------------------------------------------------------- plumbing
     def fresh(self, base: str) -> str:
@@ -444,18 +472,30 @@ class PyGen:
         return self._build(name, params, frame, [(text, pos, ()) for text in lines], located=False)
 
     def build_located(self, name: str, params: str, frame: Frame,
-                      lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]]) -> Any:
-        """Like :meth:`build` for statements: remember the spec place of each generated line."""
-        return self._build(name, params, frame, lines, located=True)
+                      lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]], eager: bool = False) -> Any:
+        """Like :meth:`build` for statements: remember the spec place of each generated line.
+        ``eager``: compiled now even while :attr:`lazy` (a function called often beside C code)."""
+        return self._build(name, params, frame, lines, located=True, eager=eager)
 
     def _build(self, name: str, params: str, frame: Frame,
-               lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]], located: bool) -> Any:
+               lines: Sequence[tuple[str, A.Pos, tuple[A.Citation, ...]]], located: bool, eager: bool = False) -> Any:
         prologue, body = frame.finish([text for text, _, _ in lines])
         src = "\n".join([f"def {name}({params}):", *("    " + ln for ln in prologue), *("    " + ln for ln in body)])
         self.sources[name] = src
         filename = f"<rules:{self._tag}:{name}>"
         first = [(lines[0][1], lines[0][2])] if lines else []
         places = first * (1 + len(prologue)) + [(pos, cites) for _, pos, cites in lines]
+        if located:
+            self._places[filename] = places
+        if self.lazy and not eager:
+            made = Lazy(self, name, src, filename, places)
+            self.ns[name] = made
+            self._pending.append(made)
+            return made
+        return self.define(name, src, filename, places)
+
+    def define(self, name: str, src: str, filename: str, places: list[tuple[A.Pos, tuple[A.Citation, ...]]]) -> Any:
+        """Compile one function's source into the namespace; the function."""
         try:
             code = compile(src, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError) as err:
@@ -465,10 +505,14 @@ class PyGen:
             why = getattr(err, "msg", "") or type(err).__name__
             raise RuleError(f"the rules cannot be compiled here ({why}): loops, choices or "
                             "expressions nested too deeply", pos, cites) from None
-        if located:
-            self._places[filename] = places
         exec(code, self.ns)
         return self.ns[name]
+
+    def settle(self) -> None:
+        """Compile every function made lazily and not yet called (see :attr:`lazy`)."""
+        pending, self._pending = self._pending, []
+        for made in pending:
+            made.function()
 
     def locate(self, tb: TracebackType | None) -> tuple[A.Pos, tuple[A.Citation, ...]] | None:
         """The spec place of the innermost generated statement in a traceback, if any."""

@@ -736,6 +736,7 @@ class ProcedureCompiler:
                 text = text.replace("{" + name + "}", value_word(get(s, env), t, words))
             s.log.append(text)
 
+        say.statement = st  # type: ignore[attr-defined]  # which statement (the C back end's cache names it)
         return say
 
     @staticmethod
@@ -822,7 +823,8 @@ class ProcedureCompiler:
                                 b.where.pos, cites))
             out.append(("    return True", st.pos, cites))
         out.append(("return False", st.pos, cites))
-        return self.gen.build_located(self.gen.fresh("admit"), "st, env, option", fr, out)  # type: ignore[no-any-return]
+        return self.gen.build_located(self.gen.fresh("admit"), "st, env, option", fr, out,  # type: ignore[no-any-return]
+                                      eager=True)  # read beside C code (records)
 
     def all_options(self, st: A.Stmt, branches: list[tuple[tuple[A.Binding, ...], A.Expr | None]],
                     fr: Frame) -> list[Line]:

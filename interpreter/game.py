@@ -186,7 +186,10 @@ class Game:
         self._programs.append(exprs)
         compilers = [ProcedureCompiler(exprs, decl, self._leaves, self.exprs)
                      for decl in self.symbols.procedures.values()]
+        # where C runs every function from a module built before, the Python ones are compiled on first need
+        exprs.gen.lazy = settings is not None and self.backend_asked != "python" and native.warm(self, settings)
         procs = [c.compile() for c in compilers]
+        exprs.gen.lazy = False
         number = len(self._programs) - 1
         if self.backend_asked == "python":
             self.native_reports[number] = native.Report(reason=f"{native.BACKEND_ENV}=python")

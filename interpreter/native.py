@@ -30,6 +30,7 @@ import functools
 import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import shutil
 import stat
@@ -48,10 +49,12 @@ import attrs
 
 from . import ast as A
 from . import cgen
+from .builtins import BUILTIN_HELPERS
 from .cache import cache_dir
 from .cgen import Emitter, Unsupported
-from .codegen import Stuck, TooLarge, Values
+from .codegen import HELPERS, Stuck, TooLarge, Values
 from .compiler import CALL, CHANCE, CHOOSE, FINISH, RESUME, Branch, Pending, Procedure, ProcedureCompiler
+from .files import read_bytes
 from .notation import MAX_ACTION_TEXT, Unwritable, action_word
 from .types import BoolType, EntityType, IntType, PieceType, PlayerType
 
@@ -333,32 +336,101 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
            procs: Sequence[Procedure], strict: bool) -> Report:
     """Write the functions of one variant in C, build, and put them in the Python ones' places.
 
-    ``strict``: raise :class:`NativeUnavailable` unless every function is C.
+    With a module built before for the same inputs (:func:`variant_key`) and its notes (what the C
+    emitter made of each function, :class:`Notes`) in the cache, no C is written: the module is loaded
+    and the notes say where its functions go.  ``strict``: raise :class:`NativeUnavailable` unless
+    every function is C.
     """
     report = Report()
     em = Emitter(game, settings, compilers)
-    slots: list[tuple[list[Any], str]] = []
+    jobs = _jobs(em, compilers, procs)
+    tools = toolchain()
+    key = variant_key(game, settings, tools) if not isinstance(tools, str) else None
+    name = f"rules_{key}"
+    notes = _cached_notes(name) if key is not None else None
+    if notes is not None and key is not None and len(jobs) == notes.jobs:
+        found = _lookup(name, key)
+        if found is not None:
+            found.lines = notes.lines
+            report = _attached(report, game, compilers, jobs, notes, found, strict)
+            if report.backend != "c":
+                _settle(compilers)
+            return report
+    _settle(compilers)  # the C emitter reads the Python functions, and all must compile as at any load
+    slots: list[tuple[int, str]] = []
     bodies: dict[tuple[int, int], str] = {}
-
-    def attempt(target: list[Any], where: tuple[int, int], make: Any) -> None:
+    skipped: list[tuple[str, str, A.Pos]] = []
+    for ordinal, (_, where, make) in enumerate(jobs):
         report.functions += 1
         try:
             with em.attempt():
-                name = make()
+                cname = make()
         except Unsupported as err:
             if strict:
                 raise NativeUnavailable(f"the C back end does not write {err.what} yet", err.pos) from None
-            report.skipped.append(str(err))
-            return
-        slots.append((target, name))
-        bodies[where] = name
+            skipped.append((str(err), err.what, err.pos))
+            continue
+        slots.append((ordinal, cname))
+        bodies[where] = cname
+    if not slots:
+        report.skipped = [s[0] for s in skipped]
+        report.reason = "no function could be written in C: " + "; ".join(report.skipped[:3])
+        return report
+    placeholder = "MODULE_NAME_"
+    source = em.source(placeholder)
+    if len(source) > MAX_SOURCE:
+        raise NativeUnavailable(f"the spec makes more than {MAX_SOURCE} characters of C")
+    if isinstance(tools, str) or key is None:
+        raise NativeUnavailable(tools if isinstance(tools, str) else "no C compiler")
+    built = build_and_load(source.replace(placeholder, name), name, key)
+    consts = _describe_consts(em.consts, compilers)
+    fallbacks = _describe_fallbacks(em.fallbacks, jobs)
+    notes = Notes(len(jobs), slots, bodies, skipped, consts or [], fallbacks or [], list(em.texts), list(em.tables),
+                  list(em.sites), [c for _, c in em.exported], built.lines)
+    if consts is not None and fallbacks is not None:  # else the C is written at every load
+        _store_notes(name, notes)
+    report.seconds = built.seconds
+    return _finish(report, game, jobs, notes, built.module, em.consts, list(em.fallbacks), built)
 
+
+def warm(game: Any, settings: Mapping[str, str]) -> bool:
+    """Whether a module built before for these inputs, running every function of the variant in C, is
+    in the cache with its notes (then the Python functions need only be compiled on first need: a
+    fallback; the same source compiled when that module was built)."""
+    tools = toolchain()
+    if isinstance(tools, str):
+        return False
+    key = variant_key(game, settings, tools)
+    name = f"rules_{key}"
+    notes = _cached_notes(name)
+    if notes is None or notes.skipped or len(notes.slots) != notes.jobs:
+        return False
+    if key in _loaded:
+        return True
+    folder = native_folder()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return folder is not None and _safe_file(folder / f"{name}{suffix}")
+
+
+def _settle(compilers: Sequence[ProcedureCompiler]) -> None:
+    """Compile the Python functions of a variant made lazily (see :func:`warm`)."""
+    for gen in {id(pc.gen): pc.gen for pc in compilers}.values():
+        gen.settle()
+
+
+Job = tuple[list[Any], tuple[int, int], Any]
+
+
+def _jobs(em: Emitter, compilers: Sequence[ProcedureCompiler], procs: Sequence[Procedure]) -> list[Job]:
+    """The functions of a variant the C emitter is asked to write, in order: the list whose first
+    element the C function replaces, its place (procedure, instruction), and how to write it."""
+    jobs: list[Job] = []
     for i, (pc, proc) in enumerate(zip(compilers, procs)):
         for at, levels, first in pc.resumes:
             op, fns, _ = proc.code[at]
             assert op == RESUME
-            attempt(fns, (i, at),
-                    lambda pc=pc, at=at, levels=levels, first=first: em.continuation(pc, at, levels, first))
+            jobs.append((fns, (i, at),
+                         lambda pc=pc, at=at, levels=levels, first=first: em.continuation(pc, at, levels, first)))
         for st, stack in _stops(pc.decl):
             stop = pc.stops.get(id(st))
             if stop is None:
@@ -366,42 +438,295 @@ def attach(game: Any, settings: Mapping[str, str], compilers: Sequence[Procedure
             op, a, b = proc.code[stop]
             if op in (CHOOSE, CHANCE):
                 assert isinstance(st, (A.Choose, A.Chance))
-                attempt(a.pends, (i, stop),
-                        lambda pc=pc, st=st, stack=stack, py=a.pends[0]: em.pender(pc, st, stack, py))
+                jobs.append((a.pends, (i, stop),
+                             lambda pc=pc, st=st, stack=stack, py=a.pends[0]: em.pender(pc, st, stack, py)))
             elif op == CALL:
                 assert isinstance(st, A.CallProc)
-                attempt(b, (i, stop), lambda pc=pc, st=st, stack=stack, py=b[0]: em.call_env(pc, st, stack, py))
+                jobs.append((b, (i, stop),
+                             lambda pc=pc, st=st, stack=stack, py=b[0]: em.call_env(pc, st, stack, py)))
             elif op == FINISH:
                 assert isinstance(st, A.Finish)
-                attempt(a, (i, stop), lambda pc=pc, st=st, stack=stack, py=a[0]: em.winners(pc, st, stack, py))
-    if not slots:
-        report.reason = "no function could be written in C: " + "; ".join(report.skipped[:3])
-        return report
-    placeholder = "MODULE_NAME_"
-    source = em.source(placeholder)
-    if len(source) > MAX_SOURCE:
-        raise NativeUnavailable(f"the spec makes more than {MAX_SOURCE} characters of C")
-    tools = toolchain()
-    if isinstance(tools, str):
-        raise NativeUnavailable(tools)
-    key = hashlib.sha256("\0".join([source, RUNTIME_HEADER.read_text(encoding="utf-8"), tools[1], abi_tag(),
-                                    " ".join(CFLAGS)]).encode("utf-8")).hexdigest()[:32]
-    name = f"rules_{key}"
-    built = build_and_load(source.replace(placeholder, name), name, key)
-    texts = list(em.texts)
-    keys = tuple(tuple(game.table_keys[t]) for t in em.tables)
-    common = (list(em.sites), texts, {t: i for i, t in enumerate(texts)}, keys,
+                jobs.append((a, (i, stop), lambda pc=pc, st=st, stack=stack, py=a[0]: em.winners(pc, st, stack, py)))
+    return jobs
+
+
+def _attached(report: Report, game: Any, compilers: Sequence[ProcedureCompiler], jobs: list[Job], notes: Notes,
+              built: Built, strict: bool) -> Report:
+    """Put a module's functions in place by its notes (the constants and fallbacks they name made again)."""
+    if strict and notes.skipped:
+        _, what, pos = notes.skipped[0]
+        raise NativeUnavailable(f"the C back end does not write {what} yet", pos)
+    says = [list(_statements(pc.decl)) for pc in compilers]
+    consts: list[Any] = []
+    for kind, a, b in notes.consts:
+        if kind == "fallback":
+            consts.append(fallback)
+        elif kind == "helper":
+            consts.append(HELPERS[str(a)])
+        elif kind == "builtin":
+            consts.append(BUILTIN_HELPERS[str(a)])
+        else:
+            st = says[int(a)][int(b)]
+            assert isinstance(st, A.Say)
+            consts.append(compilers[int(a)].say(st))
+    fallbacks = [jobs[k][0][0] for k in notes.fallbacks]
+    return _finish(report, game, jobs, notes, built.module, consts, fallbacks, built)
+
+
+def _finish(report: Report, game: Any, jobs: list[Job], notes: Notes, module: ModuleType, consts: list[Any],
+            fallbacks: list[Any], built: Built) -> Report:
+    """Set a loaded module up and put its functions in the Python ones' places."""
+    texts = notes.texts
+    keys = tuple(tuple(game.table_keys[t]) for t in notes.tables)
+    common = (list(notes.sites), texts, {t: i for i, t in enumerate(texts)}, keys,
               tuple({k: i for i, k in enumerate(ks)} for ks in keys), Stuck, TooLarge, Values, Pending)
-    built.module.setup(common, tuple(em.consts))
-    for target, cname in slots:
-        target[0] = getattr(built.module, cname)
-    report.native = len(slots)
-    report.fallbacks = list(em.fallbacks)
-    report.module = built.module
-    number = {cname: k for k, (_, cname) in enumerate(em.exported)}
-    report.bodies = {where: number[cname] for where, cname in bodies.items()}
+    module.setup(common, tuple(consts))
+    for ordinal, cname in notes.slots:
+        jobs[ordinal][0][0] = getattr(module, cname)
+    report.functions = notes.jobs
+    report.skipped = [s[0] for s in notes.skipped]
+    report.native = len(notes.slots)
+    report.fallbacks = fallbacks
+    report.module = module
+    number = {cname: k for k, cname in enumerate(notes.exported)}
+    report.bodies = {where: number[cname] for where, cname in notes.bodies.items()}
     report.seconds, report.cached, report.lines = built.seconds, built.cached, built.lines
     return report
+
+
+# ------------------------------------------------------- the cache's key
+
+#: The files of the language whose text the C of a spec is made by (the emitter's version).
+_EMITTER_SUFFIXES = (".py", ".h", ".lark", ".json")
+#: The most bytes of one module's notes that are read.
+MAX_NOTES = 16_000_000
+
+
+@functools.cache
+def emitter_version() -> str:
+    """A digest of every source file of the language (:mod:`interpreter`: the parser, the checker, both
+    compilers, the C emitter, ``crt.h``): what the C of a spec is made by, beside the spec itself."""
+    h = hashlib.sha256()
+    folder = Path(__file__).parent
+    for path in sorted(p for p in folder.iterdir() if p.suffix in _EMITTER_SUFFIXES):
+        data = path.read_bytes()
+        h.update(f"{path.name}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()
+
+
+def variant_key(game: Any, settings: Mapping[str, str], tools: tuple[str, str, str]) -> str:
+    """The name of one variant's built module: a digest of everything its C and its build are made of
+    (the language's sources, the spec's text, the component data, the piece words, the switch settings,
+    the compiler, its flags and the Python ABI), so that it is known without writing the C."""
+    h = hashlib.sha256()
+    parts = [
+        emitter_version(),
+        repr(sorted((name, lines) for name, lines in game.texts.items())),
+        repr(sorted((name, t.key, t.keys, t.rows) for name, t in game.tables.items())),
+        repr(sorted(game.table_keys.items())),
+        repr(list(game.piece_words)),
+        repr(sorted(settings.items())),
+        repr(tools),
+        abi_tag(),
+        " ".join(CFLAGS),
+    ]
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()[:32]
+
+
+@attrs.define
+class Notes:
+    """What the C emitter made of one variant, kept beside its module so that a load needs no C:
+    which functions are C and under which name, why the others are not, and the module's tables
+    (constants and fallbacks named by where they come from)."""
+
+    jobs: int
+    #: (job number, exported C name) of each function written in C.
+    slots: list[tuple[int, str]]
+    bodies: dict[tuple[int, int], str]
+    #: (message, construct, place) of each function left to Python.
+    skipped: list[tuple[str, str, A.Pos]]
+    #: ("fallback" | "helper" | "builtin" | "say", name or procedure, statement number).
+    consts: list[tuple[str, str | int, int]]
+    #: The job number of each fallback.
+    fallbacks: list[int]
+    texts: list[str]
+    tables: list[str]
+    sites: list[tuple[A.Pos, tuple[A.Citation, ...]]]
+    exported: list[str]
+    lines: int
+
+
+def _statements(decl: A.ProcedureDecl) -> Iterator[A.Stmt]:
+    """Every statement of a procedure, in a fixed order."""
+    def walk(statements: Sequence[A.Stmt]) -> Iterator[A.Stmt]:
+        for st in statements:
+            yield st
+            for block in A.child_blocks(st):
+                yield from walk(block.statements)
+    yield from walk(decl.body.statements)
+
+
+def _describe_consts(consts: Sequence[Any], compilers: Sequence[ProcedureCompiler]
+                     ) -> list[tuple[str, str | int, int]] | None:
+    """Each constant of a module by where it comes from; None if one cannot be named."""
+    where = {id(st): (i, k) for i, pc in enumerate(compilers) for k, st in enumerate(_statements(pc.decl))}
+    helpers = {id(v): k for k, v in HELPERS.items()}
+    builtins = {id(v): k for k, v in BUILTIN_HELPERS.items()}
+    out: list[tuple[str, str | int, int]] = []
+    for value in consts:
+        if value is fallback:
+            out.append(("fallback", "", 0))
+        elif id(value) in helpers and HELPERS[helpers[id(value)]] is value:
+            out.append(("helper", helpers[id(value)], 0))
+        elif id(value) in builtins and BUILTIN_HELPERS[builtins[id(value)]] is value:
+            out.append(("builtin", builtins[id(value)], 0))
+        elif isinstance(getattr(value, "statement", None), A.Say) and id(value.statement) in where:
+            i, k = where[id(value.statement)]
+            out.append(("say", i, k))
+        else:
+            return None
+    return out
+
+
+def _describe_fallbacks(fallbacks: Sequence[Any], jobs: Sequence[Job]) -> list[int] | None:
+    """Each fallback by the job whose Python function it is; None if one is not such."""
+    first: dict[int, int] = {}
+    for k, (target, _, _) in reversed(list(enumerate(jobs))):
+        first[id(target[0])] = k
+    out = []
+    for fn in fallbacks:
+        found = first.get(id(fn))
+        if found is None or jobs[found][0][0] is not fn:
+            return None
+        out.append(found)
+    return out
+
+
+def _pos(p: A.Pos) -> list[Any]:
+    return [p.path, p.line, p.column, p.end_line, p.end_column]
+
+
+def _unpos(data: Any) -> A.Pos:
+    if not (isinstance(data, list) and len(data) == 5 and type(data[0]) is str
+            and all(type(x) is int for x in data[1:])):
+        raise ValueError("not a place")
+    return A.Pos(*data)
+
+
+def _text(data: Any) -> str:
+    if type(data) is not str:
+        raise ValueError("not a text")
+    return data
+
+
+def _int(data: Any) -> int:
+    if type(data) is not int or data < 0:
+        raise ValueError("not a number")
+    return data
+
+
+def _list(data: Any) -> list[Any]:
+    if type(data) is not list:
+        raise ValueError("not a list")
+    return data
+
+
+def encode_notes(notes: Notes) -> str:
+    """A module's notes as JSON."""
+    return json.dumps({
+        "jobs": notes.jobs, "slots": notes.slots, "bodies": [[i, at, c] for (i, at), c in notes.bodies.items()],
+        "skipped": [[m, w, _pos(p)] for m, w, p in notes.skipped], "consts": notes.consts,
+        "fallbacks": notes.fallbacks, "texts": notes.texts, "tables": notes.tables,
+        "sites": [[_pos(p), [[c.source, c.section, c.quote, _pos(c.pos)] for c in cites]] for p, cites in notes.sites],
+        "exported": notes.exported, "lines": notes.lines,
+    }, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_notes(text: str) -> Notes:
+    """Notes read back, every part checked (ValueError, KeyError or TypeError on anything unexpected)."""
+    d = json.loads(text)
+    if not isinstance(d, dict):
+        raise ValueError("not notes")
+    consts: list[tuple[str, str | int, int]] = []
+    for kind, a, b in map(tuple, _list(d["consts"])):
+        if kind == "say":
+            consts.append(("say", _int(a), _int(b)))
+        elif kind in ("fallback", "helper", "builtin"):
+            consts.append((kind, _text(a), _int(b)))
+        else:
+            raise ValueError("not a constant")
+    return Notes(
+        jobs=_int(d["jobs"]),
+        slots=[(_int(k), _text(c)) for k, c in map(tuple, _list(d["slots"]))],
+        bodies={(_int(i), _int(at)): _text(c) for i, at, c in map(tuple, _list(d["bodies"]))},
+        skipped=[(_text(m), _text(w), _unpos(p)) for m, w, p in map(tuple, _list(d["skipped"]))],
+        consts=consts,
+        fallbacks=[_int(k) for k in _list(d["fallbacks"])],
+        texts=[_text(t) for t in _list(d["texts"])],
+        tables=[_text(t) for t in _list(d["tables"])],
+        sites=[(_unpos(p), tuple(A.Citation(_text(s), _text(sec), _text(q), _unpos(cp))
+                                 for s, sec, q, cp in map(tuple, _list(cites))))
+               for p, cites in map(tuple, _list(d["sites"]))],
+        exported=[_text(c) for c in _list(d["exported"])],
+        lines=_int(d["lines"]),
+    )
+
+
+def _cached_notes(name: str) -> Notes | None:
+    """The notes of a module in the cache folder, if safe and well formed."""
+    folder = native_folder()
+    if folder is None:
+        return None
+    path = folder / f"{name}.json"
+    if not _safe_file(path):
+        return None
+    try:
+        return decode_notes(read_bytes(path, MAX_NOTES, owned=True).decode("utf-8"))
+    except Exception:  # missing, damaged or foreign: write the C again
+        return None
+
+
+def _store_notes(name: str, notes: Notes) -> None:
+    """Keep a module's notes beside it (a private temporary file, then renamed)."""
+    folder = native_folder()
+    if folder is None:
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".notes-", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(encode_notes(notes))
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, folder / f"{name}.json")
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass  # no caching
+
+
+def _lookup(name: str, key: str) -> Built | None:
+    """A module built before, loaded from the cache (or this process), if a safe entry is there."""
+    start = time.perf_counter()
+    with _load_lock:
+        module = _loaded.get(key)
+        if module is None:
+            folder = native_folder()
+            suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+            entry = folder / f"{name}{suffix}" if folder is not None else None
+            if entry is None or not _safe_file(entry):
+                return None
+            try:
+                module = _load(name, entry)
+            except ImportError:
+                return None
+            _loaded[key] = module
+    return Built(module, time.perf_counter() - start, True, 0)
 
 
 def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any] | None:
