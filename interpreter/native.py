@@ -478,7 +478,7 @@ def _finish(report: Report, game: Any, jobs: list[Job], notes: Notes, module: Mo
     """Set a loaded module up and put its functions in the Python ones' places."""
     texts = notes.texts
     keys = tuple(tuple(game.table_keys[t]) for t in notes.tables)
-    common = (list(notes.sites), texts, {t: i for i, t in enumerate(texts)}, keys,
+    common = (list(notes.sites), list(texts), {t: i for i, t in enumerate(texts)}, keys,
               tuple({k: i for i, k in enumerate(ks)} for ks in keys), Stuck, TooLarge, Values, Pending)
     module.setup(common, tuple(consts))
     for ordinal, cname in notes.slots:
@@ -677,6 +677,10 @@ def decode_notes(text: str) -> Notes:
     )
 
 
+#: The notes last read, by module name, with the file's identity when read.
+_read_notes: dict[str, tuple[tuple[int, int, int, int], Notes]] = {}
+
+
 def _cached_notes(name: str) -> Notes | None:
     """The notes of a module in the cache folder, if safe and well formed."""
     folder = native_folder()
@@ -686,9 +690,18 @@ def _cached_notes(name: str) -> Notes | None:
     if not _safe_file(path):
         return None
     try:
-        return decode_notes(read_bytes(path, MAX_NOTES, owned=True).decode("utf-8"))
+        info = os.lstat(path)
+        seen = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+        known = _read_notes.get(name)
+        if known is not None and known[0] == seen:
+            return known[1]  # read moments ago (a load asks twice: before and after the Python code is made)
+        notes = decode_notes(read_bytes(path, MAX_NOTES, owned=True).decode("utf-8"))
     except Exception:  # missing, damaged or foreign: write the C again
         return None
+    if len(_read_notes) > 64:
+        _read_notes.clear()
+    _read_notes[name] = (seen, notes)
+    return notes
 
 
 def _store_notes(name: str, notes: Notes) -> None:

@@ -24,6 +24,7 @@ def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "ca
     """An empty cache folder of this test, and nothing loaded in this process under any key."""
     monkeypatch.setenv("RULES_CACHE_DIR", str(tmp_path / name))
     monkeypatch.setattr(native, "_loaded", {})
+    monkeypatch.setattr(native, "_read_notes", {})
     return tmp_path / name / "native"
 
 
@@ -158,6 +159,7 @@ def test_damaged_or_foreign_notes_are_never_used(damage: str, tmp_path: Path, mo
     else:
         notes.chmod(0o666)
     monkeypatch.setattr(native, "_loaded", {})
+    monkeypatch.setattr(native, "_read_notes", {})
     made = count_emissions(monkeypatch)
     second = load_spec(SPECS / "nim", backend="auto")
     assert made  # the C written again, the notes not trusted
