@@ -16,12 +16,16 @@ and cffi would add a package and an extra call layer between Python and the gene
 Each build runs in a new private temporary folder (mode 0700).
 
 **Caching.** A built module is kept under the parse cache's folder (:func:`.cache.cache_dir`), in
-``native/``, named by a digest of the C source (which holds the component data it uses), the
-compiler's version and the Python ABI.  A shared object is code, so it is only ever loaded from a
+``native/``, named by a digest of everything its C and its build are made of (:func:`variant_key`:
+the language's source files, the spec's text, the component data, the piece words, the switch
+settings, the compiler, its flags and the Python ABI), so that it is found without writing the C.
+Beside it the cache keeps the emitter's notes (:class:`Notes`: which functions are C under which name,
+the module's texts, tables, sites, constants and fallbacks), from which a load puts the module's
+functions in place.  A shared object is code, so it is only ever loaded from a
 folder that the user owns and nobody else can write, all the way up (a folder writable by others
 counts only with its sticky bit, as /tmp), and only a regular file the user owns that nobody else
-can write.  Anything else is refused: the module is then built afresh in a private temporary
-folder and loaded from there.
+can write; the notes are read under the same rules, every part checked.  Anything else is refused:
+the C is then written and built afresh in a private temporary folder and loaded from there.
 """
 
 from __future__ import annotations
