@@ -361,10 +361,7 @@ class State:
         if p is None:
             return None
         decision = p.decision
-        readings = decision.readings.get(text)
-        known = readings is not None
-        if readings is None:
-            readings = self._readings(decision, text)
+        readings, known = self._readings_known(decision, text)
         admit = decision.admits[self.variant]
         env = self.frames[-1][2]
         found: tuple[int, tuple[Any, ...]] | None = None
@@ -398,10 +395,7 @@ class State:
         if p is None or type(p.options) is Unlisted:
             return None
         decision = p.decision
-        readings = decision.readings.get(text)
-        known = readings is not None
-        if readings is None:
-            readings = self._readings(decision, text)
+        readings, known = self._readings_known(decision, text)
         options = p.options
         found: tuple[int, tuple[Any, ...]] | None = None
         at = -1
@@ -424,6 +418,13 @@ class State:
         if not known:
             decision.readings[text] = readings
         return found, at
+
+    def _readings_known(self, decision: Decision, text: str) -> tuple[tuple[tuple[int, tuple[Any, ...]], ...], bool]:
+        """The text's readings (:meth:`_readings`), and whether the decision remembers them already."""
+        readings = decision.readings.get(text)
+        if readings is not None:
+            return readings, True
+        return self._readings(decision, text), False
 
     def _readings(self, decision: Decision, text: str) -> tuple[tuple[int, tuple[Any, ...]], ...]:
         """The options of a decision whose text is ``text``, earlier branches first (any state); a word
