@@ -29,7 +29,7 @@ This module knows no game: a piece is written by the word its game gives it
 (:attr:`interpreter.game.Game.piece_words`): ``#`` and its key (:func:`piece`)
 unless whoever loaded the game gave each piece a word of its own
 (:meth:`~interpreter.game.Game.write_pieces`: the ``rattus_rules`` package gives
-every game the faces its records write, ``draw 3:merchant+monk``), so that every
+every game the faces its records write, ``draw 3:red+blue``), so that every
 text of a game, in its history, log, legal actions and errors, is in one
 notation.  Pieces may share a word (two tokens that look alike): a text naming
 such a word means the first option in the decision's order that it writes

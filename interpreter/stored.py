@@ -23,7 +23,7 @@ it is believed this module checks, knowing nothing of any particular game:
 A state stored before its game wrote pieces by words of their own (faces:
 :meth:`interpreter.game.Game.write_pieces`) writes them in its ``history`` and
 ``log`` by their keys, ``draw #14``: each such word naming a piece of the game
-is read as that piece and written the game's way, ``draw 3:merchant+monk``
+is read as that piece and written the game's way, ``draw 3:red+blue``
 (:func:`rewritten`), so that every text of the state is in one notation.
 
 Anything else is a :class:`ValueError` saying what and where.
