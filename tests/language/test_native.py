@@ -374,13 +374,18 @@ def test_a_folder_others_can_write_is_not_used(tmp_path: Path, monkeypatch: pyte
     assert built.module.marker == 3 and not list((shared / "native").iterdir())  # built privately, not cached
 
 
-def test_a_state_changed_in_place_from_python_is_read_afresh(tmp_path: Path) -> None:
-    # the C code keeps arrays mirroring the state's tables (see crt.h); a table changed by Python in
-    # place (an edit, a tool) must be read anew, never from a stale mirror
+def _take_game(tmp_path: Path) -> tuple[Game, Game]:
+    """A game whose listing reads tables (n, m, who) that Python may change in place: on C and on Python."""
     body = ('loop { choose by first_player { "take" k in 1 .. n where m[0] + k > 0 and (who == none or k > 1) '
             + CITE + " { n += k\nm[0] += 1 } }\nif n > 1000000 { finish [first_player] } }")
     (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
-    c, py = both(tmp_path)
+    return both(tmp_path)
+
+
+def test_a_state_changed_in_place_from_python_is_read_afresh(tmp_path: Path) -> None:
+    # the C code keeps arrays mirroring the state's tables (see crt.h); a table changed by Python in
+    # place (an edit, a tool) must be read anew, never from a stale mirror
+    c, py = _take_game(tmp_path)
     assert c.backend().backend == "c"
     a, b = c.new_state(2), py.new_state(2)
     other = c.new_state(2)  # a second state of the same game, played in between
@@ -400,10 +405,7 @@ def test_a_state_changed_in_place_from_python_is_read_afresh(tmp_path: Path) -> 
 def test_a_clone_whose_tables_change_before_it_runs_is_read_afresh(tmp_path: Path) -> None:
     # State.clone in C hands the mirrors of the parent's tables to the last copy made (crt.h rt_mirror_twin):
     # that copy, or its parent, changed by Python in place after the copy was made must be read as it is now
-    body = ('loop { choose by first_player { "take" k in 1 .. n where m[0] + k > 0 and (who == none or k > 1) '
-            + CITE + " { n += k\nm[0] += 1 } }\nif n > 1000000 { finish [first_player] } }")
-    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
-    c, py = both(tmp_path)
+    c, py = _take_game(tmp_path)
     assert c.backend().backend == "c"
     a, b = c.new_state(2), py.new_state(2)
     for step in range(8):
