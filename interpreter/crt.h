@@ -968,9 +968,91 @@ static PyObject *options_richcompare(PyObject *self, PyObject *other, int op) {
     return out;
 }
 
+/* A value of an option given from Python as this kind holds it (see rt_unbox_back), for options_index: 1 with
+ * *out set; 0 if no option's value of this kind equals it; -1 if only Python's == can tell (a value of another
+ * type: 1 == True, 1 == 1.0, a subclass), with no error set. */
+static int rt_option_value(int kind, PyObject *x, int64_t *out) {
+    if (x == Py_None) { *out = RT_NONE; return 1; }
+    if (kind == 0) {
+        if (!PyLong_CheckExact(x)) return -1;
+        int over = 0;
+        long long v = PyLong_AsLongLongAndOverflow(x, &over);
+        if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
+        if (over || v == RT_NONE) return 0;  /* (RT_NONE stands for none: no number of an option is it) */
+        *out = v;
+        return 1;
+    }
+    if (kind == 1) {
+        if (x == Py_True || x == Py_False) { *out = x == Py_True; return 1; }
+        return -1;
+    }
+    PyObject *ids;
+    if (kind == 2) {
+        if (!PyUnicode_CheckExact(x) || PyDict_GET_SIZE(TEXT_IDS) != PyList_GET_SIZE(TEXTS)) return -1;
+        ids = TEXT_IDS;
+    } else {
+        ids = PyTuple_GET_ITEM(KEY_IDS, kind - 3);
+        if (!(PyUnicode_CheckExact(x) || PyLong_CheckExact(x))
+            || PyDict_GET_SIZE(ids) != PyTuple_GET_SIZE(PyTuple_GET_ITEM(KEYS, kind - 3)))
+            return -1;  /* (keys equal to each other would make the first index ambiguous: Python decides) */
+    }
+    PyObject *i = PyDict_GetItemWithError(ids, x);
+    if (!i) {
+        if (PyErr_Occurred()) { PyErr_Clear(); return -1; }
+        return 0;
+    }
+    *out = PyLong_AsLongLong(i);
+    return 1;
+}
+
+/* options.index(option) by the option's values, with no tuple made per option: the branch index and each value
+ * read as the branch's kinds hold them and compared as int64s.  1 with *at set (-1 if no option is it); 0 where
+ * only Python's == can tell (see rt_option_value), with no error set. */
+static int rt_options_find(Options *o, PyObject *arg, Py_ssize_t *at) {
+    *at = -1;
+    if (!PyTuple_CheckExact(arg) || PyTuple_GET_SIZE(arg) != 2) return 0;
+    PyObject *bo = PyTuple_GET_ITEM(arg, 0), *vo = PyTuple_GET_ITEM(arg, 1);
+    if (!PyLong_CheckExact(bo) || !PyTuple_CheckExact(vo)) return 0;
+    int over = 0;
+    long long b = PyLong_AsLongLongAndOverflow(bo, &over);
+    if (b == -1 && PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    if (over || b < 0 || b > 255) return 1;  /* no branch has this index */
+    Py_ssize_t first = 0;
+    while (first < o->n && o->branch[first] != b) first++;
+    if (first == o->n) return 1;  /* no option of this branch: its shape is not known here, nor needed */
+    const signed char *shape = o->shape + (size_t)b * (size_t)o->shape_stride;
+    int nv = shape[0];
+    if (PyTuple_GET_SIZE(vo) != nv) return 1;
+    int64_t want[256];
+    if (nv > 256) return 0;
+    for (int k = 0; k < nv; k++) {
+        int got = rt_option_value(shape[1 + k], PyTuple_GET_ITEM(vo, k), &want[k]);
+        if (got < 0) return 0;
+        if (got == 0) return 1;
+    }
+    for (Py_ssize_t i = first; i < o->n; i++) {
+        if (o->branch[i] != b) continue;
+        const int64_t *v = o->vals + (size_t)i * (size_t)o->width;
+        int k = 0;
+        for (; k < nv; k++) {
+            int64_t a = v[k];
+            if (shape[1 + k] == 1 && a != RT_NONE) a = a != 0;  /* (a flag is any number but none: 0 or not) */
+            if (a != want[k]) break;
+        }
+        if (k == nv) { *at = i; return 1; }
+    }
+    return 1;
+}
+
 static PyObject *options_index(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs < 1) { PyErr_SetString(PyExc_TypeError, "index() takes an option"); return NULL; }
     Options *o = (Options *)self;
+    Py_ssize_t at;
+    if (rt_options_find(o, args[0], &at)) {
+        if (at >= 0) return PyLong_FromSsize_t(at);
+        PyErr_SetString(PyExc_ValueError, "not an option here");
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < o->n; i++) {
         PyObject *x = options_item(self, i);
         if (!x) return NULL;

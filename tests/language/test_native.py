@@ -499,3 +499,72 @@ def test_node_loops_of_two_worlds_in_two_threads_read_their_own_nodes(tmp_path: 
                           timeout=300, cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("ok"), done.stdout[-2000:]
+
+
+class _Int(int):
+    """A number of a type of its own (equal to the plain int)."""
+
+
+def _look_alikes(option: Any) -> list[Any]:
+    """The option, and values equal or near to it that a caller of ``options.index`` may hand in."""
+    out: list[Any] = [option, list(option), (option[0], list(option[1])), (option[0] + 1, option[1]),
+                      (True if option[0] == 1 else option[0], option[1]), (option[0], option[1] + (1,)),
+                      (option[0], option[1][:-1]), (option[0], (*option[1], None)[:len(option[1])])]
+    for k, v in enumerate(option[1]):
+        others: list[Any] = [None, "zz", -1, 2**70, 1.0 * v if type(v) is int else v, _Int(v) if type(v) is int else v]
+        if type(v) is bool:
+            others += [int(v), 1 - int(v), not v]
+        elif type(v) is int:
+            others += [bool(v), v + 1, -2**63]
+        for w in others:
+            out.append((option[0], option[1][:k] + (w,) + option[1][k + 1:]))
+    return out
+
+
+def _python_index(options: list[Any], option: Any) -> int:
+    try:
+        return options.index(option)
+    except ValueError:
+        return -1
+
+
+KINDS_SPEC = HEADER + f"""procedure play {CITE} {{
+  loop {{
+    choose by first_player {{
+      "wrap" bow in [true, false], k in [3, 1, -2] {CITE} {{ n += 1 }}
+      "sing" words in ["la", "li"], q in players {CITE} {{ n += 2 }}
+      "wait" q in [who, first_player] {CITE} {{ n += 1 }}
+    }}
+    if n > 6 {{ finish [first_player] }}
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("spec", ["nim", "kinds", "rattus", "ratten_scharf"])
+def test_options_are_found_by_value_as_a_list_finds_them(tmp_path: Path, spec: str) -> None:
+    # the C options' index() reads the values of the option asked for (no tuple made per option): it must find
+    # exactly what == finds in a list of the options, for values of every kind, near misses and look-alikes
+    if spec == "kinds":
+        (tmp_path / "a.rules").write_text(KINDS_SPEC, encoding="utf-8")
+    folder = {"kinds": tmp_path, "nim": SPECS / "nim"}.get(spec, SPECS.parents[2] / "spec" / spec)
+    game = load_spec(folder, backend="c")
+    seen = 0
+    for seed in range(3):
+        state = game.new_state(game.min_players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            assert state.pending is not None
+            options = state.pending.options
+            if type(options).__name__ == "Options":
+                listed = list(options)
+                for option in listed[:6] + listed[-3:]:
+                    for asked in _look_alikes(option):
+                        try:
+                            found = options.index(asked)
+                        except ValueError:
+                            found = -1
+                        assert found == _python_index(listed, asked), (option, asked)
+                        seen += 1
+            state.apply_index(rng.randrange(state.num_legal_actions()))
+    assert seen > 100
