@@ -39,6 +39,10 @@ COMMAND_MODULES = (
     "rattus_rules.commands.conformance",
     "rattus_rules.commands.web",
 )
+#: Commands that other programs start, often, for one session each (the referee: a client starts it, and the
+#: conformance check starts one for each vector): the module of each, whose parser is built alone when the
+#: command line names it (:func:`command_alone`), without importing every other command's module.
+ALONE = {"serve": "rattus_rules.commands.serve"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -53,14 +57,14 @@ class Parser(argparse.ArgumentParser):
         super()._check_value(action, value)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand (``only``: with the subcommands of that module alone)."""
     parser = Parser(
         prog="rattus", description="The rules of Rattus as data: check the spec, play, validate games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     game = parser.add_argument("--game", "-g", metavar="NAME")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if only is None else (only,):
         importlib.import_module(name).register(sub)
     game.help = (f"the game: a name (spec/NAME/, or a folder in ${GAMES_PATH_ENV}) or a folder of *.rules files "
                  f"(default {DEFAULT_GAME}); for {', '.join(_any_game(parser))} (the others are for "
@@ -75,6 +79,23 @@ def _any_game(parser: argparse.ArgumentParser) -> list[str]:
         if isinstance(action, argparse._SubParsersAction):
             out += [name for name, sub in action.choices.items() if sub.get_default("any_game")]
     return out
+
+
+def command_alone(argv: Sequence[str]) -> str | None:
+    """The module of an :data:`ALONE` command the command line names, if it surely names one: its first
+    word that is no option (nor the value of ``--game``); None where anything else comes first (``--help``,
+    ``--version``, an unknown option), so that the full parser reads it."""
+    words = iter(argv)
+    for word in words:
+        name, given, _ = word.partition("=")
+        if word == "-g" or (len(name) > 2 and "--game".startswith(name)):  # argparse reads a prefix as the option
+            if not given:
+                next(words, None)
+        elif not word.startswith("-"):
+            return ALONE.get(word)
+        elif not word.startswith("-g"):  # -gNAME is the game too
+            return None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    parser = build_parser(command_alone(sys.argv[1:] if argv is None else argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:

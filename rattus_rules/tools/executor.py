@@ -30,7 +30,6 @@ import logging
 import os
 import socket
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 import attrs
@@ -138,6 +137,8 @@ def run_all(fn: Callable[[T], R], items: Sequence[T], workers: int | None = None
     if count == 1 or len(items) <= 1:
         local = fn if here is None else here
         return [_ticked(local(item), tick) for item in items]
+    from concurrent.futures import ProcessPoolExecutor  # here: its import (multiprocessing) would slow every start
+
     with ProcessPoolExecutor(max_workers=min(count, len(items))) as pool:
         return [_ticked(result, tick) for result in pool.map(fn, items)]
 

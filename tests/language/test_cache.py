@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +62,17 @@ def test_a_second_load_reads_the_parser_and_the_files_back(own_cache: Path) -> N
     assert len(positions) > 50 and positions == _positions(first.checked.files)
     state_a, state_b = first.new_state(3, seed=3), second.new_state(3, seed=3)
     assert state_a.legal_action_texts() == state_b.legal_action_texts()
+
+
+def test_a_load_from_the_cache_imports_no_lark(own_cache: Path) -> None:
+    # Lark and the tree builder are imported to parse a text, never to read a file back (a referee's start)
+    code = ("import sys; from interpreter import load_spec; load_spec(sys.argv[1]); "
+            "print(sorted(m for m in sys.modules if m.startswith('lark') or m == 'interpreter.builder'))")
+    env = {**os.environ, "RULES_CACHE_DIR": str(own_cache)}
+    runs = [subprocess.run([sys.executable, "-c", code, str(NIM)], capture_output=True, text=True, env=env,
+                           check=True).stdout.strip() for _ in range(2)]
+    assert "'lark'" in runs[0] and "'interpreter.builder'" in runs[0]  # parsed, then kept
+    assert runs[1] == "[]"
 
 
 def test_a_changed_file_is_parsed_again(own_cache: Path, tmp_path: Path) -> None:

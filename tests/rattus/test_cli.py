@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rattus_rules import new_game
-from rattus_rules.cli import main
+from rattus_rules.cli import ALONE, build_parser, command_alone, main
 from rattus_rules.paths import spec_dir
 
 from ..conftest import ROOT
@@ -163,3 +163,17 @@ def test_without_players_a_game_plays_with_the_most_it_allows(command: list[str]
     assert "4 players" in capsys.readouterr().out
     assert main(["--game", "ratten_scharf", *command, "-n", "4"]) == 2
     assert capsys.readouterr().err.strip() == "rattus: --players: Ratten Scharf is for 2 players, not 4"
+
+
+def test_serve_builds_its_parser_alone_and_reads_its_command_line_as_the_full_parser_does() -> None:
+    # a referee is started often (once per vector by the conformance check): no other command is imported
+    serve = ALONE["serve"]
+    for argv in (["serve"], ["--game", "ratten_scharf", "serve"], ["-g", "rattus", "serve"], ["-grattus", "serve"],
+                 ["--ga=rattus", "serve"], ["--gam", "rattus", "serve", "--help"]):
+        assert command_alone(argv) == serve, argv
+    for argv in ([], ["--help", "serve"], ["--version"], ["play"], ["--unknown", "serve"], ["-", "serve"],
+                 ["--", "serve"]):
+        assert command_alone(argv) is None, argv
+    full, alone = build_parser(), build_parser(serve)
+    for argv in (["serve"], ["--game", "ratten_scharf", "serve"], ["-g", "rattus", "serve"]):
+        assert vars(alone.parse_args(argv)) == vars(full.parse_args(argv))

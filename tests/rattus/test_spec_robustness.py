@@ -22,9 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter import RuleError, RulesError, SpecError, load_spec, parse_text
+from interpreter.builder import MAX_NESTING
 from interpreter.builtins import BUILTINS
 from interpreter.checker import MAX_EXPANDED_DEPTH, _callees_first, _expanded
-from interpreter.parser import MAX_NESTING, MAX_SOURCE_BYTES, MAX_TOKENS, grammar_text
+from interpreter.parser import MAX_SOURCE_BYTES, MAX_TOKENS, grammar_text
 from rattus_rules.paths import spec_dir
 
 HEADER = '''
