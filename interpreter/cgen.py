@@ -1171,15 +1171,10 @@ class Emitter:
             case A.Swap():
                 out.append(pos_line)
                 a, b = self.scalar(st.first, {}), self.scalar(st.second, {})
-                out.append(f"{{ int64_t _a = {a.text}, _b = {b.text}; PyObject *_x = rt_int_obj(_a), *_y = "
-                    f"rt_int_obj(_b); "
-                           f"PyObject *_res = (_x && _y) ? PyObject_CallMethod(r->st, \"swap_pieces\", \"OO\", "
-                               f"_x, _y) : NULL; "
-                           f"Py_XDECREF(_x); Py_XDECREF(_y); if (!_res) goto fail; Py_DECREF(_res); }}")
+                out.append(f"{{ int64_t _a = {a.text}, _b = {b.text}; if (rt_swap(r, _a, _b) < 0) goto fail; }}")
             case A.Begin():
                 out.append(pos_line)
-                out.append(f"{{ PyObject *_res = PyObject_CallMethod(r->st, \"begin_scope\", \"O\", "
-                           f"{self.name(st.scope)}); if (!_res) goto fail; Py_DECREF(_res); }}")
+                out.append(f"if (rt_begin_scope(r, {self.name(st.scope)}) < 0) goto fail;")
             case A.Use():
                 out.append(pos_line)
                 if any(self.type_of(k) == ANY for k in st.keys):
@@ -1199,9 +1194,7 @@ class Emitter:
                 out.append(pos_line)
                 assert self.pc is not None
                 fn = self.const(self.pc.say(st))
-                out.append(f"{{ PyObject *_lg = PyObject_GetAttrString(r->st, \"log\"); "
-                           f"if (!_lg) goto fail; int _on = _lg != Py_None; Py_DECREF(_lg); if (_on) {{ "
-                               f"PyObject *_res = "
+                out.append(f"{{ int _on = rt_log_on(r); if (_on < 0) goto fail; if (_on) {{ PyObject *_res = "
                            f"RT_CALL({fn}, r->st, r->env); if (!_res) goto fail; Py_DECREF(_res); }} }}")
             case A.Choose() | A.Chance() | A.Finish():
                 raise AssertionError(f"{st} stops; it is laid out by stop_block")

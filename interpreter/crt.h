@@ -33,7 +33,7 @@ static PyObject *KEY_IDS;   /* tuple: for each entity table, a dict key -> index
 static PyObject *STUCK, *TOO_LARGE, *VALUES, *PENDING;
 static PyObject *S_world, *S_nodes, *S_adjacent;
 static PyObject *S_pending, *S_options, *S_log, *S_check_invariants, *S_decision, *S_texts, *S_history;
-static PyObject *S_trail, *S_rng;
+static PyObject *S_trail, *S_rng, *S_begin_scope, *S_swap_pieces, *S_move_piece;
 static PyObject *S_frames, *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
 static PyObject *SMALL_INTS;  /* tuple of 0..255 */
 
@@ -438,39 +438,143 @@ static int rt_piece_at(PyObject *zone, int64_t pos, int64_t *out) {
     return rt_int_of(PyList_GET_ITEM(zone, pos - 1), out);
 }
 
-/* Move a piece to the end of a zone (State.move_piece): steals the key reference. */
+/* Whether the state keeps a log (st.log is not None), read in place; -1 with an error set. */
+static inline int rt_log_on(R *r) {
+    if (Py_TYPE(r->st) == CS_TYPE) { PyObject *v = CS_SLOT(r->st, CSI_log); if (v) return v != Py_None; }
+    PyObject *lg = PyObject_GetAttr(r->st, S_log);
+    if (!lg) return -1;
+    int on = lg != Py_None;
+    Py_DECREF(lg);
+    return on;
+}
+
+/* State.begin_scope(scope): each used[limit] of scope_limits.get(scope, ()) cleared, in C where the state's data
+ * is of the kinds State holds; else (or on any surprise: clearing twice changes nothing) by the method. */
+static int rt_begin_scope(R *r, PyObject *scope) {
+    if (Py_TYPE(r->st) == CS_TYPE) {
+        PyObject *limits = CS_SLOT(r->st, CSI_scope_limits), *used = CS_SLOT(r->st, CSI_used);
+        if (limits && used && PyDict_CheckExact(limits) && PyDict_CheckExact(used)) {
+            PyObject *names = PyDict_GetItemWithError(limits, scope);
+            if (!names) {
+                if (!PyErr_Occurred()) return 0;
+                PyErr_Clear();
+            } else if (PyList_CheckExact(names) || PyTuple_CheckExact(names)) {
+                Py_INCREF(names);
+                Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(names);
+                for (; i < n; i++) {
+                    PyObject *s = PyDict_GetItemWithError(used, PySequence_Fast_GET_ITEM(names, i));
+                    if (!s || !PySet_CheckExact(s)) break;
+                    if (PySet_GET_SIZE(s) > 0 && PySet_Clear(s) < 0) break;
+                    n = PySequence_Fast_GET_SIZE(names);  /* (no Python code runs above; be sure all the same) */
+                }
+                Py_DECREF(names);
+                if (i == n && !PyErr_Occurred()) return 0;
+                PyErr_Clear();
+            }
+        }
+    }
+    PyObject *res = PyObject_CallMethodOneArg(r->st, S_begin_scope, scope);
+    if (!res) return -1;
+    Py_DECREF(res);
+    return 0;
+}
+
+/* A zone's list of pieces by a place's zone name and key (borrowed), with no error set: NULL if it is not there. */
+static PyObject *rt_zone_quiet(R *r, PyObject *zname, PyObject *zkey) {
+    if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) { PyErr_Clear(); return NULL; }
+    if (!PyDict_CheckExact(r->zones)) return NULL;
+    PyObject *t = PyDict_GetItemWithError(r->zones, zname);
+    PyObject *z = t && PyDict_CheckExact(t) ? PyDict_GetItemWithError(t, zkey) : NULL;
+    if (PyErr_Occurred()) PyErr_Clear();
+    return z && PyList_CheckExact(z) ? z : NULL;
+}
+
+/* The index of a piece in a zone's list (as list.index finds it); -1 if it is not there (no error set). */
+static Py_ssize_t rt_find_quiet(PyObject *list, int64_t piece) {
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(list, i);
+        if (!PyLong_CheckExact(x)) return -1;
+        int over = 0;
+        long long v = PyLong_AsLongLongAndOverflow(x, &over);
+        if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
+        if (!over && v == piece) return i;
+    }
+    return -1;
+}
+
+/* State.move_piece(piece, zone, key): the piece moved to the end of a zone, face down there if the zone is hidden;
+ * in C where the state's data is of the kinds State holds (nothing is changed before all is found), else by the
+ * method, which raises what Python raises.  Steals the key reference. */
 static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hidden) {
     if (!zkey) return -1;
-    if (!r->loc && !(r->loc = rt_attr(r->st, CSI_loc, S_loc))) { Py_DECREF(zkey); return -1; }
-    if (!r->face_up && !(r->face_up = rt_attr(r->st, CSI_face_up, S_face_up))) { Py_DECREF(zkey); return -1; }
-    if (!PyList_Check(r->loc) || !PyList_Check(r->face_up) || piece < 0 || piece >= PyList_GET_SIZE(r->loc)
-        || piece >= PyList_GET_SIZE(r->face_up)) {
-        Py_DECREF(zkey);
-        PyErr_SetString(PyExc_IndexError, "list index out of range");
-        return -1;
+    if (Py_TYPE(r->st) == CS_TYPE && (r->loc || (r->loc = rt_attr(r->st, CSI_loc, S_loc)))
+        && (r->face_up || (r->face_up = rt_attr(r->st, CSI_face_up, S_face_up)))) {
+        PyObject *loc = r->loc, *face_up = r->face_up;
+        if (PyList_CheckExact(loc) && PyList_CheckExact(face_up) && piece >= 0 && piece < PyList_GET_SIZE(loc)
+            && piece < PyList_GET_SIZE(face_up)) {
+            PyObject *old = PyList_GET_ITEM(loc, piece);
+            PyObject *source = PyTuple_CheckExact(old) && PyTuple_GET_SIZE(old) == 2
+                               ? rt_zone_quiet(r, PyTuple_GET_ITEM(old, 0), PyTuple_GET_ITEM(old, 1)) : NULL;
+            PyObject *target = source ? rt_zone_quiet(r, zname, zkey) : NULL;
+            Py_ssize_t at = target ? rt_find_quiet(source, piece) : -1;
+            if (at >= 0) {
+                PyObject *p = PyList_GET_ITEM(source, at);
+                PyObject *place = PyTuple_GET_ITEM(old, 0) == zname && PyTuple_GET_ITEM(old, 1) == zkey
+                                  ? Py_NewRef(old) : PyTuple_Pack(2, zname, zkey);
+                Py_DECREF(zkey);
+                if (!place) return -1;
+                Py_INCREF(p);
+                if (PyList_SetSlice(source, at, at + 1, NULL) < 0 || PyList_Append(target, p) < 0) {
+                    Py_DECREF(p); Py_DECREF(place);
+                    return -1;
+                }
+                Py_DECREF(p);
+                PyList_SetItem(loc, piece, place);  /* steals place */
+                PyList_SetItem(face_up, piece, Py_NewRef(hidden ? Py_False : Py_True));
+                return 0;
+            }
+        }
     }
-    PyObject *old = PyList_GET_ITEM(r->loc, piece);
-    if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 2) { Py_DECREF(zkey); PyErr_SetString(PyExc_TypeError, "a place"); return -1; }
-    Py_INCREF(zkey);
-    PyObject *target = rt_zone(r, zname, zkey);  /* steals one reference of zkey */
-    if (!target) { Py_DECREF(zkey); return -1; }
-    PyObject *source = rt_zone(r, PyTuple_GET_ITEM(old, 0), Py_NewRef(PyTuple_GET_ITEM(old, 1)));
-    if (!source) { Py_DECREF(zkey); return -1; }
-    PyObject *p = rt_int_obj(piece);
-    if (!p) { Py_DECREF(zkey); return -1; }
-    Py_ssize_t at = rt_find(source, p);
-    if (at < 0) {
-        if (at == -1) PyErr_SetString(PyExc_ValueError, "list.remove(x): x not in list");
-        Py_DECREF(p); Py_DECREF(zkey);
-        return -1;
+    if (PyErr_Occurred()) { Py_DECREF(zkey); return -1; }
+    PyObject *x = rt_int_obj(piece);
+    PyObject *res = x ? PyObject_CallMethodObjArgs(r->st, S_move_piece, x, zname, zkey, NULL) : NULL;
+    Py_XDECREF(x); Py_DECREF(zkey);
+    if (!res) return -1;
+    Py_DECREF(res);
+    return 0;
+}
+
+/* State.swap_pieces(a, b): the places of two pieces exchanged, in C where the state's data is of the kinds State
+ * holds (nothing is changed before all is found); else by the method, which raises what Python raises. */
+static int rt_swap(R *r, int64_t a, int64_t b) {
+    if (!r->loc && !(r->loc = rt_attr(r->st, CSI_loc, S_loc))) return -1;
+    PyObject *loc = r->loc;
+    if (Py_TYPE(r->st) == CS_TYPE && PyList_CheckExact(loc) && a >= 0 && b >= 0 && a < PyList_GET_SIZE(loc)
+        && b < PyList_GET_SIZE(loc)) {
+        PyObject *ta = PyList_GET_ITEM(loc, a), *tb = PyList_GET_ITEM(loc, b);
+        if (PyTuple_CheckExact(ta) && PyTuple_GET_SIZE(ta) == 2 && PyTuple_CheckExact(tb) && PyTuple_GET_SIZE(tb) == 2) {
+            PyObject *la = rt_zone_quiet(r, PyTuple_GET_ITEM(ta, 0), PyTuple_GET_ITEM(ta, 1));
+            PyObject *lb = la ? rt_zone_quiet(r, PyTuple_GET_ITEM(tb, 0), PyTuple_GET_ITEM(tb, 1)) : NULL;
+            Py_ssize_t ia = la ? rt_find_quiet(la, a) : -1, ib = lb ? rt_find_quiet(lb, b) : -1;
+            if (ia >= 0 && ib >= 0) {
+                /* la[ia], lb[ib] = b, a; loc[a], loc[b] = loc[b], loc[a] */
+                PyObject *pa = PyList_GET_ITEM(la, ia), *pb = PyList_GET_ITEM(lb, ib);
+                Py_INCREF(pa); Py_INCREF(pb); Py_INCREF(ta); Py_INCREF(tb);
+                PyList_SetItem(la, ia, pb);
+                PyList_SetItem(lb, ib, pa);
+                PyList_SetItem(loc, a, tb);
+                PyList_SetItem(loc, b, ta);
+                return 0;
+            }
+        }
     }
-    if (PySequence_DelItem(source, at) < 0 || PyList_Append(target, p) < 0) { Py_DECREF(p); Py_DECREF(zkey); return -1; }
-    Py_DECREF(p);
-    PyObject *place = PyTuple_Pack(2, zname, zkey);
-    Py_DECREF(zkey);
-    if (!place) return -1;
-    if (PyList_SetItem(r->loc, piece, place) < 0) return -1;  /* steals place */
-    return PyList_SetItem(r->face_up, piece, Py_NewRef(hidden ? Py_False : Py_True));
+    PyObject *x = rt_int_obj(a), *y = rt_int_obj(b);
+    PyObject *res = x && y ? PyObject_CallMethodObjArgs(r->st, S_swap_pieces, x, y, NULL) : NULL;
+    Py_XDECREF(x); Py_XDECREF(y);
+    if (!res) return -1;
+    Py_DECREF(res);
+    return 0;
 }
 
 /* A list of the items of a list (a copy to loop over). */
@@ -570,6 +674,9 @@ static int rt_setup_common(PyObject *args) {
     S_n = PyUnicode_InternFromString("n");
     S_seen = PyUnicode_InternFromString("seen");
     S_used = PyUnicode_InternFromString("used");
+    S_begin_scope = PyUnicode_InternFromString("begin_scope");
+    S_swap_pieces = PyUnicode_InternFromString("swap_pieces");
+    S_move_piece = PyUnicode_InternFromString("move_piece");
     S_place = PyUnicode_InternFromString("rules_place");
     S_world = PyUnicode_InternFromString("world");
     S_nodes = PyUnicode_InternFromString("nodes");

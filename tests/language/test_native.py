@@ -568,3 +568,91 @@ def test_options_are_found_by_value_as_a_list_finds_them(tmp_path: Path, spec: s
                         seen += 1
             state.apply_index(rng.randrange(state.num_legal_actions()))
     assert seen > 100
+
+
+SWAPS = f'''game g "G" {CITE}
+source src "A source"
+players 2 to 3
+main play
+table boxes from "boxes.csv" {{
+  key id: text
+  {CITE}
+}}
+pieces box from boxes in pile {CITE}
+zone pile of box public
+zone shelf[player] of box public
+counter turns = 0
+scope turn
+scope round
+limit grab[player] once per turn {CITE}
+limit shuffle[player] once per round {CITE}
+procedure play {CITE} {{
+  loop {{
+    begin round
+    for p in players {{
+      begin turn
+      say "A turn begins."
+      turns += 1
+      if turns > 40 {{ finish [p] }}
+      choose by p {{
+        "give" b in pieces(pile) where grab[p] {CITE} {{ use grab[p]
+          move b to shelf[p] }}
+        "trade" a in pieces(pile), c in pieces(shelf[p]) {CITE} {{ swap a with c }}
+        "mix" a in pieces(pile), c in pieces(pile) where shuffle[p] {CITE} {{ use shuffle[p]
+          swap a with c }}
+        "keep" a in pieces(shelf[p]) {CITE} {{ swap a with a }}
+        "pass" {CITE} {{ }}
+      }}
+    }}
+  }}
+}}
+'''
+
+
+def _swaps_game(tmp_path: Path) -> tuple[Game, Game]:
+    (tmp_path / "boxes.csv").write_text("id\nA\nB\nC\nD\nE\n", encoding="utf-8")
+    (tmp_path / "a.rules").write_text(SWAPS, encoding="utf-8")
+    return both(tmp_path)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_swaps_scopes_and_sayings_in_c_play_as_in_python(tmp_path: Path, log: bool) -> None:
+    # `swap`, `begin` and `say` are done in C (crt.h rt_swap, rt_begin_scope, rt_log_on): the same states
+    c, py = _swaps_game(tmp_path)
+    assert c.backend().backend == "c"
+    for seed in range(8):
+        a, b = c.new_state(2 + seed % 2, seed, log=log), py.new_state(2 + seed % 2, seed, log=log)
+        rng = random.Random(seed)
+        while not a.is_terminal():
+            assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts()
+            i = rng.randrange(a.num_legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+        assert a.to_json() == b.to_json() and (a.log == b.log) and (bool(a.log) == log)
+
+
+@pytest.mark.parametrize("damage", ["place", "used", "missing"])
+def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: Path, damage: str) -> None:
+    # a state changed from Python into data of other kinds: C hands the statement to the State's method
+    c, py = _swaps_game(tmp_path)
+    outcomes: list[Any] = []
+    for game in (c, py):
+        state = game.new_state(2, 3)
+        for piece in range(len(state.loc)):
+            if damage == "place":  # a place as a list, not a tuple: Python unpacks it all the same
+                state.loc[piece] = list(state.loc[piece])
+        if damage == "used":
+            state.used["grab"] = frozenset(state.used["grab"])  # no clear(): an error at `begin turn`
+        if damage == "missing":
+            state.zones["pile"] = {}  # no pile: swap cannot find it
+        taken: list[Any] = []
+        rng = random.Random(3)
+        for _ in range(30):
+            try:
+                state.apply_index(rng.randrange(state.num_legal_actions()))
+                taken.append(state.history[-1])
+            except RuleError as err:
+                taken.append((err.message, err.pos, err.citations))
+                break
+        outcomes.append((taken, state.to_json() if damage == "place" else None))
+    assert outcomes[0] == outcomes[1]
