@@ -18,6 +18,7 @@ import json
 import math
 import re
 import secrets
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import IO, Any
 
@@ -26,6 +27,7 @@ from .ast import Citation
 from .checker import suggest
 from .edit import turned_face_up
 from .errors import RulesError, SpecError
+from .game import Game
 from .notation import CHANCE, CHANCE_PLAYER, value_word
 from .runtime import State
 from .types import PieceType
@@ -42,6 +44,8 @@ MAX_DATA_SETS = 8
 #: How many states one session keeps for ``load`` by handle at a time (``save`` with ``keep``; ``drop`` with
 #: ``handle`` forgets one).
 MAX_KEPT = 10_000
+#: How many texts of options naming pieces a session keeps for one game's rules (then it starts afresh).
+MAX_NAMED_TEXTS = 100_000
 #: Chance modes of a game: the client resolves chance events, or the state's own generator does.
 CHANCE_MODES = ("client", "seed")
 #: A lone surrogate: JSON text can write one (``\ud800``), UTF-8 cannot.
@@ -124,21 +128,26 @@ class Host:
         return {}
 
 
+#: Texts of options that name pieces, once made, by decision (None: its options name none; the state's own
+#: texts then): they depend on the option and on how the host writes pieces only.  Decisions live as long as
+#: the rules that hold them: their ids stay theirs.
+Named = dict[int, dict[tuple[int, tuple[Any, ...]], str] | None]
+
+
 class _Game:
     """A game of the session: its state, chance mode, and the texts of the pending decision."""
 
     __slots__ = ("by_text", "chance", "named", "pending", "state", "texts", "word")
-    # (decisions live as long as the game of the state kept here: their ids stay theirs)
 
-    def __init__(self, state: State, chance: str, word: Callable[[int], str]):
+    def __init__(self, state: State, chance: str, word: Callable[[int], str], named: Named):
         self.state = state
         self.chance = chance
         self.word = word
         self.pending: object = None
         self.texts: list[str] = []
         self.by_text: dict[str, int] = {}
-        #: Texts of options that name pieces, once made, by decision (they depend on the option only).
-        self.named: dict[int, dict[tuple[int, tuple[Any, ...]], str]] = {}
+        #: The texts of options naming pieces made for the games of these rules (shared by them).
+        self.named = named
 
     def refresh(self) -> None:
         """Make the texts of the pending decision's options (once per decision)."""
@@ -149,22 +158,33 @@ class _Game:
         self.pending = p
         if p is None:
             self.texts = []
-        elif (named := self.named.get(id(p.decision))) is not None or _names_pieces(p.decision):
-            if named is None:
-                named = self.named[id(p.decision)] = {}
-            texts = []
-            for o in p.options:
-                text = named.get(o)
-                if text is None:
-                    text = named[o] = option_text(st, o, self.word)
-                texts.append(text)
-            self.texts = texts
         else:
-            self.texts = st.legal_action_texts()
+            key = id(p.decision)
+            named = self.named.get(key, _UNSEEN)
+            if named is _UNSEEN:
+                if len(self.named) >= MAX_NAMED_TEXTS:
+                    self.named.clear()
+                named = self.named[key] = {} if _names_pieces(p.decision) else None
+            if named is None:
+                self.texts = st.legal_action_texts()
+            else:
+                texts = []
+                for o in p.options:
+                    text = named.get(o)
+                    if text is None:
+                        if len(named) >= MAX_NAMED_TEXTS:
+                            named.clear()
+                        text = named[o] = option_text(st, o, self.word)
+                    texts.append(text)
+                self.texts = texts
         by_text: dict[str, int] = {}
         for i, t in enumerate(self.texts):
             by_text.setdefault(t, i)
         self.by_text = by_text
+
+
+#: Not yet seen (a decision in :data:`Named`).
+_UNSEEN: Any = object()
 
 
 def _names_pieces(decision: Any) -> bool:
@@ -197,6 +217,8 @@ class Session:
         self.uses: dict[int, int] = {}
         #: States saved with ``keep``, by handle (a copy each: the game goes on without changing them).
         self.kept: dict[str, State] = {}
+        #: The texts of options naming pieces, by the rules of the games (each game written by the host's words).
+        self.named: weakref.WeakKeyDictionary[Game, Named] = weakref.WeakKeyDictionary()
         self.counter = 0
         self.closed = False
         self.handlers: dict[str, Callable[[Request], Reply]] = {
@@ -210,6 +232,8 @@ class Session:
         #: The fields each command's request may have besides ``cmd`` and ``id``.
         self.fields = {name: REQUEST_FIELDS.get(name, frozenset()) | added.get(name, frozenset())
                        for name in self.handlers}
+        #: The same with ``cmd`` and ``id``.
+        self.allowed = {name: known | {"cmd", "id"} for name, known in self.fields.items()}
 
     # ------------------------------------------------------------- the wire
     def answer_line(self, line: bytes | str) -> str:
@@ -259,6 +283,8 @@ class Session:
     def check_fields(self, cmd: str, request: Request) -> None:
         """Refuse a request with a field its command does not have (a misspelt field must not pass unnoticed)."""
         known = self.fields[cmd]
+        if self.allowed[cmd].issuperset(request):
+            return
         unknown = sorted(k for k in request if k not in known and k not in ("cmd", "id"))
         if unknown:
             names = ", ".join(f"`{k}`"[:60] for k in unknown[:10])
@@ -326,7 +352,10 @@ class Session:
         if id(state.game) not in uses and len(uses) >= MAX_DATA_SETS:
             raise ProtocolError("too-many-data-sets", f"the games of a session use at most {MAX_DATA_SETS} "
                                 f"different sets of component data; drop the games of one")
-        g = _Game(state, chance, self.host.piece_word(state))
+        named = self.named.get(state.game)
+        if named is None:
+            named = self.named[state.game] = {}
+        g = _Game(state, chance, self.host.piece_word(state), named)
         outcomes = self._auto(g)
         self._use(uses, state, 1)
         self.uses = uses
@@ -599,8 +628,15 @@ def parse_line(line: bytes | str) -> Any:
     """A request line as JSON, strictly: UTF-8, a byte order mark allowed (never guessed to be UTF-16 or
     UTF-32, as ``json.loads`` guesses of bytes), and no ``NaN`` or ``Infinity`` (they are no JSON, and an
     answer could not echo them); ValueError if not."""
-    text = line.decode("utf-8-sig") if isinstance(line, bytes) else line
-    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    if isinstance(line, bytes):
+        text = line.decode("utf-8")
+        if text.startswith("\ufeff"):  # one byte order mark before the line, dropped as utf-8-sig drops it
+            text = text[1:]
+    else:
+        text = line
+    if text.startswith("\ufeff"):
+        raise ValueError("a byte order mark where the JSON starts (one may stand before a line in bytes)")
+    return _DECODER.decode(text)
 
 
 def _no_constant(name: str) -> Any:
@@ -614,6 +650,12 @@ def _finite(text: str) -> float:
     return number
 
 
+#: Reads request lines (one decoder for all: ``json.loads`` with options makes one for each line).
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+#: Writes answer lines (one encoder for all, as :data:`_DECODER`).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def _shown(value: Any) -> str:
     """A value of a request in a message, cut short."""
     text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
@@ -622,7 +664,7 @@ def _shown(value: Any) -> str:
 
 def _dump(reply: Reply) -> str:
     try:
-        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return _ENCODER.encode(reply)
     except (TypeError, ValueError) as err:
         return json.dumps({"id": None, "ok": False,
                            "error": {"code": "internal", "message": f"answer not JSON: {err}"}})

@@ -62,6 +62,9 @@ def test_a_line_that_is_no_utf8_json_is_malformed(nim: Session, line: bytes, sai
 
 def test_a_line_may_start_with_a_byte_order_mark(nim: Session) -> None:
     assert json.loads(nim.answer_line(b'\xef\xbb\xbf{"cmd": "games", "id": 2}')) == {"games": [], "id": 2, "ok": True}
+    for line in (b'\xef\xbb\xbf\xef\xbb\xbf{"cmd": "games"}', '\ufeff{"cmd": "games"}'):  # one only, before bytes
+        reply = json.loads(nim.answer_line(line))
+        assert reply["error"]["code"] == "malformed" and "byte order mark" in reply["error"]["message"]
 
 
 @pytest.mark.parametrize("value", ["yes", 1, 0, [True], {}])

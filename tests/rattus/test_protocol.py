@@ -377,3 +377,25 @@ def test_a_game_id_holding_a_lone_surrogate_is_a_bad_request(gid: str) -> None:
     state = session.answer({"cmd": "save", "game": session.answer({"cmd": "new", "players": 2})["game"]})["state"]
     assert session.answer({"cmd": "load", "state": state, "game": gid})["error"]["code"] == "bad-request"
     assert session.answer({"cmd": "games"})["games"] == ["g1"]
+
+
+def test_games_of_the_same_rules_share_the_texts_of_their_options_up_to_a_bound(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a game loaded by handle (a perft walk loads thousands) writes its options' texts once for all
+    from interpreter import session
+
+    first = client("new", players=3, seed=4, chance="seed")["game"]
+    handle = client("save", game=first, keep=True)["handle"]
+    texts = client("legal", game=first)["actions"]
+    named = client.session.named[client.session.games[first].state.game]
+    made = {key: dict(found) for key, found in named.items() if found}
+    assert made and sum(map(len, made.values())) >= len(texts)  # this decision's options name pieces
+    second = client("load", handle=handle)["game"]
+    assert client("legal", game=second)["actions"] == texts
+    assert {key: dict(found) for key, found in named.items() if found} == made  # none written again
+    monkeypatch.setattr(session, "MAX_NAMED_TEXTS", 2)
+    bounded = Client()
+    game = bounded("new", players=3, seed=4, chance="seed")["game"]
+    assert bounded("legal", game=game)["actions"] == texts  # beyond the bound: made afresh, the same
+    kept = bounded.session.named[bounded.session.games[game].state.game]
+    assert len(kept) <= 2 and all(len(found) <= 2 for found in kept.values() if found)
