@@ -5,7 +5,7 @@
  * see exactly what the C code left.  Inside a generated function every scalar value is an int64:
  *   int: itself; bool: 0/1; player and piece: their number; a table or enum key: its row index;
  *   text: an index into TEXTS; none: RT_NONE (outside the language's numbers, -(2^63-1) .. 2^63-1).
- * Lists are Python lists kept alive by the call's temporary list (R.tmp) until the call returns.
+ * Lists are Python lists kept alive by the call (R.kept, then R.spill: rt_keep) until the call returns.
  *
  * An error sets a Python exception and jumps to the function's `fail` label, which attaches the
  * spec place of the statement that ran (SITES[r->site]) to the exception as `rules_place`: the
@@ -89,10 +89,15 @@ static inline int rt_set_attr(PyObject *o, int slot, PyObject *name, PyObject *v
     return PyObject_SetAttr(o, name, v);
 }
 
+/* The temporaries a call keeps alive (rt_keep) are held in the R itself, up to RT_KEPT of them, then in a list. */
+#define RT_KEPT 24
+
 typedef struct R {
     PyObject *st;     /* the State (borrowed) */
     PyObject *env;    /* the running procedure's locals (borrowed) */
-    PyObject *tmp;    /* temporaries of this call (owned, or NULL) */
+    PyObject *spill;  /* temporaries of this call past the first RT_KEPT (a list, owned, or NULL) */
+    PyObject *kept[RT_KEPT];  /* the first temporaries of this call (owned) */
+    int nkept;
     PyObject *vals;   /* st.vals (owned once read) */
     PyObject *zones;  /* st.zones (owned once read) */
     PyObject *loc;    /* st.loc (owned once read) */
@@ -146,6 +151,12 @@ static void rt_place(R *r, PyObject *ev) {
     }
 }
 
+/* Let go of the temporaries a call kept (rt_keep). */
+static inline void rt_release(R *r) {
+    while (r->nkept > 0) { PyObject *o = r->kept[--r->nkept]; Py_DECREF(o); }
+    Py_CLEAR(r->spill);
+}
+
 /* Write the budget back and free what the call held; ok: 0 for success, -1 for an error. */
 static int rt_end(R *r, int ok) {
     PyObject *et = NULL, *ev = NULL, *tb = NULL;
@@ -161,7 +172,7 @@ static int rt_end(R *r, int ok) {
     } else {
         PyErr_Clear();
     }
-    Py_CLEAR(r->tmp);
+    rt_release(r);
     Py_CLEAR(r->vals);
     Py_CLEAR(r->zones);
     Py_CLEAR(r->loc);
@@ -171,10 +182,12 @@ static int rt_end(R *r, int ok) {
 }
 
 /* Keep an object alive until the call returns; a borrowed pointer to it (NULL on error). */
-static PyObject *rt_keep(R *r, PyObject *o) {
+static inline PyObject *rt_keep(R *r, PyObject *o) {
     if (!o) return NULL;
-    if (!r->tmp && !(r->tmp = PyList_New(0))) { Py_DECREF(o); return NULL; }
-    int bad = PyList_Append(r->tmp, o);
+    if (r->nkept > 0 && r->kept[r->nkept - 1] == o) { Py_DECREF(o); return o; }  /* kept already (a table read again) */
+    if (r->nkept < RT_KEPT) { r->kept[r->nkept++] = o; return o; }
+    if (!r->spill && !(r->spill = PyList_New(0))) { Py_DECREF(o); return NULL; }
+    int bad = PyList_Append(r->spill, o);
     Py_DECREF(o);
     return bad ? NULL : o;
 }
@@ -1001,13 +1014,19 @@ static inline __attribute__((always_inline)) PyObject **rt_zone_mirror(R *r, Mir
 
 typedef struct {
     PyObject_HEAD
-    Py_ssize_t n, cap;
+    Py_ssize_t n, cap;         /* options held; room for options (under this width) */
     int width;                 /* values per option, the most of any branch */
     const signed char *shape;  /* per branch: its number of values, then each value's kind */
     int shape_stride;          /* 1 + width */
-    unsigned char *branch;
-    int64_t *vals;
+    unsigned char *branch;     /* per option its branch (room: nbranch) */
+    int64_t *vals;             /* per option its values, width apart (room: nvals) */
+    Py_ssize_t nbranch, nvals;
 } Options;
+
+/* Options let go of are kept (with their arrays) for the next listings: a decision then allocates nothing. */
+#define RT_OPTIONS_FREE 16
+static Options *OPTIONS_FREE[RT_OPTIONS_FREE];
+static int OPTIONS_NFREE;
 
 static PyObject *rt_unbox_back(int kind, int64_t v) {  /* new reference: see rt_unbox_kind */
     if (v == RT_NONE) return Py_NewRef(Py_None);
@@ -1182,6 +1201,10 @@ static PyObject *options_repr(PyObject *self) {
 
 static void options_dealloc(PyObject *self) {
     Options *o = (Options *)self;
+    if (OPTIONS_NFREE < RT_OPTIONS_FREE && o->nbranch <= 4096) {
+        OPTIONS_FREE[OPTIONS_NFREE++] = o;
+        return;
+    }
     PyMem_Free(o->branch);
     PyMem_Free(o->vals);
     Py_TYPE(self)->tp_free(self);
@@ -1208,28 +1231,44 @@ static PyTypeObject OptionsType = {
 };
 
 static Options *rt_options_new(R *r, const signed char *shape, int width) {
-    Options *o = PyObject_New(Options, &OptionsType);
-    if (!o) return NULL;
-    o->n = 0; o->cap = 0; o->width = width; o->shape = shape; o->shape_stride = 1 + width;
-    o->branch = NULL; o->vals = NULL;
+    Options *o;
+    if (OPTIONS_NFREE > 0) {  /* one let go of before, its arrays kept */
+        o = OPTIONS_FREE[--OPTIONS_NFREE];
+        PyObject_Init((PyObject *)o, &OptionsType);
+    } else {
+        if (!(o = PyObject_New(Options, &OptionsType))) return NULL;
+        o->branch = NULL; o->vals = NULL; o->nbranch = 0; o->nvals = 0;
+    }
+    o->n = 0; o->width = width; o->shape = shape; o->shape_stride = 1 + width;
+    Py_ssize_t per = width > 0 ? width : 1;
+    o->cap = o->nbranch < o->nvals / per ? o->nbranch : o->nvals / per;
     return (Options *)rt_keep(r, (PyObject *)o);
 }
 
-/* Add an option (branch b, width values); -1 with an error set. */
-static int rt_options_add(Options *o, int b, const int64_t *values) {
-    if (o->n >= o->cap) {
-        if (o->cap >= 400000) return rt_stuck();
-        Py_ssize_t cap = o->cap ? o->cap * 2 : 16;
+/* Room for more options: twice as many (at least 32); -1 with an error set. */
+static int rt_options_grow(Options *o) {
+    if (o->cap >= 400000) return rt_stuck();
+    Py_ssize_t cap = o->cap >= 16 ? o->cap * 2 : 32, per = o->width > 0 ? o->width : 1;
+    if (cap > o->nbranch) {
         unsigned char *br = PyMem_Realloc(o->branch, (size_t)cap);
         if (!br) { PyErr_NoMemory(); return -1; }
-        o->branch = br;
-        int64_t *vs = PyMem_Realloc(o->vals, sizeof(int64_t) * (size_t)cap * (size_t)(o->width ? o->width : 1));
-        if (!vs) { PyErr_NoMemory(); return -1; }
-        o->vals = vs;
-        o->cap = cap;
+        o->branch = br; o->nbranch = cap;
     }
+    if (cap * per > o->nvals) {
+        int64_t *vs = PyMem_Realloc(o->vals, sizeof(int64_t) * (size_t)(cap * per));
+        if (!vs) { PyErr_NoMemory(); return -1; }
+        o->vals = vs; o->nvals = cap * per;
+    }
+    o->cap = cap;
+    return 0;
+}
+
+/* Add an option (branch b, width values); -1 with an error set. */
+static inline int rt_options_add(Options *o, int b, const int64_t *values) {
+    if (o->n >= o->cap && rt_options_grow(o) < 0) return -1;
     o->branch[o->n] = (unsigned char)b;
-    for (int k = 0; k < o->width; k++) o->vals[(size_t)o->n * (size_t)o->width + (size_t)k] = values[k];
+    int64_t *to = o->vals + (size_t)o->n * (size_t)o->width;
+    for (int k = 0; k < o->width; k++) to[k] = values[k];
     o->n++;
     return 0;
 }
@@ -1380,7 +1419,7 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
     *out = NULL;
     r->site = -1;
     int bad = RT_BODIES[in->body](r, args, nargs, &ret, out);
-    Py_CLEAR(r->tmp);
+    rt_release(r);
     if (bad == 0) {
         if (!*out) { PyErr_SetString(PyExc_SystemError, "generated code made no value"); return -1; }
         return 0;
@@ -1436,7 +1475,7 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 int64_t ret = -1; PyObject *ro = NULL;
                 r->env = env; r->site = -1;
                 int bad = RT_BODIES[in->body](r, argv, 2, &ret, &ro);
-                Py_CLEAR(r->tmp);
+                rt_release(r);
                 if (bad) { next = -1; break; }
                 if (ro) {  /* a continuation returns its next stop as a number */
                     Py_ssize_t got = PyLong_Check(ro) ? PyLong_AsSsize_t(ro) : -1;
@@ -1469,10 +1508,14 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 next = 1;
                 break;
             }
-            case OP_RETURN:
-                if (PyList_SetSlice(frames, PyList_GET_SIZE(frames) - 1, PyList_GET_SIZE(frames), NULL) < 0) next = -1;
-                else next = 1;
+            case OP_RETURN: {  /* frames.pop(): the list keeps its room for the next call */
+                Py_ssize_t last = PyList_GET_SIZE(frames) - 1;
+                PyObject *gone = PyList_GET_ITEM(frames, last);
+                Py_SET_SIZE(frames, last);
+                Py_DECREF(gone);  /* (fr is held: its locals outlive this) */
+                next = 1;
                 break;
+            }
             case OP_CHOOSE:
             case OP_CHANCE: {
                 if (rt_frame_set_pc(fr, pc) < 0) { next = -1; break; }
