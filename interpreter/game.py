@@ -47,6 +47,8 @@ SPEC_SUFFIX = ".rules"
 MAX_VARIANTS = 32
 #: The longest word a piece may be written by (:meth:`Game.write_pieces`).
 MAX_PIECE_WORD = 1_000
+#: At most this many starts of new states are kept (player counts and settings: see :class:`_Start`).
+MAX_STARTS = 64
 
 
 class _DataContext:
@@ -146,6 +148,8 @@ class Game:
             for part in parts:
                 self.picture_code[id(part)] = self.exprs.expr(part)
         self._worlds: dict[tuple[int, tuple[tuple[str, str], ...]], World] = {}
+        #: Where new states begin, by player count and settings (None: the defaults; see :meth:`new_state`).
+        self._starts: dict[tuple[int, tuple[tuple[str, str], ...] | None], _Start] = {}
         self.decisions = [ins[1] for proc in self.procedures for ins in proc.code
                           if ins[0] in (CHOOSE, CHANCE)]
         #: Settings under which the data checks held (they may read settings: a table's size).
@@ -379,7 +383,9 @@ class Game:
         (a table too small for its start position, say).
         """
         settings = dict(self.defaults)
-        for ident, value in (chosen or {}).items():
+        if not chosen:  # (the data checks held under the defaults when the game was loaded)
+            return settings
+        for ident, value in chosen.items():
             name = ident.replace("-", "_")
             decl = self.switches.get(name)
             if decl is None:
@@ -466,10 +472,33 @@ class Game:
         ``new_game`` does: both then give the same state for the same seed.
         ``lazy``: list each decision's options only when they are read (:attr:`State.lazy`).
         """
-        st = self._blank_state(players, self.settings_for(settings), seed)
+        chosen = self.settings_for(settings)
+        key = (players, tuple(sorted(chosen.items())) if settings else None)
+        start = self._starts.get(key)
+        if start is not None:  # the same start as the last game of these players and settings, copied
+            st = start.state(self, chosen, seed)
+        else:
+            st = self._blank_state(players, chosen, seed)
+            self._set_up(st)
+            start = _Start.of(st)
+            if start is not None and len(self._starts) < MAX_STARTS:
+                self._starts[key] = start
         st.log = [] if log else None
         st.check_invariants = check_invariants
         st.lazy = lazy
+        st.frames = [[self.main_index, 0, {}]]
+        st._run()
+        if check_invariants:
+            st.assert_invariants("setup")
+        st.mark_start()
+        if resolve_setup_chance:
+            st.advance_chance()
+        return st
+
+    def _set_up(self, st: State) -> None:
+        """Give a blank state its tables' initial values and every piece its start zone (before the main
+        procedure runs)."""
+        players = st.n
         for name, decl, init in self.state_inits:
             keys = all_keys([self.domain(d, players) for d in decl.dims])
             # the initial value names no key: one value for every key (each list a copy of its own)
@@ -482,14 +511,6 @@ class Game:
             st.zones[zone][None].append(pid)
             st.loc[pid] = (zone, None)
             st.face_up[pid] = not self.hidden_zones[zone]
-        st.frames = [[self.main_index, 0, {}]]
-        st._run()
-        if check_invariants:
-            st.assert_invariants("setup")
-        st.mark_start()
-        if resolve_setup_chance:
-            st.advance_chance()
-        return st
 
     def state_from_json(self, data: Mapping[str, Any]) -> State:
         """Rebuild a state stored with :meth:`State.to_json`, checking it all (see :mod:`.stored`).
@@ -589,6 +610,72 @@ class Game:
         """The decision instruction at a program position, if it is one."""
         op, a, _ = self.procedures[proc].code[pc]
         return a if op in (CHOOSE, CHANCE) else None
+
+
+class _Start:
+    """A new state's data before its main procedure first runs (the tables' initial values, every piece in
+    its start zone), which depends on the player count and the settings alone: made once by running the
+    initial values, then copied for each new state of those players and settings."""
+
+    __slots__ = ("face_up", "loc", "n", "scope_limits", "vals", "variant", "world", "zones")
+
+    def __init__(self, st: State):
+        self.n = st.n
+        self.variant = st.variant
+        self.world = st.world
+        self.scope_limits = st.scope_limits
+        self.vals = {name: table.copy() for name, table in st.vals.items()}
+        self.zones = {name: {k: pieces.copy() for k, pieces in table.items()} for name, table in st.zones.items()}
+        self.loc = st.loc.copy()
+        self.face_up = st.face_up.copy()
+
+    @staticmethod
+    def of(st: State) -> _Start | None:
+        """The start of a state just set up; None if some initial value is neither a plain value nor a
+        list of them (then each new state evaluates its initial values again)."""
+        for table in st.vals.values():
+            for value in table.values():
+                if not (_plain(value) or (type(value) is list and all(map(_plain, value)))):
+                    return None
+        return _Start(st)
+
+    def state(self, game: Game, settings: dict[str, str], seed: int) -> State:
+        """A new blank state set up as this start says (each list a new copy), as :meth:`Game._set_up` sets it."""
+        st = object.__new__(State)
+        st.budget = STEP_LIMIT
+        st.game = game
+        st.n = self.n
+        st.seats = list(range(self.n))
+        st.settings = settings
+        st.variant = self.variant
+        st.world = self.world
+        st.vals = {name: {k: list(v) for k, v in table.items()}
+                   if any(type(v) is list for v in table.values()) else table.copy()
+                   for name, table in self.vals.items()}
+        st.zones = {name: {k: pieces.copy() for k, pieces in table.items()} for name, table in self.zones.items()}
+        st.loc = self.loc.copy()
+        st.face_up = self.face_up.copy()
+        st.seen = [0] * len(self.loc)
+        st.used = {name: set() for name in game.symbols.limits}
+        st.scope_limits = self.scope_limits
+        st.frames = []
+        st.rng = seed & ((1 << 64) - 1)
+        st.pending = None
+        st.winners = None
+        st.history = []
+        st.log = None
+        st.check_invariants = False
+        st.lazy = False
+        st.start = None
+        st.trail = None
+        return st
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value is none, a number, yes/no, a text or a tuple of such (none of them changes in place)."""
+    kind = type(value)
+    return (value is None or kind is int or kind is bool or kind is str
+            or (kind is tuple and all(map(_plain, value))))
 
 
 def _bounded(fn: Fn) -> Fn:
