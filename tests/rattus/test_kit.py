@@ -138,6 +138,43 @@ def test_an_engine_that_differs_fails_with_the_first_difference(tmp_path: Path) 
 
 
 
+def test_one_engine_checks_the_vectors_while_they_pass_and_a_failure_is_checked_again_alone(
+        tmp_path: Path) -> None:
+    # an engine is one process for the whole kit (a referee's start costs more than most vectors), each vector's
+    # games dropped after it; a vector that fails there is checked again in a fresh process, whose verdict counts
+    starts = tmp_path / "starts"
+    count = f"""
+        request = json.loads(line)
+        if request.get("cmd") == "hello":
+            with open({str(starts)!r}, "a") as f:
+                f.write("x")
+    """
+    results = list(check(changed_referee(tmp_path, count), only="golden/"))
+    assert len(results) == 5 and all(r.passed for r in results) and starts.read_text() == "x"
+    starts.unlink()
+    second_fails = count + """
+        if request.get("cmd") == "new":
+            news = globals()["news"] = globals().get("news", 0) + 1
+            if news == 2:
+                answer = {"ok": False, "error": {"code": "broken", "message": "a process's second game fails"}}
+    """
+    results = list(check(changed_referee(tmp_path, second_fails), only="golden/"))
+    assert all(r.passed for r in results), [r.format() for r in results]
+    assert starts.read_text() == "x" * 5  # the second vector of each process failed: checked again alone
+    starts.unlink()
+    always = changed_referee(tmp_path, count + """
+        if request.get("cmd") == "legal" and answer.get("ok"):
+            answer["actions"] = answer["actions"][1:]
+    """)
+    results = list(check(always, only="golden/"))
+    assert not any(r.passed for r in results) and starts.read_text() == "x" * 5  # a fresh process for each
+    without_drop = changed_referee(tmp_path, """
+        if "commands" in answer:
+            answer["commands"] = [c for c in answer["commands"] if c != "drop"]
+    """)
+    assert all(r.passed for r in check(without_drop, only="golden/"))
+
+
 def test_perft_of_an_engine_without_save_and_load_replays_each_position(tmp_path: Path) -> None:
     engine = changed_referee(tmp_path, """
         if "commands" in answer:

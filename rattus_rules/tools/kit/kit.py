@@ -57,6 +57,8 @@ MAX_KIT_FILE_BYTES = 16_000_000
 CHANCE_MARGIN = 2
 #: See CHANCE_MARGIN.
 CHANCE_SLACK = 16
+#: An engine goes on to the next vector only if the last one left at most this many games in it to drop.
+MAX_LEFT_GAMES = 64
 #: What ``games/expected.json`` holds: a verdict for each record, named by its file in ``games/``.
 EXPECTED_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -164,6 +166,10 @@ class Engine:
         self.timed_out = False
         self.buffer = bytearray()
         self.count = 0
+        #: Requests sent for the vector being checked.
+        self.spent = 0
+        #: The games the vector being checked started (or loaded) and has not dropped.
+        self.games: set[str | int] = set()
         self.commands: set[str] = set()
         #: Whether to ask ``save`` for a handle (``keep``) rather than the whole state (False once refused).
         self.keeps = True
@@ -177,10 +183,11 @@ class Engine:
     def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """Send one request; its answer."""
         assert self.proc.stdin is not None
-        if self.budget is not None and self.count >= self.budget:
+        if self.budget is not None and self.spent >= self.budget:
             raise Difference(f"the vector needs more than {self.budget} requests with this engine; what the kit "
                              f"holds needs fewer (the engine goes on where the kit's game does not)")
         self.count += 1
+        self.spent += 1
         line = json.dumps({"cmd": cmd, "id": self.count, **fields}, ensure_ascii=False) + "\n"
         try:
             self.proc.stdin.write(line.encode("utf-8"))
@@ -195,6 +202,13 @@ class Engine:
         if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
             raise EngineError(f"the engine answered {cmd!r} without `ok`: {text[:200]!r}")
         self._check_id(cmd, answer.get("id", None), "id" in answer)
+        if answer["ok"]:
+            game = answer.get("game") if cmd in ("new", "load") else fields.get("game") if cmd == "drop" else None
+            if isinstance(game, str | int) and not isinstance(game, bool):
+                if cmd == "drop":
+                    self.games.discard(game)
+                else:
+                    self.games.add(game)
         return answer
 
     def _check_id(self, cmd: str, got: Any, present: bool) -> None:
@@ -263,6 +277,25 @@ class Engine:
         """Let the engine drop a state it keeps for :meth:`saved` (nothing to do for a whole state)."""
         if "handle" in saved:
             self.ok("drop", handle=saved["handle"])
+
+    def begin(self) -> None:
+        """Start counting a vector's requests and games afresh."""
+        self.spent = 0
+        self.games = set()
+
+    def tidy(self) -> bool:
+        """Drop the games the last vector left (at most :data:`MAX_LEFT_GAMES`), so that the engine can
+        check the next; False where it cannot (no ``drop``, too many games, a drop refused)."""
+        self.budget = None
+        if "drop" not in self.commands or len(self.games) > MAX_LEFT_GAMES:
+            return False
+        try:
+            for game in sorted(self.games, key=str):
+                if not self.ask("drop", game=game)["ok"]:
+                    return False
+        except EngineError:
+            return False
+        return not self.games
 
     def close(self) -> None:
         """Ask the engine to quit, then end it (kill it at once if it timed out)."""
@@ -698,32 +731,55 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
     """Check an engine command against a kit folder (default: the shipped kit of ``game``, None: the
     selected game; or resolved already, as ``rattus conformance check`` gives it), vector by vector.
 
-    Each vector runs in a fresh engine process, so one vector's failure does not spoil the next; a
-    vector for validators, not engines (:class:`NotForEngines`), is reported SKIP without one.
-    Raises :class:`EngineError` if the engine cannot be started, and :class:`EngineTimeout` (after
-    killing it) if it gives no answer to a request within ``timeout`` seconds.
+    The vectors are checked one after another by one engine process while they pass, each vector's games
+    dropped after it (:meth:`Engine.tidy`; an engine without ``drop`` is started afresh for each vector).
+    A vector that fails is checked again by a fresh engine process, whose verdict is the one reported, and
+    a fresh process checks the next: one vector's failure, or what an earlier one left in the engine, never
+    decides another's verdict.  A vector for validators, not engines (:class:`NotForEngines`), is reported
+    SKIP without an engine.  Raises :class:`EngineError` if the engine cannot be started, and
+    :class:`EngineTimeout` (after killing it) if it gives no answer to a request within ``timeout`` seconds.
     """
     folder = kit_dir(game) if kit is None else kit
-    for name, run in vectors(folder, game):
-        if only is not None and only not in name:
-            continue
-        if isinstance(run, NotForEngines):
-            yield Result(name, True, run.why, skipped=True)
-            continue
-        engine = Engine(command, timeout)
-        try:
+    engine: Engine | None = None
+    try:
+        for name, run in vectors(folder, game):
+            if only is not None and only not in name:
+                continue
+            if isinstance(run, NotForEngines):
+                yield Result(name, True, run.why, skipped=True)
+                continue
+            fresh = engine is None
+            if engine is None:
+                engine = Engine(command, timeout)
+            result = _verdict(engine, name, run, fresh, perft_depth)
+            if not result.passed and not fresh:  # again, alone: nothing an earlier vector left decides it
+                engine.close()
+                engine = Engine(command, timeout)
+                result = _verdict(engine, name, run, True, perft_depth)
+            if not (result.passed and engine.tidy()):
+                engine.close()
+                engine = None
+            yield result
+    finally:
+        if engine is not None:
+            engine.close()
+
+
+def _verdict(engine: Engine, name: str, run: Callable[[Engine], str], fresh: bool,
+             perft_depth: int | None) -> Result:
+    """Check one vector with an engine (``fresh``: just started, greeted first with ``hello``)."""
+    engine.begin()
+    try:
+        if fresh:
             hello = engine.ask("hello", version=1)
             engine.commands = set(_texts(hello, "hello", "commands")) if hello["ok"] else set()
-            engine.perft_depth = perft_depth
-            note = run(engine)
-            yield Result(name, True, note)
-        except Skipped as why:
-            yield Result(name, True, str(why), skipped=True)
-        except Difference as diff:
-            yield Result(name, False, str(diff))
-        except EngineTimeout as err:
-            raise EngineTimeout(f"{name}: {err}") from None
-        except EngineError as err:
-            yield Result(name, False, f"engine: {err}")
-        finally:
-            engine.close()
+        engine.perft_depth = perft_depth
+        return Result(name, True, run(engine))
+    except Skipped as why:
+        return Result(name, True, str(why), skipped=True)
+    except Difference as diff:
+        return Result(name, False, str(diff))
+    except EngineTimeout as err:
+        raise EngineTimeout(f"{name}: {err}") from None
+    except EngineError as err:
+        return Result(name, False, f"engine: {err}")
