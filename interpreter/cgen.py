@@ -1077,10 +1077,13 @@ class Emitter:
             loop = self.each(e.domain, sc, var, cost, lambda v: f"if ({where}{body}) {acc}++;")
             return CVal(f"({{ int64_t {acc} = 0; {loop} {acc}; }})", INT)
         item = self.scalar(e.body, inner) if e.body is not None else CVal(var, elem)
-        if kind == "sum":
+        if kind == "sum":  # the sum is bounded, not each partial sum (as the Python back end's `_total`)
+            x = self.fresh("x")
             loop = self.each(e.domain, sc, var, cost,
-                             lambda v: f"if ({where}) {{ if (rt_add({acc}, {item.text}, &{acc}) < 0) goto fail; }}")
-            return CVal(f"({{ int64_t {acc} = 0; {loop} {acc}; }})", INT)
+                             lambda v: f"if ({where}) {{ int64_t {x} = {item.text}; if ({x} == RT_NONE) {{ "
+                                       f"rt_none_operand(\"+\", 0, {x}); goto fail; }} {acc} += {x}; }}")
+            return CVal(f"({{ __int128 {acc} = 0; {loop} if ({acc} > RT_MAX_INT || {acc} < -RT_MAX_INT) {{ "
+                        f"rt_overflow({acc}); goto fail; }} (int64_t){acc}; }})", INT)
         if kind in ("most", "least"):
             if self.family(item.type) != "num":
                 raise Unsupported(f"`{kind}` of {item.type}", e.pos)

@@ -149,6 +149,30 @@ def times(a: int, b: int) -> int:
     raise TooLarge(f"a product larger than {A.MAX_INT}")
 
 
+def plus(a: Any, b: Any) -> Any:
+    """``a + b``; a number the sum gives must be within :data:`~interpreter.ast.MAX_INT` in size, as every
+    number the rules compute is (the C back end computes in 64 bits; a value of type `any` may be no number)."""
+    out = a + b
+    if type(out) is not int or -A.MAX_INT <= out <= A.MAX_INT:
+        return out
+    raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(out)}")
+
+
+def minus(a: Any, b: Any) -> Any:
+    """``a - b``, bounded as :func:`plus` is."""
+    out = a - b
+    if type(out) is not int or -A.MAX_INT <= out <= A.MAX_INT:
+        return out
+    raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(out)}")
+
+
+def total(out: Any) -> Any:
+    """The value of a `sum` aggregate, bounded as :func:`plus` is (the sum, not each partial sum)."""
+    if type(out) is not int or -A.MAX_INT <= out <= A.MAX_INT:
+        return out
+    raise TooLarge(f"a number larger than {A.MAX_INT}: {_short(out)}")
+
+
 def bounded(value: Any) -> Any:
     """A value to keep in a local, variable or counter: a number at most
     :data:`~interpreter.ast.MAX_INT` in size, or a list of such values nested at most
@@ -260,6 +284,9 @@ HELPERS: dict[str, Any] = {
     "_kept_items": kept_items,
     "_range": int_range,
     "_times": times,
+    "_plus": plus,
+    "_minus": minus,
+    "_total": total,
     "_bounded": bounded,
     "_joined": joined,
     "_zone": zone_of,
@@ -401,6 +428,35 @@ def data_sized(checked: Checked, e: A.Expr) -> bool:
         kind = checked.ref(e)
         return (kind is Kind.SPECIAL and e.ident == "players") or kind in (Kind.TABLE, Kind.ENUM, Kind.ZONE)
     return False
+
+#: At most this many items are in any list or zone the rules make (a kept or joined list holds at most
+#: :data:`MAX_LIST`, a listed range :data:`MAX_RANGE`, a loop or comprehension is charged per round):
+#: far below :data:`~interpreter.ast.MAX_INT`, so that sums of a few such sizes need no check.
+SIZE_BOUND = 2**48
+
+
+def magnitude(checked: Checked, e: A.Expr) -> int:
+    """An upper bound of the size of the number ``e`` gives: :data:`~interpreter.ast.MAX_INT` (every number
+    is within it) unless the expression says less (literals, sizes, counts, and sums, differences,
+    conditionals, `abs`, `min`, `max` of such).  A sum whose operands' bounds add up to at most
+    MAX_INT cannot pass it, and is not checked."""
+    if isinstance(e, A.Literal):
+        return abs(e.value) if type(e.value) is int else A.MAX_INT
+    if isinstance(e, A.Binary) and e.op in ("+", "-"):
+        return min(A.MAX_INT, magnitude(checked, e.left) + magnitude(checked, e.right))
+    if isinstance(e, A.Unary) and e.op == "-":
+        return magnitude(checked, e.operand)
+    if isinstance(e, A.Conditional):
+        return max(magnitude(checked, e.then), magnitude(checked, e.otherwise))
+    if isinstance(e, A.Aggregate) and e.kind == "count":
+        return SIZE_BOUND
+    if isinstance(e, A.Call) and checked.ref(e) is not Kind.FUNCTION:
+        if e.func in ("size", "position"):  # the size of a range is computed, not counted: it may be anything
+            return A.MAX_INT if isinstance(e.args[0], A.Binary) and e.args[0].op == ".." else SIZE_BOUND
+        if e.func in ("abs", "min", "max"):
+            return max(magnitude(checked, a) for a in e.args)
+    return A.MAX_INT
+
 
 class Lazy:
     """A generated function compiled on its first call (:attr:`PyGen.lazy`): the Python back end's
@@ -675,6 +731,8 @@ class PyGen:
             return f"_times({a}, {b})"
         if e.op == "+" and isinstance(self.type_of(e), ListType):
             return f"_joined({a}, {b})"
+        if e.op in ("+", "-") and magnitude(self.checked, e.left) + magnitude(self.checked, e.right) > A.MAX_INT:
+            return f"{'_plus' if e.op == '+' else '_minus'}({a}, {b})"
         return f"({a} {e.op} {b})"
 
     def fold(self, e: A.Binary, a: str, b: str) -> str | None:
@@ -779,7 +837,7 @@ class PyGen:
         if kind == "count":
             return f"sum(1 {loop})" if body is None else f"sum(1 {loop} if {body})"
         if kind == "sum":
-            return f"sum({item} {loop})"
+            return f"_total(sum({item} {loop}))"
         if kind in ("most", "least"):
             return f"{'max' if kind == 'most' else 'min'}(({item} {loop}), default=None)"
         if kind == "first":

@@ -12,12 +12,14 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from interpreter import RuleError
 from tests.spec_fuzzing import BackendChild, comparable, trace
 
-from .harness import GAMES, skip_unless
+from .harness import BACKENDS, GAMES, load, running, skip_unless
 
 BROKEN = """game broken "Broken"
   cite book "Rules" "A sentence."
@@ -112,3 +114,45 @@ def test_the_size_of_a_long_range_is_the_same_on_both_back_ends() -> None:
     ours = comparable(json.loads(json.dumps(trace(folder, 4579, 60, settings, "python"))))
     assert any(entry[0] == "end" for entry in ours)
     assert comparable(BackendChild.of("auto").trace(folder, 4579, 60, settings)) == ours
+
+
+#: What each option of specs/overflow does: a number past 2**63-1 computed on the way (a sum, a difference,
+#: a `sum` aggregate) is a rule error at its statement, even where what follows (`size` of a range, `//`,
+#: `%`, a comparison) would bring it back within the bound; a `sum` whose partial sums pass the bound but
+#: whose total does not is a number.
+OVERFLOW: dict[str, tuple[int, str] | int] = {
+    "range": (14, "-18446744073709551614"),
+    "halved": (15, "18446744073709551614"),
+    "compared": (16, "9223372036854775808"),
+    "below": (17, "-9223372036854775808"),
+    "sum": 9223372036854775807,
+    "overflowing": (19, "9223372036854775808"),
+    "small": 1,
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_number_past_the_bound_on_the_way_is_the_same_rule_error_on_both_back_ends(backend: str) -> None:
+    """Found by the spec fuzzer (seed 1047): `size(0 .. (c0 + c0))` was 0 in Python (unbounded numbers until
+    one is kept) and a rule error in C (64 bits); every number the rules compute is now within the bound."""
+    skip_unless(backend)
+    game = load(Path(__file__).parent / "specs" / "overflow", backend)
+    assert running(game) == backend
+    outcomes: dict[str, Any] = {}
+    for text in game.new_state(2).legal_action_texts():
+        state = game.new_state(2)
+        try:
+            state.apply(text)
+            outcomes[text] = state.vals["kept"][None]
+        except RuleError as err:
+            assert [c.pos.line for c in err.citations] == [err.pos.line, 11], text  # the option's and the procedure's
+            outcomes[text] = (err.pos.line, err.message.removeprefix("a number larger than 9223372036854775807: "))
+    assert outcomes == OVERFLOW
+
+
+def test_the_fuzzers_trace_of_a_number_past_the_bound_is_the_same_on_both_back_ends() -> None:
+    skip_unless("c")
+    folder = Path(__file__).parent / "specs" / "overflow"
+    ours = json.loads(json.dumps(trace(folder, 1047, 10, None, "python")))
+    assert ours[-1][0] == "rule error"
+    assert BackendChild.of("auto").trace(folder, 1047, 10, None) == ours  # the same place, citations and words
