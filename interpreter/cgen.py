@@ -855,11 +855,13 @@ class Emitter:
                 if self.family(node.type) != self.family(other.type):
                     raise Unsupported(f"`adjacent` of a {node.type} and a {other.type}", e.pos)
                 yv, found = self.fresh("y"), self.fresh("f")
-                item = self.unbox("PyList_GET_ITEM(_nl, _i)", elem, e.pos)
-                return CVal(f"({{ int64_t {yv} = {other.text}; PyObject *_nl = {self.neighbours(e, node)}; "
+                ids, count, lv = self.fresh("ids"), self.fresh("n"), self.fresh("l")
+                item = self.unbox(f"PyList_GET_ITEM({lv}, _i)", elem, e.pos)
+                return CVal(f"({{ int64_t {yv} = {other.text}; {self.graph_ids(e, sc, ids, count, lv)} "
                             f"int {found} = 0; "
-                            f"for (Py_ssize_t _i = 0; _i < PyList_GET_SIZE(_nl); _i++) {{ if ({item.text} == {yv}) "
-                            f"{{ {found} = 1; break; }} }} (int64_t){found}; }})", BOOL)
+                            f"for (Py_ssize_t _i = 0; _i < ({ids} ? {count} : PyList_GET_SIZE({lv})); _i++) {{ "
+                            f"if (({ids} ? {ids}[_i] : {item.text}) == {yv}) {{ {found} = 1; break; }} }} "
+                            f"(int64_t){found}; }})", BOOL)
             case "connected":
                 start, within = self.scalar(args[1], sc), self.expr(args[2], sc)
                 if not within.obj:
@@ -989,6 +991,13 @@ class Emitter:
             lst = self.zone_list(e.args[0], sc)
             if copy:
                 lst = f"({{ PyObject *_c = rt_copy(r, {lst}); if (!_c) goto fail; _c; }})"
+        elif isinstance(e, A.Call) and e.func in ("nodes", "neighbours") and isinstance(elem, EntityType) \
+                and self.node_table(e) == elem.table:
+            ids, n, lv, i = self.fresh("ids"), self.fresh("n"), self.fresh("l"), self.fresh("i")
+            item = self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, e.pos)
+            return (f"{{ {self.graph_ids(e, sc, ids, n, lv)} {charge(n, gate=False)} {_gated(n, guard, first)}"
+                    f"for (Py_ssize_t {i} = 0; {i} < ({ids} ? {n} : PyList_GET_SIZE({lv})); {i}++) {{ "
+                    f"int64_t {var} = {ids} ? {ids}[{i}] : {item.text}; {body(var)} }} }}")
         elif isinstance(e, A.Call) and e.func in ("nodes", "neighbours"):
             lst = self.graph_list(e, sc)
         else:
@@ -998,16 +1007,40 @@ class Emitter:
             lst = got.text
         lv, i = self.fresh("l"), self.fresh("i")
         item = self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, e.pos)
-        if isinstance(e, A.Call) and e.func in ("nodes", "neighbours") and isinstance(elem, EntityType):
-            ids, n = self.fresh("ids"), self.fresh("n")  # the world's list, its key indexes found once
-            size = f"PyList_GET_SIZE({lv})"
-            return (f"{{ PyObject *{lv} = {lst}; {charge(size, gate=False)} Py_ssize_t {n} = 0; "
-                    f"const int64_t *{ids} = rt_node_ids({lv}, {self.table_id(elem.table)}, &{n}); "
-                    f"{_gated(size, guard, first)}for (Py_ssize_t {i} = 0; {i} < {size}; {i}++) {{ int64_t {var} = "
-                    f"({ids} && {i} < {n}) ? {ids}[{i}] : {item.text}; {body(var)} }} }}")
         return (f"{{ PyObject *{lv} = {lst}; {charge(f'PyList_GET_SIZE({lv})')} "
                 f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ int64_t {var} = {item.text}; "
                 f"{body(var)} }} }}")
+
+    def node_table(self, e: A.Call) -> str | None:
+        """The node table of the graph a graph builtin is called on (None if its first argument is no graph)."""
+        t = self.type_of(e.args[0])
+        return self.symbols.graphs[t.graph].nodes if isinstance(t, GraphType) else None
+
+    def graph_ids(self, e: A.Call, sc: Scope, ids: str, n: str, lv: str) -> str:
+        """C statements declaring and setting ``ids`` and ``n`` to the key indexes of `nodes(g)` or
+        `neighbours(g, x)` from the world's arrays (see crt.h, ``rt_world_graph``), or else ``ids`` to NULL, ``lv``
+        to the world's live list and ``n`` to its length: the world first, then the node, as the Python back end
+        reads them."""
+        t = self.type_of(e.args[0])
+        table = self.node_table(e)
+        if not isinstance(t, GraphType) or table is None:
+            raise Unsupported("a graph given as a value", e.pos)
+        g = self.graphs.setdefault(t.graph, len(self.graphs))
+        wg = self.fresh("wg")
+        head = (f"const int64_t *{ids} = NULL; Py_ssize_t {n} = 0; PyObject *{lv} = NULL; const WorldGraph *{wg}; "
+                f"if (rt_world_graph(r, {g}, {self.name(t.graph)}, {self.table_id(table)}, &{wg}) < 0) goto fail;")
+        if e.func == "nodes":
+            return (f"{head} if ({wg}) {{ {ids} = {wg}->nodes; {n} = {wg}->nn; }} "
+                    f"else {{ {lv} = {self.graph_list(e, sc)}; {n} = PyList_GET_SIZE({lv}); }}")
+        node = self.scalar(e.args[1], sc)
+        x = self.fresh("x")
+        held = CVal(x, node.type)
+        slow = f"{lv} = {self.neighbours(e, held)}; {n} = PyList_GET_SIZE({lv});"
+        if not (isinstance(node.type, EntityType) and node.type.table == table):
+            return f"{head} int64_t {x} = {node.text}; {slow}"
+        return (f"{head} int64_t {x} = {node.text}; if ({wg} && ({x} == RT_NONE || ({x} >= 0 && {x} < {wg}->nk))) {{ "
+                f"Py_ssize_t _s = {x} == RT_NONE ? {wg}->nk : {x}; {ids} = {wg}->adj + {wg}->off[_s]; "
+                f"{n} = {wg}->off[_s + 1] - {wg}->off[_s]; }} else {{ {slow} }}")
 
     def world_map(self, e: A.Call, table: str) -> str:
         """C text of ``st.world.<table>[graph]`` (borrowed) for a graph builtin."""

@@ -233,8 +233,61 @@ static int rt_int_of(PyObject *o, int64_t *out) {
     return 0;
 }
 
+/* The key objects of the module's entity tables (KEYS: held for the module's life) found by their address: a
+ * key read back from a state or a local is most often that very object (rt_key_obj boxes to it), so its index is
+ * had without a dict look-up.  Each slot holds the index KEY_IDS gives that object (so a hit answers as the
+ * look-up would); anything not found is looked up in KEY_IDS.  Open addressing, at most half full; made once,
+ * at setup, and never changed after. */
+typedef struct { PyObject *key; int32_t table; int32_t index; } KeySlot;
+#define RT_KEY_SLOTS_MAX (1 << 20)
+static KeySlot *KEY_SLOTS;
+static size_t KEY_MASK;
+
+static inline size_t rt_key_hash(PyObject *o, int table) {
+    return (((size_t)(uintptr_t)o >> 4) * 0x9E3779B1u + (size_t)table) & KEY_MASK;
+}
+
+/* The index of a key object of a table by its address; -1 if it is not one of the objects in KEY_SLOTS. */
+static inline Py_ssize_t rt_key_slot(int table, PyObject *o) {
+    if (!KEY_SLOTS) return -1;
+    for (size_t h = rt_key_hash(o, table);; h = (h + 1) & KEY_MASK) {
+        KeySlot *s = &KEY_SLOTS[h];
+        if (s->key == o && s->table == table) return s->index;
+        if (!s->key) return -1;
+    }
+}
+
+/* Fill KEY_SLOTS from KEYS and KEY_IDS (nothing if memory is short or the keys are too many: the look-ups
+ * stay). */
+static void rt_key_slots_fill(void) {
+    Py_ssize_t total = 0;
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(KEYS); t++) total += PyTuple_GET_SIZE(PyTuple_GET_ITEM(KEYS, t));
+    size_t size = 16;
+    while (size < 2 * (size_t)total) size *= 2;
+    if (size > RT_KEY_SLOTS_MAX || PyTuple_GET_SIZE(KEYS) != PyTuple_GET_SIZE(KEY_IDS)) return;
+    KeySlot *slots = PyMem_Calloc(size, sizeof(KeySlot));
+    if (!slots) { PyErr_Clear(); return; }
+    KEY_MASK = size - 1;
+    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(KEYS); t++) {
+        PyObject *keys = PyTuple_GET_ITEM(KEYS, t), *ids = PyTuple_GET_ITEM(KEY_IDS, t);
+        if (!PyTuple_Check(keys) || !PyDict_Check(ids)) { PyMem_Free(slots); return; }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keys); i++) {
+            PyObject *k = PyTuple_GET_ITEM(keys, i);
+            PyObject *at = PyDict_GetItemWithError(ids, k);
+            long long v = at && PyLong_CheckExact(at) ? PyLong_AsLongLong(at) : -1;
+            if (v < 0 || v >= PyTuple_GET_SIZE(keys)) { PyErr_Clear(); PyMem_Free(slots); return; }
+            size_t h = rt_key_hash(k, (int)t);
+            while (slots[h].key && !(slots[h].key == k && slots[h].table == (int32_t)t)) h = (h + 1) & KEY_MASK;
+            slots[h].key = k; slots[h].table = (int32_t)t; slots[h].index = (int32_t)v;
+        }
+    }
+    KEY_SLOTS = slots;
+}
+
 static int rt_key_of(int table, PyObject *o, int64_t *out) {
     if (o == Py_None) { *out = RT_NONE; return 0; }
+    Py_ssize_t at = rt_key_slot(table, o);
+    if (at >= 0) { *out = at; return 0; }
     PyObject *i = PyDict_GetItemWithError(PyTuple_GET_ITEM(KEY_IDS, table), o);
     if (!i) {
         if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "%R is no key the C back end knows", o);
@@ -353,19 +406,47 @@ static inline int64_t rt_seat(int64_t v, int64_t n) {
 
 /* ----------------------------------------------------------------- tables */
 
-/* st.vals[name] (borrowed), read once per call. */
+/* The tables a state's st.vals or st.zones held under a name, found last (the name held): while that dict is
+ * the very one, unchanged (CPython's dict version tag: a new dict or any change gets a new one), its entry is
+ * found again without a look-up.  The owner is compared by address only, never dereferenced. */
+typedef struct { PyObject *owner; uint64_t tag; PyObject *name; PyObject *table; } TableSlot;
+#define RT_TABLE_SLOTS 128
+static TableSlot TABLE_SLOTS[RT_TABLE_SLOTS];
+
+#if PY_VERSION_HEX < 0x030C0000
+#define RT_DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#define RT_MIRRORS 1
+#else
+#define RT_DICT_TAG(d) ((uint64_t)0)
+#define RT_MIRRORS 0
+#endif
+
+/* owner[name] (borrowed), a KeyError naming the name if it is missing. */
+static PyObject *rt_named(PyObject *owner, PyObject *name) {
+    TableSlot *s = &TABLE_SLOTS[((uintptr_t)name >> 4) % RT_TABLE_SLOTS];
+    int exact = RT_MIRRORS && PyDict_CheckExact(owner);
+    if (exact && s->owner == owner && s->name == name && s->tag == RT_DICT_TAG(owner)) return s->table;
+    PyObject *t = PyDict_GetItemWithError(owner, name);
+    if (!t) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
+        return NULL;
+    }
+    if (exact) {
+        Py_XSETREF(s->name, Py_NewRef(name));
+        s->owner = owner; s->tag = RT_DICT_TAG(owner); s->table = t;
+    }
+    return t;
+}
+
+/* st.vals[name] (borrowed); st.vals read once per call. */
 static PyObject *rt_table(R *r, PyObject *name) {
     if (!r->vals && !(r->vals = rt_attr(r->st, CSI_vals, S_vals))) return NULL;
-    PyObject *t = PyDict_GetItemWithError(r->vals, name);
-    if (!t && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
-    return t;
+    return rt_named(r->vals, name);
 }
 
 static PyObject *rt_zone_table(R *r, PyObject *name) {
     if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) return NULL;
-    PyObject *t = PyDict_GetItemWithError(r->zones, name);
-    if (!t && !PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, name);
-    return t;
+    return rt_named(r->zones, name);
 }
 
 /* d[key] (borrowed), a KeyError naming the key if it is missing; steals the key reference. */
@@ -702,6 +783,7 @@ static int rt_setup_common(PyObject *args) {
         if (!o) return -1;
         PyTuple_SET_ITEM(SMALL_INTS, i, o);
     }
+    rt_key_slots_fill();
     return 0;
 }
 
@@ -751,14 +833,6 @@ static int64_t RT_MIRROR_OFF_[1];
 static PyObject *RT_ZONES_OFF_[1];
 #define RT_ZONES_OFF RT_ZONES_OFF_
 
-#if PY_VERSION_HEX < 0x030C0000
-#define RT_DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
-#define RT_MIRRORS 1
-#else
-#define RT_DICT_TAG(d) ((uint64_t)0)
-#define RT_MIRRORS 0
-#endif
-
 /* The index of a key part (dims[i]: -1 a seat, else an entity table); -1 if it is none of them. */
 static Py_ssize_t rt_key_part(int dim, PyObject *k, int64_t n) {
     if (dim < 0) {
@@ -767,10 +841,13 @@ static Py_ssize_t rt_key_part(int dim, PyObject *k, int64_t n) {
         if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
         return (v >= 0 && v < n) ? (Py_ssize_t)v : -1;
     }
-    PyObject *i = PyDict_GetItemWithError(PyTuple_GET_ITEM(KEY_IDS, dim), k);
-    if (!i) { PyErr_Clear(); return -1; }
     PyObject *keys = PyTuple_GET_ITEM(KEYS, dim);
-    Py_ssize_t at = PyLong_AsSsize_t(i);
+    Py_ssize_t at = rt_key_slot(dim, k);
+    if (at < 0) {
+        PyObject *i = PyDict_GetItemWithError(PyTuple_GET_ITEM(KEY_IDS, dim), k);
+        if (!i) { PyErr_Clear(); return -1; }
+        at = PyLong_AsSsize_t(i);
+    }
     /* 1 and True are equal keys: only the very kind of key the table has */
     if (at < 0 || at >= PyTuple_GET_SIZE(keys) || Py_TYPE(PyTuple_GET_ITEM(keys, at)) != Py_TYPE(k)) return -1;
     return at;
@@ -831,8 +908,8 @@ static inline int rt_unbox_mirrored(int vkind, PyObject *o, int64_t *out) {
 static PyObject *rt_owned_table(R *r, Mirror *m, PyObject *name, int zones) {
     PyObject *owner = zones ? r->zones : r->vals;
     if (!owner) {
-        if (zones) { if (!rt_zone_table(r, name)) return NULL; owner = r->zones; }
-        else { if (!rt_table(r, name)) return NULL; owner = r->vals; }
+        if (zones) { if (!(owner = r->zones = rt_attr(r->st, CSI_zones, S_zones))) return NULL; }
+        else if (!(owner = r->vals = rt_attr(r->st, CSI_vals, S_vals))) return NULL;
     }
     if (RT_MIRRORS && m->owner == owner && m->owner_tag == RT_DICT_TAG(owner) && m->table) return m->table;
     PyObject *t = zones ? rt_zone_table(r, name) : rt_table(r, name);
@@ -1800,42 +1877,110 @@ static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssi
     return c;
 }
 
-/* ------------------------------------------------------------ node indexes
- * The key indexes of a list a world holds (`nodes(g)`, `neighbours(g, x)`: lists that never change), found
- * once per list: a loop over them reads no dict.  Safe by construction, whatever runs while a loop holds its
- * pointer (its body may call Python, another thread may run a state of another world of this module): an
- * entry holds a strong reference to its list, so no other list can take its address, and once made it is
- * never changed or freed while the module lives.  Bounded: at most RT_NODE_CACHE lists and RT_NODE_IDS_MAX
- * indexes in all (the lists of a few worlds: one per player count and settings); past that, and where the
- * indexes are not had, NULL (no error): the loop then reads each key from the list, as before. */
-typedef struct { PyObject *list; int table; Py_ssize_t n; int64_t *ids; } NodeIds;
-#define RT_NODE_CACHE 2048
-#define RT_NODE_IDS_MAX 4000000
-static NodeIds NODE_IDS[RT_NODE_CACHE];
-static Py_ssize_t NODE_IDS_HELD;  /* indexes held in all */
+/* ------------------------------------------------------------ worlds as arrays
+ * A world's graphs (st.world.nodes[g], st.world.adjacent[g]: lists and dicts that never change once made) as
+ * arrays of key indexes, made once per world object and graph: a loop over `nodes(g)` or `neighbours(g, x)`
+ * then reads no dict and no list.  The neighbours are laid out for every key index i of the graph's node table
+ * (and for none, at i == the table's size) as the Python back end finds them, `adjacent[g].get(key i, [])`:
+ * adj[off[i] .. off[i + 1]).  Where a graph cannot be laid out so (a list that is not a list of the table's keys,
+ * too many worlds or indexes), the generated code reads the world's lists, as before.
+ * Safe by construction, whatever runs while a loop holds its pointer (its body may call Python, another thread
+ * may run a state of another world of this module): an entry holds a strong reference to its world, so no other
+ * world can take its address, and once made it is never changed or freed while the module lives.  Bounded: at
+ * most RT_WORLDS worlds (one per player count and settings) and RT_WORLD_IDS_MAX indexes in all. */
+typedef struct {
+    int made, ok;
+    Py_ssize_t nn, nk;  /* nodes in play; keys of the node table */
+    int64_t *nodes;
+    Py_ssize_t *off;    /* nk + 2 */
+    int64_t *adj;
+} WorldGraph;
+typedef struct { PyObject *world; WorldGraph g[RT_GRAPHS]; } WorldArrays;
+#define RT_WORLDS 64
+#define RT_WORLD_IDS_MAX 4000000
+static WorldArrays WORLDS[RT_WORLDS];
+static int NWORLDS, WORLD_LAST;
+static Py_ssize_t WORLD_IDS_HELD;
 
-static const int64_t *rt_node_ids(PyObject *list, int table, Py_ssize_t *n) {
+/* The key indexes of a list of keys of a table (a new array; NULL with no error if they are not all keys). */
+static int64_t *rt_key_ids(PyObject *list, int table) {
     Py_ssize_t size = PyList_GET_SIZE(list);
-    size_t h = ((uintptr_t)list >> 4) % RT_NODE_CACHE;
-    for (int probe = 0; probe < 16; probe++) {
-        NodeIds *e = &NODE_IDS[(h + (size_t)probe) % RT_NODE_CACHE];
-        if (e->list == list) {
-            if (e->table != table || e->n != size) return NULL;
-            *n = size;
-            return e->ids;
+    int64_t *ids = PyMem_Malloc(sizeof(int64_t) * (size_t)(size ? size : 1));
+    if (!ids) { PyErr_Clear(); return NULL; }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        if (rt_key_of(table, PyList_GET_ITEM(list, i), &ids[i]) < 0 || ids[i] == RT_NONE) {
+            PyErr_Clear(); PyMem_Free(ids); return NULL;
         }
-        if (e->list) continue;
-        if (size < 1 || size > RT_NODE_IDS_MAX - NODE_IDS_HELD) return NULL;
-        int64_t *ids = PyMem_Malloc(sizeof(int64_t) * (size_t)size);
-        if (!ids) { PyErr_Clear(); return NULL; }
-        for (Py_ssize_t i = 0; i < size; i++) {
-            if (rt_key_of(table, PyList_GET_ITEM(list, i), &ids[i]) < 0) { PyErr_Clear(); PyMem_Free(ids); return NULL; }
-        }
-        if (e->list) { PyMem_Free(ids); return NULL; }  /* (taken meanwhile: no Python code runs above, but be sure) */
-        e->list = Py_NewRef(list); e->table = table; e->n = size; e->ids = ids;
-        NODE_IDS_HELD += size;
-        *n = size;
-        return ids;
     }
-    return NULL;
+    return ids;
+}
+
+/* Lay out graph `name` of a world (g->ok stays 0 where it cannot be). */
+static void rt_world_layout(PyObject *w, WorldGraph *g, PyObject *name, int table) {
+    PyObject *keys = PyTuple_GET_ITEM(KEYS, table);
+    Py_ssize_t nk = PyTuple_GET_SIZE(keys);
+    PyObject *nodes_map = PyObject_GetAttr(w, S_nodes), *adj_map = PyObject_GetAttr(w, S_adjacent);
+    PyObject *nodes = nodes_map && PyDict_CheckExact(nodes_map) ? PyDict_GetItemWithError(nodes_map, name) : NULL;
+    PyObject *adj = adj_map && PyDict_CheckExact(adj_map) ? PyDict_GetItemWithError(adj_map, name) : NULL;
+    int64_t *node_ids = NULL, *ids = NULL;
+    Py_ssize_t *off = NULL;
+    if (!nodes || !adj || !PyList_CheckExact(nodes) || !PyDict_CheckExact(adj)) goto out;
+    Py_ssize_t nn = PyList_GET_SIZE(nodes);
+    /* (every neighbour list is counted before anything is made: the sizes are bounded first) */
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i <= nk; i++) {
+        PyObject *l = PyDict_GetItemWithError(adj, i < nk ? PyTuple_GET_ITEM(keys, i) : Py_None);
+        if (!l) { if (PyErr_Occurred()) goto out; continue; }
+        if (!PyList_CheckExact(l)) goto out;
+        total += PyList_GET_SIZE(l);
+        if (total > RT_WORLD_IDS_MAX) goto out;
+    }
+    if (nn + total + nk > RT_WORLD_IDS_MAX - WORLD_IDS_HELD) goto out;
+    off = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(nk + 2));
+    ids = PyMem_Malloc(sizeof(int64_t) * (size_t)(total ? total : 1));
+    node_ids = rt_key_ids(nodes, table);
+    if (!off || !ids || !node_ids) goto out;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i <= nk; i++) {
+        off[i] = at;
+        PyObject *l = PyDict_GetItemWithError(adj, i < nk ? PyTuple_GET_ITEM(keys, i) : Py_None);
+        if (!l) { if (PyErr_Occurred()) goto out; continue; }
+        if (!PyList_CheckExact(l) || at + PyList_GET_SIZE(l) > total) goto out;  /* (as counted: no code ran) */
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(l); j++) {
+            if (rt_key_of(table, PyList_GET_ITEM(l, j), &ids[at]) < 0 || ids[at] == RT_NONE) goto out;
+            at++;
+        }
+    }
+    off[nk + 1] = at;
+    g->nn = nn; g->nk = nk; g->nodes = node_ids; g->off = off; g->adj = ids; g->ok = 1;
+    WORLD_IDS_HELD += nn + at + nk;
+    node_ids = NULL; off = NULL; ids = NULL;
+out:
+    PyErr_Clear();
+    PyMem_Free(node_ids); PyMem_Free(off); PyMem_Free(ids);
+    Py_XDECREF(nodes_map); Py_XDECREF(adj_map);
+    g->made = 1;
+}
+
+/* The arrays of graph g (its name, its node table) of the state's world: -1 with an error set if the state has
+ * no world; else 0 and *out the arrays, or NULL where the world's lists are to be read. */
+static int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGraph **out) {
+    *out = NULL;
+    PyObject *w = rt_attr(r->st, CSI_world, S_world);
+    if (!w) return -1;
+    Py_DECREF(w);  /* the state holds it while the call runs */
+    int k = WORLD_LAST;
+    if (k >= NWORLDS || WORLDS[k].world != w) {
+        for (k = 0; k < NWORLDS && WORLDS[k].world != w; k++) {}
+        if (k == NWORLDS) {
+            if (NWORLDS == RT_WORLDS) return 0;
+            WORLDS[k].world = Py_NewRef(w);
+            NWORLDS++;
+        }
+        WORLD_LAST = k;
+    }
+    WorldGraph *wg = &WORLDS[k].g[g];
+    if (!wg->made) rt_world_layout(w, wg, name, table);
+    if (wg->ok) *out = wg;
+    return 0;
 }
