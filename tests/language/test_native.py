@@ -485,8 +485,8 @@ print("wrong" if wrong else "ok", wrong[:2])
 
 
 def test_node_loops_of_two_worlds_in_two_threads_read_their_own_nodes(tmp_path: Path) -> None:
-    # crt.h's rt_node_ids freed every cached list when another world came, while a loop of another thread
-    # still read its list (its body had called Python): run in a child process, as a crash would end it
+    # crt.h's node indexes (now rt_world_graph's arrays) were freed when another world came, while a loop of
+    # another thread still read them (its body had called Python): run in a child process, as a crash would end it
     import subprocess
     import sys
 
@@ -658,3 +658,35 @@ def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: P
                 break
         outcomes.append((taken, state.to_json() if damage == "place" else None))
     assert outcomes[0] == outcomes[1]
+
+
+NEIGHBOURS_SPEC = WORLDS_SPEC.replace(
+    'where size(connected(paths, s, [t for t in nodes(paths) where t != "s1"])) > 1',
+    'where size([t for t in neighbours(paths, s) where t != "s1"]) > 1 \n'
+    '      and not any(t in nodes(paths) where t == "s4": adjacent(paths, s, t))'
+    ' and first(t in neighbours(paths, s) where t != s) != "s2"')
+
+
+def test_graph_loops_read_the_world_of_the_state_they_run_on(tmp_path: Path) -> None:
+    # the C loops over nodes and neighbours read arrays laid out once per world object: a state given
+    # another world (its neighbours in another order, a node left out) lists what the Python back end does
+    from interpreter.runtime import World
+
+    spots = [(f"s{i}", 2) for i in range(12)]
+    (tmp_path / "spots.csv").write_text("spot,least\n" + "".join(f"{s},{k}\n" for s, k in spots), encoding="utf-8")
+    links = [(f"s{i}", f"s{i + 1}") for i in range(11)] + [(f"s{i}", f"s{i + 3}") for i in range(0, 9, 2)]
+    (tmp_path / "links.csv").write_text("a,b\n" + "".join(f"{a},{b}\n" for a, b in links), encoding="utf-8")
+    (tmp_path / "a.rules").write_text(NEIGHBOURS_SPEC, encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    a, b = c.new_state(2, seed=1), py.new_state(2, seed=1)
+    assert a.legal_action_texts() == b.legal_action_texts() != []
+    world = a.world
+    turned = {k: list(reversed(v)) for k, v in world.adjacent["paths"].items() if k != "s5"}
+    for other in (World({"paths": world.nodes["paths"][::-1]}, {"paths": turned}),
+                  World({"paths": world.nodes["paths"]}, {"paths": {**turned, None: ["s3", "s1"]}})):
+        for st in (a, b):
+            st.world = other
+            st.pending = None
+            st._run()  # (the frames stand at the decision: it is listed again)
+        assert a.legal_action_texts() == b.legal_action_texts(), other
