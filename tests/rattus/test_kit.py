@@ -19,7 +19,7 @@ from rattus_rules import new_game
 from rattus_rules.algorithms.agents import RandomPlayer
 from rattus_rules.cli import main
 from rattus_rules.tools.kit.conformance import loads_golden
-from rattus_rules.tools.kit.kit import check, kit_dir
+from rattus_rules.tools.kit.kit import EngineTimeout, check, kit_dir
 from rattus_rules.tools.kit.schemas import validator
 
 REFEREE = f"{sys.executable} -m rattus_rules serve"
@@ -173,6 +173,20 @@ def test_one_engine_checks_the_vectors_while_they_pass_and_a_failure_is_checked_
             answer["commands"] = [c for c in answer["commands"] if c != "drop"]
     """)
     assert all(r.passed for r in check(without_drop, only="golden/"))
+
+
+def test_an_engine_that_never_answers_a_drop_between_vectors_stops_the_check(tmp_path: Path) -> None:
+    engine = changed_referee(tmp_path, """
+        if json.loads(line).get("cmd") == "drop":
+            import time
+            time.sleep(60)
+    """)
+    results = check(engine, only="golden/2p-seed1", timeout=2)
+    assert next(results).passed  # the vector passed; dropping its game is what got no answer
+    with pytest.raises(EngineTimeout) as stopped:
+        next(results)
+    said = str(stopped.value)
+    assert "golden/2p-seed1: the engine gave no answer within 2 s" in said and '"drop"' in said
 
 
 def test_perft_of_an_engine_without_save_and_load_replays_each_position(tmp_path: Path) -> None:

@@ -285,7 +285,8 @@ class Engine:
 
     def tidy(self) -> bool:
         """Drop the games the last vector left (at most :data:`MAX_LEFT_GAMES`), so that the engine can
-        check the next; False where it cannot (no ``drop``, too many games, a drop refused)."""
+        check the next; False where it cannot (no ``drop``, too many games, a drop refused or answered out of
+        protocol).  Raises :class:`EngineTimeout` if a drop gets no answer in time."""
         self.budget = None
         if "drop" not in self.commands or len(self.games) > MAX_LEFT_GAMES:
             return False
@@ -293,6 +294,8 @@ class Engine:
             for game in sorted(self.games, key=str):
                 if not self.ask("drop", game=game)["ok"]:
                     return False
+        except EngineTimeout:
+            raise
         except EngineError:
             return False
         return not self.games
@@ -756,10 +759,14 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
                 engine.close()
                 engine = Engine(command, timeout)
                 result = _verdict(engine, name, run, True, perft_depth)
-            if not (result.passed and engine.tidy()):
+            yield result
+            try:
+                tidied = result.passed and engine.tidy()
+            except EngineTimeout as err:  # no answer to a drop: the check stops, as for any request
+                raise EngineTimeout(f"{name}: {err}") from None
+            if not tidied:
                 engine.close()
                 engine = None
-            yield result
     finally:
         if engine is not None:
             engine.close()
