@@ -25,10 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import ipaddress
-import logging
 import os
-import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -88,6 +85,8 @@ def dask_warning(address: str) -> str | None:
     host = rest.rsplit(":", 1)[0] if not rest.startswith("[") else rest[1:].split("]", 1)[0]
     if host == "localhost":
         return None
+    import ipaddress  # here, as the other imports only a cluster needs: `rattus` starts without them
+
     try:
         if ipaddress.ip_address(host).is_loopback:
             return None
@@ -152,6 +151,8 @@ def _ticked(result: R, tick: Callable[[], None]) -> R:
 @contextlib.contextmanager
 def _quiet_dask() -> Iterator[None]:
     """Dask's loggers silent for the duration: a failure is said once, in one line (:class:`ClusterError`)."""
+    import logging
+
     names = ["distributed", "tornado", "asyncio"]
     names += [n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]
     loggers = [logging.getLogger(n) for n in names]
@@ -204,6 +205,8 @@ def _connect(distributed: Any, target: str | DaskCluster) -> Any:
     except ValueError as err:
         raise ConnectionError(f"not a Dask scheduler's address ({err})") from None
     if scheme in ("tcp", "tls"):
+        import socket
+
         try:
             socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
         except OSError as err:

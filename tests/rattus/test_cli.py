@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from rattus_rules import new_game
-from rattus_rules.cli import ALONE, build_parser, command_alone, main
+from rattus_rules.cli import ALONE, COMMAND_MODULES, build_parser, command_alone, main
 from rattus_rules.paths import spec_dir
 
 from ..conftest import ROOT
@@ -177,3 +180,16 @@ def test_serve_builds_its_parser_alone_and_reads_its_command_line_as_the_full_pa
     full, alone = build_parser(), build_parser(serve)
     for argv in (["serve"], ["--game", "ratten_scharf", "serve"], ["-g", "rattus", "serve"]):
         assert vars(alone.parse_args(argv)) == vars(full.parse_args(argv))
+
+
+def test_a_referee_starts_without_the_other_commands_nor_lark_nor_a_process_pool() -> None:
+    # what `rattus serve` imports is what a conformance check or a client waits for at each start
+    code = ("import runpy, sys\nsys.argv = ['rattus', 'serve']\ntry:\n    runpy.run_module('rattus_rules.cli', "
+            "run_name='__main__')\nexcept SystemExit:\n    pass\nprint(sorted(sys.modules), file=sys.stderr)")
+    for _ in range(2):  # the first may parse the spec (a cache of its own): the second reads it back
+        done = subprocess.run([sys.executable, "-c", code], input='{"cmd": "hello", "id": 1}\n',
+                              capture_output=True, text=True, check=True, cwd=ROOT)
+        assert '"ok":true' in done.stdout
+    loaded = set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
+    others = {name for name in COMMAND_MODULES if name != ALONE["serve"]}
+    assert not loaded & (others | {"lark", "interpreter.builder", "concurrent.futures.process"}), loaded & others
