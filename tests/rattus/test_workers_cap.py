@@ -3,6 +3,7 @@ processes, about 700 MB together)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -21,7 +22,7 @@ def test_run_all_starts_no_more_processes_than_cores(monkeypatch: pytest.MonkeyP
             started.append(max_workers)
             super().__init__(max_workers=max_workers, **kw)
 
-    monkeypatch.setattr(executor, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)  # the executor imports it when it uses it
     monkeypatch.setattr(executor, "local_cores", lambda: 2)
     assert run_all(abs, list(range(-30, 0)), workers=24) == list(range(30, 0, -1))
     assert started == [2]
