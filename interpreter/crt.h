@@ -12,11 +12,19 @@
  * runtime then raises the same RuleError, at the same place, as the Python back end.
  * Every array index is bounded; the step budget is spent as in the generated Python.
  */
+/* CPython's own inline helpers (Py_TYPE, PyTuple_GET_SIZE, ...) without their debug assertions, as a release
+ * build of an extension module has them: with assertions they are not inlined, and each costs a call. */
+#ifndef NDEBUG
+#define NDEBUG 1
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
 #include <stdint.h>
 #include <string.h>
+
+/* A small helper of the hot paths, inlined even at -Og (which inlines nothing of its own accord). */
+#define RT_HOT static inline __attribute__((always_inline))
 
 #define RT_NONE INT64_MIN
 #define RT_MAX_INT INT64_MAX
@@ -33,7 +41,7 @@ static PyObject *KEY_IDS;   /* tuple: for each entity table, a dict key -> index
 static PyObject *STUCK, *TOO_LARGE, *VALUES, *PENDING;
 static PyObject *S_world, *S_nodes, *S_adjacent;
 static PyObject *S_pending, *S_options, *S_log, *S_check_invariants, *S_decision, *S_texts, *S_history;
-static PyObject *S_trail, *S_rng, *S_begin_scope, *S_swap_pieces, *S_move_piece;
+static PyObject *S_trail, *S_rng, *S_begin_scope, *S_swap_pieces, *S_move_piece, *S_lazy;
 static PyObject *S_frames, *S_budget, *S_vals, *S_zones, *S_loc, *S_face_up, *S_n, *S_seen, *S_used, *S_place;
 static PyObject *SMALL_INTS;  /* tuple of 0..255 */
 
@@ -78,13 +86,13 @@ static int rt_state_layout(PyTypeObject *t) {
 #define CS_SLOT(o, i) (*(PyObject **)((char *)(o) + CS_AT[i]))
 
 /* o.<name> (a new reference), read in place where o is a State laid out as expected. */
-static inline PyObject *rt_attr(PyObject *o, int slot, PyObject *name) {
+RT_HOT PyObject *rt_attr(PyObject *o, int slot, PyObject *name) {
     if (Py_TYPE(o) == CS_TYPE) { PyObject *v = CS_SLOT(o, slot); if (v) return Py_NewRef(v); }
     return PyObject_GetAttr(o, name);
 }
 
 /* o.<name> = v, set in place where o is a State laid out as expected. */
-static inline int rt_set_attr(PyObject *o, int slot, PyObject *name, PyObject *v) {
+RT_HOT int rt_set_attr(PyObject *o, int slot, PyObject *name, PyObject *v) {
     if (Py_TYPE(o) == CS_TYPE) { Py_XSETREF(CS_SLOT(o, slot), Py_NewRef(v)); return 0; }
     return PyObject_SetAttr(o, name, v);
 }
@@ -152,7 +160,7 @@ static void rt_place(R *r, PyObject *ev) {
 }
 
 /* Let go of the temporaries a call kept (rt_keep). */
-static inline void rt_release(R *r) {
+RT_HOT void rt_release(R *r) {
     while (r->nkept > 0) { PyObject *o = r->kept[--r->nkept]; Py_DECREF(o); }
     Py_CLEAR(r->spill);
 }
@@ -182,7 +190,7 @@ static int rt_end(R *r, int ok) {
 }
 
 /* Keep an object alive until the call returns; a borrowed pointer to it (NULL on error). */
-static inline PyObject *rt_keep(R *r, PyObject *o) {
+RT_HOT PyObject *rt_keep(R *r, PyObject *o) {
     if (!o) return NULL;
     if (r->nkept > 0 && r->kept[r->nkept - 1] == o) { Py_DECREF(o); return o; }  /* kept already (a table read again) */
     if (r->nkept < RT_KEPT) { r->kept[r->nkept++] = o; return o; }
@@ -723,7 +731,7 @@ static void rt_pending_layout(void) {
 }
 
 /* p.<field> (a new reference; k its index in the fields above), read in place where p is a Pending as expected. */
-static inline PyObject *rt_pending_attr(PyObject *p, int k, PyObject *name) {
+RT_HOT PyObject *rt_pending_attr(PyObject *p, int k, PyObject *name) {
     if (PENDING_FAST && Py_TYPE(p) == (PyTypeObject *)PENDING) {
         PyObject *v = *(PyObject **)((char *)p + PENDING_AT[k]);
         if (v) return Py_NewRef(v);
@@ -761,6 +769,7 @@ static int rt_setup_common(PyObject *args) {
     S_history = PyUnicode_InternFromString("_history");
     S_trail = PyUnicode_InternFromString("trail");
     S_rng = PyUnicode_InternFromString("rng");
+    S_lazy = PyUnicode_InternFromString("lazy");
     S_vals = PyUnicode_InternFromString("vals");
     S_zones = PyUnicode_InternFromString("zones");
     S_loc = PyUnicode_InternFromString("loc");
@@ -1341,7 +1350,7 @@ static int rt_options_grow(Options *o) {
 }
 
 /* Add an option (branch b, width values); -1 with an error set. */
-static inline int rt_options_add(Options *o, int b, const int64_t *values) {
+RT_HOT int rt_options_add(Options *o, int b, const int64_t *values) {
     if (o->n >= o->cap && rt_options_grow(o) < 0) return -1;
     o->branch[o->n] = (unsigned char)b;
     int64_t *to = o->vals + (size_t)o->n * (size_t)o->width;
@@ -1476,7 +1485,7 @@ static PyObject *rt_program_new(PyObject *self, PyObject *args) {
 }
 
 /* An int of a frame within [0, bound); -1 if it is not one. */
-static Py_ssize_t rt_frame_int(PyObject *o, Py_ssize_t bound) {
+RT_HOT Py_ssize_t rt_frame_int(PyObject *o, Py_ssize_t bound) {
     if (!PyLong_CheckExact(o)) return -1;
     Py_ssize_t v = PyLong_AsSsize_t(o);
     if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
@@ -1674,14 +1683,16 @@ static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nar
 
 /* advance(state, program, index): State.apply_index for the pending decision's option `index`, then the run
  * on to the next decision (as run).  NotImplemented, the state unchanged, where the Python code is to take
- * it: no decision pending, an index out of range (Python refuses it), options not held in C arrays, a log or
- * invariants to check, an option whose text must be written now (see native.runner). */
+ * it: an index that is not a plain int (a bool, numpy's), a state that lists lazily, no decision pending, an
+ * index out of range (Python refuses it), options not held in C arrays, a log or invariants to check, an
+ * option whose text must be written now (see native.runner). */
 static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 3 || Py_TYPE(args[1]) != &ProgramType || !PyLong_CheckExact(args[2])) {
+    if (nargs != 3 || Py_TYPE(args[1]) != &ProgramType) {
         PyErr_SetString(PyExc_TypeError, "advance(state, program, index)");
         return NULL;
     }
+    if (!PyLong_CheckExact(args[2])) Py_RETURN_NOTIMPLEMENTED;
     PyObject *st = args[0];
     Program *pg = (Program *)args[1];
     Py_ssize_t index = PyLong_AsSsize_t(args[2]);
@@ -1701,6 +1712,9 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_CLEAR(x);
     if (!(x = rt_attr(st, CSI_check_invariants, S_check_invariants))) goto error;
     if (x != Py_False) goto done;
+    Py_CLEAR(x);
+    if (!(x = rt_attr(st, CSI_lazy, S_lazy))) goto error;
+    if (x != Py_False) goto done;  /* (a lazy state runs in Python: State._run) */
     Py_CLEAR(x);
     if (!(frames = rt_attr(st, CSI_frames, S_frames))) goto error;
     if (!PyList_CheckExact(frames) || PyList_GET_SIZE(frames) < 1) goto done;

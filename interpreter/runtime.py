@@ -161,9 +161,8 @@ class State:
     @property
     def current_player(self) -> int:
         """The seat to move, :data:`CHANCE_PLAYER` or :data:`TERMINAL_PLAYER`."""
-        if self.pending is None:
-            return TERMINAL_PLAYER
-        return self.pending.player
+        p = self.pending
+        return TERMINAL_PLAYER if p is None else p.player
 
     def is_chance_node(self) -> bool:
         """Whether the game waits for a chance outcome."""
@@ -201,7 +200,8 @@ class State:
 
     def num_legal_actions(self) -> int:
         """How many legal actions there are (cheaper than listing them)."""
-        return 0 if self.pending is None else len(self.pending.options)
+        p = self.pending
+        return 0 if p is None else len(p.options)
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """At a chance node: each outcome with its probability (uniform)."""
@@ -455,9 +455,9 @@ class State:
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""
-        # (an index that is not a plain int, a bool or numpy's, is taken as the Python code takes it)
-        native = None if self.lazy or type(index) is not int else self.game.native_runners.get(self.variant)
-        if native is not None:  # taken and run on in C (see native.runner), unless it says Python is to
+        native = self.game.native_runners.get(self.variant)
+        if native is not None:  # taken and run on in C (see native.runner), unless it says Python is to: a lazy
+            # state, an index that is not a plain int (a bool or numpy's: taken as the Python code takes it), ...
             try:
                 made = native[2](self, native[1], index)
             except RulesError:
