@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, assert_never
 
@@ -276,7 +277,7 @@ class Checker:
         if name in table:
             self.error(decl.pos, f"{what} {name!r} is declared twice (first at {table[name].pos})")
         else:
-            table[name] = decl
+            table[sys.intern(name)] = decl  # (interned: the keys of a state's tables, found by identity in C)
 
     def add_global(self, table: dict[str, Any], name: str, decl: Any) -> None:
         """Enter a declaration whose name is global, or report the name as taken (by a declaration or the language)."""
@@ -284,7 +285,7 @@ class Checker:
         if kind is not None or name in BUILTINS or name in SPECIAL_NAMES or name == "player":
             self.error(decl.pos, f"{name!r} is already declared" + (f" as a {kind}" if kind else " by the language"))
         else:
-            table[name] = decl
+            table[sys.intern(name)] = decl  # (interned: the keys of a state's tables, found by identity in C)
 
     # ------------------------------------------------------------ declarations
     def check_declarations(self) -> None:

@@ -594,6 +594,14 @@ static PyObject *rt_zone_quiet(R *r, PyObject *zname, PyObject *zkey) {
 /* The index of a piece in a zone's list (as list.index finds it); -1 if it is not there (no error set). */
 static Py_ssize_t rt_find_quiet(PyObject *list, int64_t piece) {
     Py_ssize_t n = PyList_GET_SIZE(list);
+    if (piece >= 0 && piece < 256) {  /* most often the list holds the very object: found by its address */
+        PyObject *want = PyTuple_GET_ITEM(SMALL_INTS, piece);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *x = PyList_GET_ITEM(list, i);
+            if (x == want) return i;
+            if (!PyLong_CheckExact(x)) return -1;
+        }
+    }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *x = PyList_GET_ITEM(list, i);
         if (!PyLong_CheckExact(x)) return -1;
@@ -626,12 +634,14 @@ static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hid
                                   ? Py_NewRef(old) : PyTuple_Pack(2, zname, zkey);
                 Py_DECREF(zkey);
                 if (!place) return -1;
-                Py_INCREF(p);
-                if (PyList_SetSlice(source, at, at + 1, NULL) < 0 || PyList_Append(target, p) < 0) {
-                    Py_DECREF(p); Py_DECREF(place);
-                    return -1;
-                }
+                /* source.remove(p): its reference is ours now (the list keeps its room, as list.remove may) */
+                Py_ssize_t n = PyList_GET_SIZE(source);
+                PyObject **items = ((PyListObject *)source)->ob_item;
+                memmove(items + at, items + at + 1, sizeof(PyObject *) * (size_t)(n - at - 1));
+                Py_SET_SIZE(source, n - 1);
+                int bad = PyList_Append(target, p);
                 Py_DECREF(p);
+                if (bad < 0) { Py_DECREF(place); return -1; }
                 PyList_SetItem(loc, piece, place);  /* steals place */
                 PyList_SetItem(face_up, piece, Py_NewRef(hidden ? Py_False : Py_True));
                 return 0;

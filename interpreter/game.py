@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -108,7 +109,7 @@ class Game:
                 self.piece_rows.append(row)
                 self.piece_keys.append(row[table.key])
                 self.piece_types.append(name)
-                self.piece_start.append(decl.zone)
+                self.piece_start.append(sys.intern(decl.zone))  # (a place's zone, found by identity in C)
         self.proc_index = {name: i for i, name in enumerate(s.procedures)}
         ctx = CompileContext(checked, self.table_rows, self.table_keys, self.piece_rows,
                              self.piece_keys, self.proc_index)
@@ -457,7 +458,7 @@ class Game:
             while not isinstance(chooser, str):
                 cond, then, otherwise = chooser
                 chooser = then if cond(st, {}) else otherwise
-            out.setdefault(chooser, []).append(name)
+            out.setdefault(sys.intern(chooser), []).append(name)
         return out
 
     def new_state(self, players: int, seed: int = 0, settings: Mapping[str, str] | None = None,
