@@ -28,7 +28,7 @@ from . import ast as A
 from .ast import MAX_INT
 from .builtins import BUILTIN_HELPERS
 from .codegen import HELPERS, STEP_LIMIT, Frame, data_sized, weight
-from .compiler import Level, ProcedureCompiler, _may_grow
+from .compiler import Conjunct, Level, ProcedureCompiler, _may_grow
 from .notation import CHANCE_PLAYER
 from .symbols import Kind
 from .types import (
@@ -101,6 +101,13 @@ def _c_string(text: str) -> str:
 def _comment(text: str) -> str:
     """A name as the text of a C comment (ASCII letters, digits and underscores only)."""
     return "".join(c if c.isascii() and (c.isalnum() or c == "_") else "?" for c in text)
+
+
+def _listing_charge(n: str, cost: int) -> str:
+    """C text charging ``n`` values times ``cost`` to a listing's own count ``_n``: Stuck past
+    :data:`~.codegen.STEP_LIMIT`, as :meth:`.compiler.ProcedureCompiler.charged` charges a decision of
+    several values (not the run's budget)."""
+    return (f"if (({n}) > {STEP_LIMIT} || (_n += ({n}) * {cost}) > {STEP_LIMIT}) {{ rt_stuck(); goto fail; }}")
 
 
 def _scalar(t: Type) -> bool:
@@ -932,17 +939,20 @@ class Emitter:
                     t, obj=True)
 
     def each(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str], iterating: bool = True,
-             copy: bool = False, guard: str | None = None, first: str | None = None) -> str:
+             copy: bool = False, guard: str | None = None, first: str | None = None, listing: bool = False) -> str:
         """C statements looping ``var`` (an ``int64_t``) over the values of a list-valued expression,
         running ``body(var)`` (C statements) for each; ``cost``: charge the budget the length times
-        this (None: not charged).  A `break` in the body leaves the loop.  ``copy``: loop over a copy
-        of a live list (statements may change it).  ``guard``: a C condition tested once, after the
-        charge and only if there are values, before the loop (which runs only if it holds); ``first``: a C
-        condition tested after the charge whatever the values, before ``guard`` (the same)."""
+        this (None: not charged; ``listing``: charged to the listing's own count ``_n`` instead, as
+        the Python back end charges a decision of several values: :func:`_listing_charge`).  A `break`
+        in the body leaves the loop.  ``copy``: loop over a copy of a live list (statements may change
+        it).  ``guard``: a C condition tested once, after the charge and only if there are values, before
+        the loop (which runs only if it holds); ``first``: a C condition tested after the charge whatever
+        the values, before ``guard`` (the same)."""
         t = self.type_of(e)
         elem = element_type(t)
         def charge(n: str, gate: bool = True) -> str:  # (and the guard, where the loop follows at once)
-            paid = f"if (rt_charge(r, ({n}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
+            paid = "" if cost is None else _listing_charge(n, cost) if listing else (
+                f"if (rt_charge(r, ({n}) * {cost} + 1) < 0) goto fail;")
             return paid + (" " + _gated(n, guard, first) if gate else "")
         def counted(x: str, y: str) -> str:  # a charged range is counted first, as Python's len() counts it
             return "" if cost is None else (
@@ -1676,14 +1686,16 @@ class Emitter:
             guard, rest = self.split_where(b, sc, inner, at)
             filt = f"{self.site(at)} if ({rest}) {{ {body} }}" if rest is not None else body
             once = k == 0 and self.data_sized(b.domain)
-            cost = None if once else self.cost(b.where, names=[b.var]) + len(heads) - k
+            cost = None if once else self.listing_cost(b, len(heads) - k)
             first = None
             if when is not None and guard is not None:  # (Python lists the domain first, then tests `when`)
                 first = f"({{ {self.site(b.pos)} {self.truth(when, {})}; }})"
             if _scalar(elem):
-                looped = self.each(b.domain, sc, var, cost, _constant(filt), guard=guard, first=first)
+                looped = self.each(b.domain, sc, var, cost, _constant(filt), guard=guard, first=first,
+                                   listing=not single)
             else:
-                looped = self.each_object(b.domain, sc, var, cost, _constant(filt), guard=guard, first=first)
+                looped = self.each_object(b.domain, sc, var, cost, _constant(filt), guard=guard, first=first,
+                                          listing=not single)
             body = f"{self.site(b.pos)} " + looped
             if when is not None and first is None:
                 body = f"{self.site(b.pos)} if ({self.truth(when, {})}) {{ {body} }}"
@@ -1691,38 +1703,47 @@ class Emitter:
 
     def split_where(self, b: A.Binding, sc: Scope, inner: Scope, at: A.Pos) -> tuple[str | None, str | None]:
         """A binding's filter as C conditions (its leading conjuncts that do not read the binding's
-        variable, the rest), as the Python back end splits it (:meth:`.compiler.ProcedureCompiler.split_where`):
-        the first part is the same for every value, so it is tested once, before the values are
+        variable, the rest), split where the Python back end split it (the parts it noted in
+        :attr:`.compiler.ProcedureCompiler.splits`, in the bodies of functions it wrote out in place
+        too): the first part is the same for every value, so it is tested once, before the values are
         listed and only if there are any (None: nothing to test), its errors said at ``at``; the
         rest filters each value (None: nothing left)."""
         if b.where is None:
             return None, None
-        parts = self.conjuncts(b.where)
-        lead = 0
-        while lead < len(parts) and b.var not in self.checked.free_locals(parts[lead]):
-            lead += 1
-        if lead == 0:
+        split = self.pc.splits.get(id(b)) if self.pc is not None else None
+        if split is None:
             return None, self.truth(b.where, inner)
-        guard = f"({{ {self.site(at)} " + " && ".join(self.truth(p, sc) for p in parts[:lead]) + "; })"
-        rest = " && ".join(self.truth(p, inner) for p in parts[lead:]) or None
+        guard = f"({{ {self.site(at)} " + " && ".join(self.conjunct(p, sc) for p in split.parts[:split.lead]) + "; })"
+        rest = " && ".join(self.conjunct(p, inner) for p in split.parts[split.lead:]) or None
         return guard, rest
 
-    def conjuncts(self, e: A.Expr) -> list[A.Expr]:
-        """The parts of a condition joined by ``and`` (of yes/no values, as C writes it), left to right."""
-        if isinstance(e, A.Binary) and e.op == "and" and self.type_of(e.left) == BOOL == self.type_of(e.right):
-            return self.conjuncts(e.left) + self.conjuncts(e.right)
-        return [e]
+    def listing_cost(self, b: A.Binding, later: int) -> int:
+        """The steps a listing charges per value of a binding (``later``: bindings from it on): the
+        Python back end's (:attr:`.compiler.ProcedureCompiler.listing_costs`), else weighed as it would."""
+        known = self.pc.listing_costs.get(id(b)) if self.pc is not None else None
+        return known if known is not None else self.cost(b.where, names=[b.var]) + later
+
+    def conjunct(self, part: Conjunct, sc: Scope) -> str:
+        """A part of a split filter as a C condition: in the body of the functions it is in, each
+        parameter standing for its argument's C text (evaluated where it is read, as the Python
+        back end writes such a function out in place, with arguments that are cheap to evaluate again)."""
+        for call in part.calls:
+            decl = self.symbols.functions[call.func]
+            args = [self.expr(a, sc) for a in call.args]
+            sc = {p.name: (v.text, v.type, v.obj) for p, v in zip(decl.params, args)}
+        return self.truth(part.expr, sc)
 
     def each_object(self, e: A.Expr, sc: Scope, var: str, cost: int | None, body: Callable[[str], str],
-                    guard: str | None = None, first: str | None = None) -> str:
+                    guard: str | None = None, first: str | None = None, listing: bool = False) -> str:
         """C statements looping ``var`` (a borrowed ``PyObject *``) over the items of a list of values
         C does not hold as numbers (lists, values of type any), running ``body(var)`` for each;
-        ``guard`` and ``first`` as in :meth:`each`."""
+        ``guard``, ``first`` and ``listing`` as in :meth:`each`."""
         got = self.expr(e, sc)
         if not got.obj:
             raise Unsupported("a loop over a value that is not a list", e.pos)
         lv, i = self.fresh("l"), self.fresh("i")
-        charge = f"if (rt_charge(r, PyList_GET_SIZE({lv}) * {cost} + 1) < 0) goto fail;" if cost is not None else ""
+        charge = "" if cost is None else _listing_charge(f"PyList_GET_SIZE({lv})", cost) if listing else (
+            f"if (rt_charge(r, PyList_GET_SIZE({lv}) * {cost} + 1) < 0) goto fail;")
         return (f"{{ PyObject *{lv} = {got.text}; {charge} {_gated(f'PyList_GET_SIZE({lv})', guard, first)}"
                 f"for (Py_ssize_t {i} = 0; {i} < "
             f"PyList_GET_SIZE({lv}); {i}++) "

@@ -324,6 +324,24 @@ class Level:
 _LOOPS = (A.While, A.Loop, A.For)
 
 
+@attrs.frozen
+class Conjunct:
+    """A part of a binding's filter joined to the others by ``and`` (see :meth:`ProcedureCompiler.split_where`)."""
+
+    text: str  # its generated Python text
+    reads: bool  # whether it reads the binding's variable
+    expr: A.Expr  # the part, in the body of the innermost of ``calls`` (else in the filter itself)
+    calls: tuple[A.Call, ...]  # the calls of functions written out in place around it, outermost first
+
+
+@attrs.frozen
+class Split:
+    """A binding's filter split in parts, the first ``lead`` of them tested once for all its values."""
+
+    lead: int
+    parts: tuple[Conjunct, ...]
+
+
 class ProcedureCompiler:
     """Compiles one procedure into stops and generated resume functions.
 
@@ -354,6 +372,10 @@ class ProcedureCompiler:
         self.resumes: list[tuple[int, list[Level], int]] = []  # (instruction, where, first statement)
         self.counters: dict[int, tuple[str, str]] = {}  # id(for statement) -> its list and index locals
         self.loops: dict[str, A.For] = {}  # the local of a loop's list -> the loop
+        #: id(binding) -> how :meth:`split_where` split its filter, for the C back end to split it alike.
+        self.splits: dict[int, Split] = {}
+        #: id(binding) -> the steps a listing charges per value of it, for the C back end to charge alike.
+        self.listing_costs: dict[int, int] = {}
 
     def compile(self) -> Procedure:
         """The compiled :class:`Procedure`: its stops, and a generated function for each place running resumes from."""
@@ -866,7 +888,7 @@ class ProcedureCompiler:
                     out.append((f"{ind}{kept[k]} = None", st.pos, cites))
             for k, (b, (domain, where)) in enumerate(zip(bindings, texts)):
                 var = names[k]
-                cost = weight(where or "") + len(texts) - k
+                cost = self.listing_costs[id(b)] = weight(where or "") + len(texts) - k
                 d = self.gen.fresh("d")
                 hoisted, rest = self.split_where(b, where, scopes[k], fr)
                 if k in kept:  # listed once (charged), then looped over (charged each time)
@@ -908,35 +930,39 @@ class ProcedureCompiler:
         the filter would be): ``"True"`` if there is none; the rest filters each value (None if
         nothing is left).
         """
+        self.splits.pop(id(b), None)
         if b.where is None or where is None or "\x00" in where:  # (no split of text still to be resolved by its frame)
             return "True", where
-        parts = self.conjuncts(b.where, sc, fr, lambda e: b.var in self.x.ctx.checked.free_locals(e))
+        parts = self.conjuncts(b.where, sc, fr, lambda e: b.var in self.x.ctx.checked.free_locals(e), ())
         lead = 0
-        while lead < len(parts) and not parts[lead][1]:
+        while lead < len(parts) and not parts[lead].reads:
             lead += 1
         if lead == 0:
             return "True", where
-        texts = [f"({text})" for text, _ in parts]
+        self.splits[id(b)] = Split(lead, tuple(parts))
+        texts = [f"({part.text})" for part in parts]
         return " and ".join(texts[:lead]), " and ".join(texts[lead:]) or None
 
-    def conjuncts(self, e: A.Expr, sc: Scope, fr: Frame, reads: Callable[[A.Expr], bool]) -> list[tuple[str, bool]]:
-        """The parts of a condition joined by ``and``, left to right, as (text, whether
-        ``reads`` holds for it), looking into the body of a function written out in place."""
+    def conjuncts(self, e: A.Expr, sc: Scope, fr: Frame, reads: Callable[[A.Expr], bool],
+                  calls: tuple[A.Call, ...]) -> list[Conjunct]:
+        """The parts of a condition joined by ``and``, left to right, looking into the body of a
+        function written out in place (``calls``: the calls whose bodies ``e`` is in, outermost first)."""
         checked = self.x.ctx.checked
         if isinstance(e, A.Binary) and e.op == "and":
-            return self.conjuncts(e.left, sc, fr, reads) + self.conjuncts(e.right, sc, fr, reads)
+            return self.conjuncts(e.left, sc, fr, reads, calls) + self.conjuncts(e.right, sc, fr, reads, calls)
         if isinstance(e, A.Call) and checked.ref(e) is Kind.FUNCTION:
             got = self.gen.inlined(e, sc, fr)
             decl = self.gen.symbols.functions[e.func]
             if got is not None and not self.gen.unread_arguments(decl, got[1]):  # (else tested whole)
                 _, inner_sc, inner = got
                 given = {p.name for p, a in zip(decl.params, e.args) if reads(a)}
-                parts = self.conjuncts(decl.body, inner_sc, inner, lambda x: bool(given & checked.free_locals(x)))
+                parts = self.conjuncts(decl.body, inner_sc, inner, lambda x: bool(given & checked.free_locals(x)),
+                                       (*calls, e))
                 for alias, init in inner.aliases.items():
                     fr.aliases.setdefault(alias, init)
                 return parts
         text = self.gen.expr(e, sc, fr)
-        return [] if literal(text) is True else [(text, reads(e))]  # (`and true`: nothing to test)
+        return [] if literal(text) is True else [Conjunct(text, reads(e), e, calls)]  # (`and true`: nothing to test)
 
     @staticmethod
     def filtered(var: str, domain: str, hoisted: str, rest: str | None) -> str:
@@ -962,7 +988,8 @@ class ProcedureCompiler:
         var = self.gen.fresh(b.var)
         where = self.gen.expr(b.where, {b.var: var}, fr) if b.where is not None else None
         if not self.gen.data_sized(b.domain):  # listed once: only a range or a list may be too long
-            domain = f"_each(st, {domain}, {weight(where or '')})"
+            cost = self.listing_costs[id(b)] = weight(where or "")
+            domain = f"_each(st, {domain}, {cost})"
         hoisted, rest = self.split_where(b, where, {b.var: var}, fr)
         out: list[Line] = []
         if hoisted != "True":

@@ -187,6 +187,65 @@ def test_a_split_filter_lists_and_fails_alike(tmp_path: Path, binds: str) -> Non
     assert outcomes[0] == outcomes[1]
 
 
+#: Functions a filter calls: each part of a function written out in place is split as a part of the filter is.
+SPLIT_FUNCTIONS = f"""
+function heavy(k: int) = sum(j in 1 .. 200000: j) > 0 and k % 2 == 0
+  {CITE}
+function both_heavy(k: int, q: int) = heavy(q) and k < q
+  {CITE}
+function failing(k: int) = 5 // (n - 1) > 0 and k > 1
+  {CITE}
+"""
+
+
+@pytest.mark.parametrize("binds", [
+    # a part not reading the value tested once (200,000 steps), the rest for each value: within the budget
+    "k in 1 .. 10 where heavy(k)",
+    "k in 1 .. 10 where n > 0 and heavy(k)",
+    "k in 1 .. 3, q in 1 .. 10 where both_heavy(k, q)",
+    # a leading part that fails: the same error, at the same place, on both (only if there are values)
+    "k in 1 .. 10 where failing(k)",
+    "k in 1 .. 0 where failing(k)",
+    "k in 1 .. 10 where failing(k) when n > 0",
+])
+def test_a_filter_written_as_a_function_call_is_split_alike(tmp_path: Path, binds: str) -> None:
+    body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
+    (tmp_path / "a.rules").write_text(HEADER + SPLIT_FUNCTIONS + f"procedure play {CITE} {{\n{body}\n}}\n",
+                                      encoding="utf-8")
+    outcomes: list[Any] = []
+    for backend in ("c", "python"):
+        game = load_spec(tmp_path, backend=backend)
+        assert (game.native_runners.get(0) is not None) == (backend == "c")
+        try:
+            state = game.new_state(2)
+            outcomes.append((state.legal_action_texts(), state.budget))
+        except RuleError as err:
+            outcomes.append((err.message, err.pos, err.citations))
+    assert outcomes[0] == outcomes[1]
+    assert "no decision reached" not in str(outcomes[0])
+
+
+@pytest.mark.parametrize("binds, stuck", [
+    ("k in 1 .. 100000", True),  # one value: listed on the run's budget, as in Python
+    ("k in 1 .. 2, q in 1 .. 100000 where q > k", False),  # several: on the listing's own count, as in Python
+])
+def test_a_listing_after_a_long_run_is_stuck_alike(tmp_path: Path, binds: str, stuck: bool) -> None:
+    body = (f'let x = sum(j in 1 .. 950000: j)\nchoose by first_player {{ "take" {binds} {CITE} {{ }} }}\n'
+            "finish [first_player]")
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    outcomes: list[Any] = []
+    for backend in ("c", "python"):
+        game = load_spec(tmp_path, backend=backend)
+        assert (game.native_runners.get(0) is not None) == (backend == "c")
+        try:
+            state = game.new_state(2)
+            outcomes.append((state.num_legal_actions(), state.budget))
+        except RuleError as err:
+            outcomes.append((err.message, err.pos, err.citations))
+    assert outcomes[0] == outcomes[1]
+    assert ("no decision reached" in str(outcomes[0])) == stuck
+
+
 def test_words_given_after_loading_decide_which_texts_c_may_write_later(tmp_path: Path) -> None:
     # eleven pieces of 999 characters make an action text too long to write: Python refuses the action, and
     # C must too (it kept the option, to write its text when read, by what the short keys allowed)
