@@ -555,14 +555,12 @@ class Emitter:
         kind = self.checked.ref(e)
         if kind is Kind.STATE:
             return self.state_read(e.base, e.args, sc, self.type_of(e), e.pos)
-        if kind is Kind.LIMIT:
-            u, k = self.fresh("u"), self.fresh("k")
-            return CVal(f"({{ PyObject *{u} = ({{ PyObject *_s = rt_attr(r->st, CSI_used, S_used); if (!_s) goto fail; "
-                        f"rt_keep(r, _s); }}); if (!{u}) goto fail; PyObject *{k} = {self.key(e.args, sc, e.pos)}; "
-                        f"if (!{k}) goto fail; PyObject *_set = PyDict_GetItemWithError({u}, {self.name(e.base)}); "
-                        f"int _in = _set ? PySet_Contains(_set, {k}) : -1; Py_DECREF({k}); "
-                        f"if (_in < 0) {{ if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, {self.name(e.base)}); "
-                        f"goto fail; }} (int64_t)!_in; }})", BOOL)
+        if kind is Kind.LIMIT:  # (the set read after the key is made: making it runs no Python code)
+            k, u = self.fresh("k"), self.fresh("u")
+            return CVal(f"({{ PyObject *{k} = {self.key(e.args, sc, e.pos)}; if (!{k}) goto fail; "
+                        f"PyObject *{u} = rt_limit(r, {self.name(e.base)}); "
+                        f"int _in = {u} ? PySet_Contains({u}, {k}) : -1; "
+                        f"Py_DECREF({k}); if (_in < 0) goto fail; (int64_t)!_in; }})", BOOL)
         raise Unsupported(f"a {kind} indexed as a value", e.pos)
 
     def zone_list(self, e: A.Expr, sc: Scope) -> str:

@@ -226,9 +226,18 @@ static PyObject *rt_text_obj(int64_t v) {
     return Py_NewRef(PyList_GET_ITEM(TEXTS, v));
 }
 
-/* A number of the language from a Python value (an int or bool; none). */
-static int rt_int_of(PyObject *o, int64_t *out) {
+/* A number of the language from a Python value (an int or bool; none): an int of one digit (most values) read
+ * in place. */
+static inline int rt_int_of(PyObject *o, int64_t *out) {
     if (o == Py_None) { *out = RT_NONE; return 0; }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyLong_CheckExact(o) || PyBool_Check(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) { *out = 0; return 0; }
+        if (size == 1) { *out = (int64_t)((PyLongObject *)o)->ob_digit[0]; return 0; }
+        if (size == -1) { *out = -(int64_t)((PyLongObject *)o)->ob_digit[0]; return 0; }
+    }
+#endif
     if (!PyLong_Check(o)) {
         PyErr_Format(PyExc_TypeError, "a number was expected, not %.60s", Py_TYPE(o)->tp_name);
         return -1;
@@ -244,8 +253,10 @@ static int rt_int_of(PyObject *o, int64_t *out) {
 /* The key objects of the module's entity tables (KEYS: held for the module's life) found by their address: a
  * key read back from a state or a local is most often that very object (rt_key_obj boxes to it), so its index is
  * had without a dict look-up.  Each slot holds the index KEY_IDS gives that object (so a hit answers as the
- * look-up would); anything not found is looked up in KEY_IDS.  Open addressing, at most half full; made once,
- * at setup, and never changed after. */
+ * look-up would); anything not found is looked up in KEY_IDS.  The texts of the module known at setup (TEXTS, as
+ * held for the module's life: rt_text_obj boxes to them) likewise, under table RT_TEXT_SLOTS, with the index
+ * TEXT_IDS gives.  Open addressing, at most half full; made once, at setup, and never changed after. */
+#define RT_TEXT_SLOTS (-1)
 typedef struct { PyObject *key; int32_t table; int32_t index; } KeySlot;
 #define RT_KEY_SLOTS_MAX (1 << 20)
 static KeySlot *KEY_SLOTS;
@@ -268,7 +279,7 @@ static inline Py_ssize_t rt_key_slot(int table, PyObject *o) {
 /* Fill KEY_SLOTS from KEYS and KEY_IDS (nothing if memory is short or the keys are too many: the look-ups
  * stay). */
 static void rt_key_slots_fill(void) {
-    Py_ssize_t total = 0;
+    Py_ssize_t total = PyList_GET_SIZE(TEXTS);
     for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(KEYS); t++) total += PyTuple_GET_SIZE(PyTuple_GET_ITEM(KEYS, t));
     size_t size = 16;
     while (size < 2 * (size_t)total) size *= 2;
@@ -289,6 +300,15 @@ static void rt_key_slots_fill(void) {
             slots[h].key = k; slots[h].table = (int32_t)t; slots[h].index = (int32_t)v;
         }
     }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(TEXTS); i++) {
+        PyObject *k = PyList_GET_ITEM(TEXTS, i);
+        PyObject *at = PyUnicode_CheckExact(k) ? PyDict_GetItemWithError(TEXT_IDS, k) : NULL;
+        long long v = at && PyLong_CheckExact(at) ? PyLong_AsLongLong(at) : -1;
+        if (v < 0 || v >= PyList_GET_SIZE(TEXTS) || PyList_GET_ITEM(TEXTS, v) != k) { PyErr_Clear(); continue; }
+        size_t h = rt_key_hash(k, RT_TEXT_SLOTS);
+        while (slots[h].key && !(slots[h].key == k && slots[h].table == RT_TEXT_SLOTS)) h = (h + 1) & KEY_MASK;
+        slots[h].key = k; slots[h].table = RT_TEXT_SLOTS; slots[h].index = (int32_t)v;
+    }
     KEY_SLOTS = slots;
 }
 
@@ -307,6 +327,8 @@ static int rt_key_of(int table, PyObject *o, int64_t *out) {
 
 static int rt_text_of(PyObject *o, int64_t *out) {
     if (o == Py_None) { *out = RT_NONE; return 0; }
+    Py_ssize_t at = rt_key_slot(RT_TEXT_SLOTS, o);
+    if (at >= 0) { *out = at; return 0; }
     if (!PyUnicode_Check(o)) { PyErr_SetString(PyExc_TypeError, "a text was expected"); return -1; }
     PyObject *i = PyDict_GetItemWithError(TEXT_IDS, o);
     if (i) { *out = PyLong_AsLongLong(i); return 0; }
@@ -455,6 +477,17 @@ static PyObject *rt_table(R *r, PyObject *name) {
 static PyObject *rt_zone_table(R *r, PyObject *name) {
     if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) return NULL;
     return rt_named(r->zones, name);
+}
+
+/* st.used[name] (borrowed: held by the state while no Python code runs), the set of keys a limit has used. */
+static PyObject *rt_limit(R *r, PyObject *name) {
+    PyObject *u = rt_attr(r->st, CSI_used, S_used);
+    if (!u) return NULL;
+    Py_DECREF(u);  /* (the state holds it) */
+    if (!PyDict_Check(u)) { PyErr_SetString(PyExc_TypeError, "a state's used limits are a dict"); return NULL; }
+    PyObject *s = rt_named(u, name);
+    if (s && !PyAnySet_Check(s)) { PyErr_SetString(PyExc_TypeError, "a limit's used keys are a set"); return NULL; }
+    return s;
 }
 
 /* d[key] (borrowed), a KeyError naming the key if it is missing; steals the key reference. */
@@ -896,6 +929,8 @@ static int rt_unbox_kind(int vkind, PyObject *o, int64_t *out) {
     if (vkind == 0) { if (!PyLong_CheckExact(o)) return -1; return rt_int_of(o, out); }
     if (vkind == 1) { if (o == Py_True) { *out = 1; return 0; } if (o == Py_False) { *out = 0; return 0; } return -1; }
     if (vkind == 2) {  /* only texts known already: a mirror is made without allocating (no other thread runs) */
+        Py_ssize_t at = rt_key_slot(RT_TEXT_SLOTS, o);
+        if (at >= 0) { *out = at; return 0; }
         if (!PyUnicode_CheckExact(o)) return -1;
         PyObject *i = PyDict_GetItemWithError(TEXT_IDS, o);
         if (!i) return -1;
