@@ -1258,13 +1258,24 @@ static int rt_option_value(int kind, PyObject *x, int64_t *out) {
         if (PyErr_Occurred()) { PyErr_Clear(); return -1; }
         return 0;
     }
-    *out = PyLong_AsLongLong(i);
+    int64_t v = PyLong_AsLongLong(i);
+    /* the key or text itself must be of the value's type (a key 1.0 equals 1, but is another value) */
+    PyObject *held = NULL;
+    if (kind == 2) {
+        if (v >= 0 && v < PyList_GET_SIZE(TEXTS)) held = PyList_GET_ITEM(TEXTS, v);
+    } else {
+        PyObject *keys = PyTuple_GET_ITEM(KEYS, kind - 3);
+        if (v >= 0 && v < PyTuple_GET_SIZE(keys)) held = PyTuple_GET_ITEM(keys, v);
+    }
+    if (!held || Py_TYPE(held) != Py_TYPE(x)) return -1;
+    *out = v;
     return 1;
 }
 
 /* options.index(option) by the option's values, with no tuple made per option: the branch index and each value
  * read as the branch's kinds hold them and compared as int64s.  1 with *at set (-1 if no option is it); 0 where
- * only Python's == can tell (see rt_option_value), with no error set. */
+ * only Python's == can tell (see rt_option_value), with no error set.  An option found so holds the very same
+ * values (each of the type of the one asked for: see options_find). */
 static int rt_options_find(Options *o, PyObject *arg, Py_ssize_t *at) {
     *at = -1;
     if (!PyTuple_CheckExact(arg) || PyTuple_GET_SIZE(arg) != 2) return 0;
@@ -1322,6 +1333,15 @@ static PyObject *options_index(PyObject *self, PyObject *const *args, Py_ssize_t
     return NULL;
 }
 
+/* options.find(option): its index where the options hold it with the very same values (each of the same type as
+ * the value asked for, not only equal: 1 and True are equal), -1 if no option is it, None where only Python's ==
+ * can tell (see rt_option_value). */
+static PyObject *options_find(PyObject *self, PyObject *arg) {
+    Py_ssize_t at;
+    if (!rt_options_find((Options *)self, arg, &at)) Py_RETURN_NONE;
+    return PyLong_FromSsize_t(at);
+}
+
 static PyObject *options_repr(PyObject *self) {
     PyObject *l = options_list(self);
     if (!l) return NULL;
@@ -1345,6 +1365,7 @@ static PySequenceMethods options_as_sequence = {.sq_length = options_len, .sq_it
 static PyMappingMethods options_as_mapping = {.mp_length = options_len, .mp_subscript = options_subscript};
 static PyMethodDef options_methods[] = {
     {"index", (PyCFunction)(void (*)(void))options_index, METH_FASTCALL, NULL},
+    {"find", options_find, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 static PyTypeObject OptionsType = {

@@ -172,15 +172,31 @@ def turned_face_up(was_up: Sequence[bool], after: State) -> list[int]:
     fresh = {p for p, up in enumerate(after.face_up) if up and not was_up[p]}
     if len(fresh) <= 1:  # (the usual case: one piece turned, in no order but its own)
         return list(fresh)
+    # only the places where the pieces lie are read, in zone order (every place, if they are not all found so)
+    loc = after.loc
+    places: dict[str, set[Any]] = {}
+    for p in fresh:
+        zone, key = loc[p]
+        places.setdefault(zone, set()).add(key)
+    out = []
+    for zone, table in after.zones.items():
+        keys = places.get(zone)
+        if keys is not None:
+            for key, lst in table.items():
+                if key in keys:
+                    out += [p for p in lst if p in fresh]
+    if len(out) == len(fresh):
+        return out
     return [p for table in after.zones.values() for lst in table.values() for p in lst if p in fresh]
 
 
-def newly_seen(before: State | Marks, after: State) -> list[tuple[int, int]]:
-    """``(piece, player)`` for each player who looked at a piece between the two states."""
-    if before.seen == after.seen:
+def looked_since(was_seen: Sequence[int], after: State) -> list[tuple[int, int]]:
+    """``(piece, player)`` for each player who looked at a piece since ``was_seen`` (a copy of an
+    earlier ``state.seen``): the cheap form of :func:`newly_seen`."""
+    if was_seen == after.seen:
         return []
     out = []
-    for p, (old, new) in enumerate(zip(before.seen, after.seen)):
+    for p, (old, new) in enumerate(zip(was_seen, after.seen)):
         fresh = new & ~old
         player = 0
         while fresh:
@@ -189,6 +205,11 @@ def newly_seen(before: State | Marks, after: State) -> list[tuple[int, int]]:
             fresh >>= 1
             player += 1
     return out
+
+
+def newly_seen(before: State | Marks, after: State) -> list[tuple[int, int]]:
+    """``(piece, player)`` for each player who looked at a piece between the two states."""
+    return looked_since(before.seen, after)
 
 
 def option_pieces(state: State, index: int) -> list[int]:

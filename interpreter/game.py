@@ -86,6 +86,7 @@ class Game:
         #: The switches and the settings (a setting's values are its options), by name.
         self.switches: dict[str, A.SwitchDecl | A.SettingDecl] = {**s.switches, **s.settings}
         self.defaults = {name: next(o.value for o in d.options if o.default) for name, d in self.switches.items()}
+        self._option_values = {name: tuple(o.value for o in d.options) for name, d in self.switches.items()}
         self.hidden_zones = {name: z.hidden for name, z in s.zones.items()}
         self.table_rows: dict[str, dict[Any, dict[str, Any]]] = {}
         self.table_keys: dict[str, list[Any]] = {}
@@ -394,7 +395,7 @@ class Game:
                 what = "interpretation or setting" if self.symbols.settings else "interpretation"
                 raise ValueError(f"unknown {what} {ident!r}{suggest(ident, known)} "
                                  f"(known: {', '.join(known) or 'none'})")
-            values = [o.value for o in decl.options]
+            values = self._option_values[name]
             if value not in values:
                 what = "setting" if isinstance(decl, A.SettingDecl) else "interpretation"
                 raise ValueError(f"{what} {decl.ident} has no option {shown(value)} "

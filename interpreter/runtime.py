@@ -392,11 +392,26 @@ class State:
         :meth:`admitted` may say otherwise or the listed option is not the very same value as the
         text's (``1`` and ``True``): then ask :meth:`admitted`."""
         p = self.pending
-        if p is None or type(p.options) is Unlisted:
+        if p is None:
+            return None
+        options = p.options
+        kind = type(options)
+        if kind is Unlisted:
             return None
         decision = p.decision
-        readings, known = self._readings_known(decision, text)
-        options = p.options
+        readings = decision.readings.get(text)
+        known = readings is not None
+        if readings is None:
+            readings = self._readings(decision, text)
+        if len(readings) == 1:  # the usual text: one reading, found by value where the options can (C's find)
+            find = getattr(kind, "find", None)
+            at = None if find is None else find(options, readings[0])
+            if at is not None:  # (found with the very same values, or not there)
+                if at < 0:
+                    return None
+                if not known:
+                    decision.readings[text] = readings
+                return readings[0], at
         found: tuple[int, tuple[Any, ...]] | None = None
         at = -1
         for option in readings:

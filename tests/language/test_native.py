@@ -589,6 +589,11 @@ def _python_index(options: list[Any], option: Any) -> int:
         return -1
 
 
+def _very_same(a: Any, b: Any) -> bool:
+    """Whether two options are equal and each value of the same type."""
+    return a == b and all(type(x) is type(y) for x, y in zip(a[1], b[1]))
+
+
 KINDS_SPEC = HEADER + f"""procedure play {CITE} {{
   loop {{
     choose by first_player {{
@@ -605,7 +610,8 @@ KINDS_SPEC = HEADER + f"""procedure play {CITE} {{
 @pytest.mark.parametrize("spec", ["nim", "kinds", "rattus", "ratten_scharf"])
 def test_options_are_found_by_value_as_a_list_finds_them(tmp_path: Path, spec: str) -> None:
     # the C options' index() reads the values of the option asked for (no tuple made per option): it must find
-    # exactly what == finds in a list of the options, for values of every kind, near misses and look-alikes
+    # exactly what == finds in a list of the options, for values of every kind, near misses and look-alikes;
+    # find() answers the same where it answers, and finds only an option of the very same values
     if spec == "kinds":
         (tmp_path / "a.rules").write_text(KINDS_SPEC, encoding="utf-8")
     folder = {"kinds": tmp_path, "nim": SPECS / "nim"}.get(spec, SPECS.parents[2] / "spec" / spec)
@@ -626,6 +632,10 @@ def test_options_are_found_by_value_as_a_list_finds_them(tmp_path: Path, spec: s
                         except ValueError:
                             found = -1
                         assert found == _python_index(listed, asked), (option, asked)
+                        at = options.find(asked)
+                        assert at is None or at == found, (option, asked, at)
+                        assert at is None or at < 0 or _very_same(listed[at], asked), (option, asked)
+                        assert at is not None or asked is not option  # (an option as listed is always answered)
                         seen += 1
             state.apply_index(rng.randrange(state.num_legal_actions()))
     assert seen > 100

@@ -42,7 +42,7 @@ from interpreter import notation
 from interpreter.ast import Citation
 from interpreter.codegen import Values
 from interpreter.compiler import Branch, Decision, Pending
-from interpreter.edit import Marks, exchange_identities, newly_revealed, newly_seen, refresh
+from interpreter.edit import exchange_identities, looked_since, newly_revealed, newly_seen, refresh, turned_face_up
 from interpreter.errors import IllegalAction, RulesError
 from interpreter.game import Game
 from interpreter.runtime import State
@@ -409,7 +409,7 @@ class RecordWalk:
     # ------------------------------------------------------------- results
     def verdict(self, status: str, **kw: Any) -> Verdict:
         """A :class:`Verdict` of this status with the pass's warnings and its settings (by public switch id)."""
-        settings = tuple(sorted((self.game.switches[k].ident, v) for k, v in self.settings.items()))
+        settings = _public_settings(self.game, tuple(self.settings.items()))
         return Verdict(status, warnings=tuple(self.warnings), settings=settings, **kw)
 
     def run(self, before: Callable[[int, State], None] | None = None) -> Verdict:
@@ -439,8 +439,10 @@ class RecordWalk:
         the player or chance event the game waits for) is taken here as :meth:`step` and :meth:`apply`
         take it, with fewer calls (with :meth:`apply` itself if reveal or look entries follow it); any
         other entry by :meth:`step`.  The index reached."""
-        entries, stop, seat_words = self.entries, self.stop, self.seat_words
-        slots_of, observed, first_seen = self.texts.slots, self.observed, self.first_seen
+        entries, stop, seat_words, texts = self.entries, self.stop, self.seat_words, self.texts
+        slots_of, observed, first_seen = texts.slots, self.observed, self.first_seen
+        listed, omniscient = self.listed, self.kind == OMNISCIENT
+        drawn = texts.drawn
         i = 0
         marks: tuple[list[bool], list[int]] | None = None  # the state's marks as they are (copies), once made
         while i < stop:
@@ -454,12 +456,22 @@ class RecordWalk:
                 marks = None
                 continue
             player = pending.player
+            index: int | None
             if player == notation.CHANCE_PLAYER:
                 if entry["by"] != CHANCE:
                     i = self.step(i)
                     marks = None
                     continue
-                option, unknown, index = self.match_chance(i, text)
+                if self.follow_seed:  # the usual case (see match_chance): the piece the seed draws, as written
+                    index = st.random_chance_index()
+                    option = pending.options[index]
+                    hidden = drawn(pending, text, None, option, omniscient)
+                    if hidden is None:
+                        option, unknown, index = self.match_drawn(i, text, index)
+                    else:
+                        unknown = hidden
+                else:
+                    option, unknown, index = self.match_drawn(i, text, None)
             else:
                 if entry["by"] != seat_words[player]:
                     i = self.step(i)
@@ -467,14 +479,14 @@ class RecordWalk:
                     continue
                 index = None
                 found: Option | None
-                if self.listed:  # (found among the listed options: then taken by its index)
+                if listed:  # (found among the listed options: then taken by its index)
                     hit = st.admitted_listed(text)
                     if hit is not None:
                         found, index = hit
                     else:
                         found = st.admitted(text)
                 else:
-                    found = st.admitted(text) if not pending.listed else self.texts.action(pending, text)
+                    found = st.admitted(text) if not pending.listed else texts.action(pending, text)
                 if found is None:  # (nothing changed: step looks closer)
                     i = self.step(i)
                     marks = None
@@ -488,7 +500,7 @@ class RecordWalk:
             branch = pending.decision.branches[option[0]]
             slots = slots_of.get(id(branch))
             if slots is None:
-                slots = self.texts.piece_slots(branch)
+                slots = texts.piece_slots(branch)
             if marks is None:
                 marks = (st.face_up.copy(), st.seen.copy())
             was_up, was_seen = marks
@@ -504,14 +516,13 @@ class RecordWalk:
                         if t not in observed:
                             observed.add(t)
                             first_seen[t] = i
-                if self.ended_at is None and st.pending is None:
+                if st.pending is None and self.ended_at is None:
                     self.ended_at = i
                 i = nxt
                 continue
-            before = Marks(was_up, was_seen)
             marks = None
-            i = self.settle(i, [values[k] for k in slots], unknown, st, newly_revealed(before, st),
-                            newly_seen(before, st), [], [], nxt)
+            i = self.settle(i, [values[k] for k in slots], unknown, st, turned_face_up(was_up, st),
+                            looked_since(was_seen, st), [], [], nxt)
         return i
 
     def waiting(self) -> str:
@@ -608,9 +619,13 @@ class RecordWalk:
     def match_chance(self, i: int, text: str) -> tuple[Option, bool, int | None]:
         """The option a chance entry names; ``True`` with it if a piece is written unknown; and the
         option's index among the listed options where that is known (else None)."""
+        return self.match_drawn(i, text, self.seeded_index())
+
+    def match_drawn(self, i: int, text: str, seeded_index: int | None) -> tuple[Option, bool, int | None]:
+        """:meth:`match_chance`, the seed's outcome drawn already (:meth:`seeded_index`: None while the
+        record does not follow its seed)."""
         st = self.state
         words = text.split()
-        seeded_index = self.seeded_index()
         assert st.pending is not None
         if seeded_index is None:
             seeded = None
@@ -802,8 +817,7 @@ class RecordWalk:
                 if self.ended_at is None and pre.pending is None:
                     self.ended_at = i
                 return nxt
-            marks = Marks(was_up, was_seen)
-            revealed, seen = newly_revealed(marks, pre), newly_seen(marks, pre)
+            revealed, seen = turned_face_up(was_up, pre), looked_since(was_seen, pre)
             if (reveals or looks) and self.first_mismatch(revealed, reveals, seen, looks) is not None:
                 raise Rewind  # pieces must trade places: the full pass does that
             return self.settle(i, pieces, unknown, pre, revealed, seen, reveals, looks, nxt)
@@ -1101,19 +1115,20 @@ class _OptionTexts:
             option = self.actions.get(key)
         return option if option is not None and option in pending.options else None
 
-    def drawn(self, pending: Pending, text: str, words: list[str], option: Option, omniscient: bool) -> bool | None:
+    def drawn(self, pending: Pending, text: str, words: list[str] | None, option: Option,
+              omniscient: bool) -> bool | None:
         """Whether the words write ``option`` (the seed's outcome of a chance event of one branch) as a
         record of the kind (omniscient or not) writes it without question: pieces by their faces, or
         (players-eye) unknown; then ``True`` if its pieces are written unknown.  None where
         :meth:`outcomes` and the rest of the matching must decide (another outcome, more branches, a
-        face no record of the kind writes there)."""
+        face no record of the kind writes there).  ``words``: the text's words (None: split here, if needed)."""
         decision = pending.decision
         if len(decision.branches) != 1:
             return None
         shape_key = (id(decision), text, omniscient)
         shape = self.drawn_texts.get(shape_key)
         if shape is None:
-            shape = self.drawn_shape(decision, words, omniscient)
+            shape = self.drawn_shape(decision, text.split() if words is None else words, omniscient)
             if len(self.drawn_texts) < MEMORY:
                 self.drawn_texts[shape_key] = shape
         if not shape:
@@ -1192,6 +1207,12 @@ class _OptionTexts:
             if written == text:
                 found.append(option)
         return found, hidden
+
+
+@functools.lru_cache(maxsize=64)
+def _public_settings(game: Game, settings: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """Settings (switch name, value) by public switch id, sorted, as a verdict gives them."""
+    return tuple(sorted((game.switches[k].ident, v) for k, v in settings))
 
 
 @functools.lru_cache(maxsize=16)
