@@ -130,6 +130,12 @@ class RecordFormat:
     faces: Faces
     names_game: bool = False
 
+    @functools.cached_property
+    def _faces_read(self) -> set[str]:
+        """Faces of reveal and look entries the game's faces read (:meth:`Faces.canonical`), up to
+        :data:`ACCEPTED_MEMORY` (texts of records repeat)."""
+        return set()
+
     # ------------------------------------------------------------ schema
     @functools.cached_property
     def longest_action(self) -> int:
@@ -376,15 +382,21 @@ class RecordFormat:
                 return not_a_record("$" + str(err.name).removeprefix("data"), self._schema_message(err))
         except Exception as err:  # values JSON cannot hold (sets, objects...)
             return not_a_record("$", f"not JSON data: {type(err).__name__}: {err}")
+        read = self._faces_read
         for i, entry in enumerate(record.get("entries", [])):
             if "action" in entry:  # (an action entry has no other key but by: the schema says so)
                 continue
             for key in ("reveal", "look"):
                 if key in entry:  # the schema checks the shape of a face; its meaning is checked here
+                    word = entry[key]
+                    if word in read:
+                        continue
                     try:
-                        self.faces.canonical(entry[key])
+                        self.faces.canonical(word)
                     except ValueError as err:
                         return not_a_record(f"$.entries[{i}].{key}", str(err))
+                    if len(read) < ACCEPTED_MEMORY:
+                        read.add(word)
         for ident, value in record.get("interpretations", {}).items():
             try:
                 self.game.settings_for({ident: value})

@@ -442,7 +442,7 @@ class RecordWalk:
         entries, stop, seat_words, texts = self.entries, self.stop, self.seat_words, self.texts
         slots_of, observed, first_seen = texts.slots, self.observed, self.first_seen
         listed, omniscient = self.listed, self.kind == OMNISCIENT
-        drawn = texts.drawn
+        drawn, chance_player = texts.drawn, notation.CHANCE_PLAYER
         i = 0
         marks: tuple[list[bool], list[int]] | None = None  # the state's marks as they are (copies), once made
         while i < stop:
@@ -457,7 +457,7 @@ class RecordWalk:
                 continue
             player = pending.player
             index: int | None
-            if player == notation.CHANCE_PLAYER:
+            if player == chance_player:
                 if entry["by"] != CHANCE:
                     i = self.step(i)
                     marks = None
@@ -504,7 +504,7 @@ class RecordWalk:
             if marks is None:
                 marks = (st.face_up.copy(), st.seen.copy())
             was_up, was_seen = marks
-            if index is not None and pending.listed:
+            if index is not None:  # (an index is only found among options listed: reading them lists them)
                 st.apply_index(index)
             else:
                 st.apply_option(option)
