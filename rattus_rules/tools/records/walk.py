@@ -61,6 +61,13 @@ CYCLE_LIMIT = 4
 SEARCH_BUDGET = 4000
 #: How many texts read from records the option texts of a game remember (see :class:`_OptionTexts`).
 MEMORY = 50_000
+#: How many player decisions the listed passes of a game count options at, to choose the pass
+#: (:func:`check_entries`), and above how many options per decision on average the lazy pass is chosen.
+#: Measured on the conformance records (callgrind): Rattus lists 15 options per player decision and its
+#: listed pass takes 0.6x the instructions of the lazy pass; Ratten Scharf 160-230, and its lazy pass
+#: takes 0.65x the listed pass's (a listing tries every place for a strip, a lazy pass tests one).
+LISTING_SAMPLE = 50
+LAZY_ABOVE = 50
 
 Option = tuple[int, tuple[Any, ...]]
 
@@ -443,6 +450,8 @@ class RecordWalk:
         slots_of, observed, first_seen = texts.slots, self.observed, self.first_seen
         listed, omniscient = self.listed, self.kind == OMNISCIENT
         drawn, chance_player = texts.drawn, notation.CHANCE_PLAYER
+        sample = listed and texts.sampled[0] < LISTING_SAMPLE  # (count the options of player decisions)
+        decisions = options = 0
         i = 0
         marks: tuple[list[bool], list[int]] | None = None  # the state's marks as they are (copies), once made
         while i < stop:
@@ -480,6 +489,9 @@ class RecordWalk:
                 index = None
                 found: Option | None
                 if listed:  # (found among the listed options: then taken by its index)
+                    if sample:
+                        decisions += 1
+                        options += len(pending.options)
                     hit = st.admitted_listed(text)
                     if hit is not None:
                         found, index = hit
@@ -523,6 +535,9 @@ class RecordWalk:
             marks = None
             i = self.settle(i, [values[k] for k in slots], unknown, st, turned_face_up(was_up, st),
                             looked_since(was_seen, st), [], [], nxt)
+        if sample:
+            texts.sampled[0] += decisions
+            texts.sampled[1] += options
         return i
 
     def waiting(self) -> str:
@@ -1084,6 +1099,15 @@ class _OptionTexts:
         #: :meth:`outcomes`; for up to MEMORY texts (they come from records)
         self.drawn_texts: dict[tuple[int, str, bool], tuple[bool, str] | tuple[()]] = {}
         self.canonical_faces: dict[str, str] = {}  # a face as written -> its one writing (see canonical)
+        #: player decisions the listed passes of fast walks went through (to LISTING_SAMPLE) and their options
+        self.sampled = [0, 0]
+
+    def prefers_lazy(self) -> bool:
+        """Whether records of this game are walked quicker by the lazy pass than by the listed one: once
+        :data:`LISTING_SAMPLE` player decisions are counted, where they list more than :data:`LAZY_ABOVE`
+        options on average (see :func:`check_entries`)."""
+        decisions, options = self.sampled
+        return decisions >= LISTING_SAMPLE and options > LAZY_ABOVE * decisions
 
     def canonical(self, word: str) -> str:
         """The one writing of a face (:meth:`Faces.canonical`: ValueError if ``word`` writes none), remembered
@@ -1243,17 +1267,20 @@ def check_entries(game: Game, record: Mapping[str, Any], settings: dict[str, str
     does (:meth:`State.admitted`): it takes the same steps as the lazy pass and differs from it
     only where listing a decision fails (a decision with no option or too many, a budget spent
     sooner), and any error of it hands the record to the lazy pass, whose verdict is then the one.
+    Where a game's decisions list many options (:meth:`_OptionTexts.prefers_lazy`), listing them
+    costs more than the lazy pass's run in Python: then the lazy pass alone walks its records.
     """
-    try:
-        verdict = RecordWalk(game, record, settings, faces, keep=False, listed=True).run()
-    except Rewind:
-        return RecordWalk(game, record, settings, faces).run()
-    except Exception:  # (listing, or anything else: the lazy pass decides, as it always did)
-        pass
-    else:
-        if verdict.state is not None:
-            verdict.state.lazy = True  # the state a lazy pass leaves
-        return verdict
+    if not _option_texts(game, faces).prefers_lazy():
+        try:
+            verdict = RecordWalk(game, record, settings, faces, keep=False, listed=True).run()
+        except Rewind:
+            return RecordWalk(game, record, settings, faces).run()
+        except Exception:  # (listing, or anything else: the lazy pass decides, as it always did)
+            pass
+        else:
+            if verdict.state is not None:
+                verdict.state.lazy = True  # the state a lazy pass leaves
+            return verdict
     try:
         return RecordWalk(game, record, settings, faces, keep=False).run()
     except Rewind:
