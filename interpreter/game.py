@@ -626,7 +626,9 @@ class _Start:
         self.variant = st.variant
         self.world = st.world
         self.scope_limits = st.scope_limits
-        self.vals = {name: table.copy() for name, table in st.vals.items()}
+        # (each list a copy: the state set up goes on, and Python may change its lists in place)
+        self.vals = {name: {k: list(v) if type(v) is list else v for k, v in table.items()}
+                     for name, table in st.vals.items()}
         self.zones = {name: {k: pieces.copy() for k, pieces in table.items()} for name, table in st.zones.items()}
         self.loc = st.loc.copy()
         self.face_up = st.face_up.copy()

@@ -8,6 +8,7 @@ a folder and a file that nobody else can write.  Where there is no C compiler th
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sysconfig
@@ -485,6 +486,25 @@ def test_a_clone_whose_tables_change_before_it_runs_is_read_afresh(tmp_path: Pat
             x.apply_index(0)
             y.apply_index(0)
             assert x.to_json() == y.to_json() and x.legal_action_texts() == y.legal_action_texts(), step
+
+
+def test_a_new_state_shares_no_list_with_the_start_later_states_copy(tmp_path: Path) -> None:
+    # Game.new_state copies a start made by the first new state of those players and settings (game._Start):
+    # that first state, or a clone of it, changed by Python in place (as the tests above change states) must
+    # not change what a later new state starts from
+    body = 'loop { choose by first_player { "take" k in 1 .. 2 ' + CITE + " { n += k } }\nfinish [first_player] }"
+    spec = HEADER + f"var bag[player] = [1, 2] {CITE}\nprocedure play {CITE} {{\n{body}\n}}\n"
+    (tmp_path / "a.rules").write_text(spec, encoding="utf-8")
+    for game in both(tmp_path):
+        first = game.new_state(2, seed=5)
+        expected = json.loads(json.dumps(first.to_json()))  # (to_json shares the state's lists)
+        first.vals["bag"][0].append(7)
+        first.clone().vals["bag"][1].append(8)
+        first.vals["m"][1] += 3
+        again = game.new_state(2, seed=5)
+        assert again.to_json() == expected and again.vals["bag"] == {0: [1, 2], 1: [1, 2]}
+        again.vals["bag"][0].append(9)
+        assert game.new_state(2, seed=5).to_json() == expected
 
 
 def test_a_number_past_the_bound_in_a_listing_is_a_rule_error_on_both(tmp_path: Path) -> None:
