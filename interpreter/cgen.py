@@ -152,6 +152,10 @@ class Emitter:
         self._inline_depth = 0
         #: The locals the function being written keeps a copy of: name -> (C name, type).
         self.cached_locals: dict[str, tuple[str, Type]] = {}
+        #: The module's held reads of locals (crt.h ``LS``): (name, value kind) -> slot; and the writes made,
+        #: (name, value kind or None for a value no slot holds).
+        self.local_slots: dict[tuple[str, int], int] = {}
+        self.local_writes: set[tuple[str, int | None]] = set()
         #: The Python back end's functions run where a C function gives up (see :meth:`function`).
         self.fallbacks: list[Any] = []
 
@@ -348,8 +352,7 @@ class Emitter:
                     return CVal(cname, bt, obj)
                 if not _scalar(t):
                     return self.kept_list(f"rt_local(r, {self.name(ident)})", t, e.pos)
-                read = self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(ident)}); if (!_l) goto fail; _l; }})",
-                                  t, e.pos)
+                read = self.local_read(ident, t, e.pos)
                 held = self.cached_locals.get(ident)
                 if held is None:
                     held = self.cached_locals[ident] = (self.fresh("L_" + ident), t)
@@ -379,6 +382,30 @@ class Emitter:
                 raise AssertionError(f"the checker lets no {kind} stand as a value: {ident}")
             case _:
                 assert_never(kind)
+
+    def local_read(self, ident: str, t: Type, pos: A.Pos) -> CVal:
+        """A scalar local read from the running procedure's locals: the value held for it since it was last read
+        or written, while the env dict is unchanged (crt.h ``RT_LOCAL_HELD``), else read and held."""
+        read = self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(ident)}); if (!_l) goto fail; _l; }})", t, pos)
+        kind = self.value_kind(t)
+        if kind is None:
+            return read
+        i = self.local_slots.setdefault((ident, kind), len(self.local_slots))
+        v = self.fresh("lv")
+        return CVal(f"({{ int64_t {v}; if (RT_LOCAL_HELD(r, LS[{i}])) {v} = LS[{i}].v; "
+                    f"else {{ {v} = {read.text}; rt_local_held(r, &LS[{i}], {v}); }} {v}; }})", t)
+
+    def local_source(self) -> list[str]:
+        """The C declarations of the held reads of locals and of what each write of a local does to them: sets
+        the name's slot of the value's kind, drops its others (``LW_<name>_<kind>(value)``, ``LWO_<name>()``)."""
+        out = [f"static LocalSlot LS[{max(1, len(self.local_slots))}];"]
+        for name, kind in sorted(self.local_writes, key=lambda w: (w[0], -1 if w[1] is None else w[1])):
+            c = self.name(name)
+            parts = [f"LS[{i}].gen = LGEN; LS[{i}].v = (x);" if k == kind else f"LS[{i}].gen = 0;"
+                     for (n, k), i in self.local_slots.items() if n == name]
+            head = f"LW_{c}_{kind}(x)" if kind is not None else f"LWO_{c}()"
+            out.append(f"#define {head} do {{ {' '.join(parts)} }} while (0)")
+        return out
 
     def kept_list(self, borrowed: str, t: Type, pos: A.Pos) -> CVal:
         """A list read from the state or the locals (a new reference kept for the call)."""
@@ -1257,12 +1284,16 @@ class Emitter:
     def write_local(self, name: str, v: CVal, pos: A.Pos) -> str:
         """C statements setting a local of the running procedure (and the function's copy of it, if it
         keeps one: see :meth:`finish_locals`)."""
+        c = self.name(name)
+        kind = None if v.obj else self.value_kind(v.type)
+        self.local_writes.add((name, kind))
+        held = f"LW_{c}_{kind}(_sv)" if kind is not None else f"LWO_{c}()"
         if v.obj:
-            return (f"if (rt_set_local(r, {self.name(name)}, {self.box(v, pos)}) < 0) goto fail; "
-                    f"\x01{name}\x01")
-        return (f"{{ int64_t _sv = {v.text}; if (rt_set_local(r, {self.name(name)}, "
-            f"{self.box(CVal('_sv', v.type), pos)}) "
-                f"< 0) goto fail; \x02{name}\x02{self.value_kind(v.type)}\x02{v.type}\x02 }}")
+            return (f"{{ int _held = rt_set_local_held(r, {c}, {self.box(v, pos)}); if (_held < 0) goto fail; "
+                    f"if (_held) {held}; }} \x01{name}\x01")
+        return (f"{{ int64_t _sv = {v.text}; int _held = rt_set_local_held(r, {c}, "
+                f"{self.box(CVal('_sv', v.type), pos)}); if (_held < 0) goto fail; if (_held) {held}; "
+                f"\x02{name}\x02{kind}\x02{v.type}\x02 }}")
 
     def finish_locals(self, lines: list[str]) -> list[str]:
         """The lines of a function with its copies of locals declared first and every write of a local
@@ -1291,8 +1322,7 @@ class Emitter:
             if op == "=":
                 self.set_local(st.name, self.expr(st.value, {}), st.pos, out)
                 return
-            old = self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(st.name)}); if (!_l) goto fail; _l; "
-                f"}})", INT, st.pos)
+            old = self.local_read(st.name, INT, st.pos)
             value = self.scalar(st.value, {})
             helper = "rt_add" if op == "+=" else "rt_sub"
             out.append(f"{{ int64_t _o = {old.text}, _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; "
@@ -1865,6 +1895,7 @@ class Emitter:
             *self.arrays,
             *self.text_key_source(),
             *self.mirror_source(),
+            *self.local_source(),
             "static int rt_look(R *r, int64_t piece, int64_t who) {",
             "    if (who == RT_NONE || who < 0 || who >= r->n) { PyErr_Format(PyExc_ValueError, \"no seat "
                 "%lld\", (long long)who); return -1; }",

@@ -524,6 +524,40 @@ static int rt_set_local(R *r, PyObject *name, PyObject *v) {
     return bad;
 }
 
+/* ------------------------------------------------------------ locals read before
+ * The values of locals read (unboxed) from a procedure's env dict, held across calls of the module's functions
+ * while that dict is the very one, unchanged (its version tag: a new dict or any change gets a new one): a
+ * continuation, the listing after it and the calls it makes read a local once.  One env at a time (LENV, by
+ * address only, and its tag LTAG); a value is held for a local name and a way of reading it (the generated
+ * module's slots LS, one per name and value kind) in generation LGEN, and the generation moves on whenever another
+ * env, or a change not made by rt_set_local_held, is seen.  The module's own writes keep the held values (but
+ * the written name's, set or dropped by the generated code).  Only with dict version tags (RT_MIRRORS). */
+typedef struct { uint64_t gen; int64_t v; } LocalSlot;
+static PyObject *LENV;
+static uint64_t LTAG, LGEN = 1;
+
+#define RT_LOCAL_HELD(r, slot) (RT_MIRRORS && (r)->env == LENV && (slot).gen == LGEN && RT_DICT_TAG((r)->env) == LTAG)
+
+/* Hold a value just read from the running procedure's env dict. */
+static inline void rt_local_held(R *r, LocalSlot *slot, int64_t v) {
+    if (!RT_MIRRORS) return;
+    uint64_t tag = RT_DICT_TAG(r->env);
+    if (r->env != LENV || tag != LTAG) { LENV = r->env; LTAG = tag; LGEN++; }
+    slot->gen = LGEN; slot->v = v;
+}
+
+/* Set a local (steals the value): 1 if the values held for the env stay held (the caller then sets or drops
+ * the name's), 0 if none is held, -1 on error. */
+static int rt_set_local_held(R *r, PyObject *name, PyObject *v) {
+    if (!v) return -1;
+    uint64_t before = RT_DICT_TAG(r->env);
+    int bad = PyDict_SetItem(r->env, name, v);
+    Py_DECREF(v);
+    if (bad) return -1;
+    if (RT_MIRRORS && r->env == LENV && before == LTAG) { LTAG = RT_DICT_TAG(r->env); return 1; }
+    return 0;
+}
+
 /* A key of several values (steals each; NULL on error). */
 static PyObject *rt_tuple(int n, PyObject **items) {
     PyObject *t = PyTuple_New(n);
