@@ -779,3 +779,21 @@ def test_graph_loops_read_the_world_of_the_state_they_run_on(tmp_path: Path) -> 
             st.pending = None
             st._run()  # (the frames stand at the decision: it is listed again)
         assert a.legal_action_texts() == b.legal_action_texts(), other
+
+
+def test_a_local_changed_between_calls_is_read_again(tmp_path: Path) -> None:
+    # C holds the locals it read across calls while the procedure's env dict is unchanged (crt.h LocalSlot): a
+    # local changed in the dict from outside (here by hand) is read again, as the Python back end reads it
+    body = (f"let x = 0\nloop {{ choose by first_player {{ \"take\" k in 1 .. 3 where k > x {CITE} {{ x = x + 0 }} }}\n"
+            f"m[0] += 1\nif m[0] > 5 {{ finish [first_player] }} }}")
+    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    a, b = c.new_state(2, seed=1), py.new_state(2, seed=1)
+    for x in (2, 1, 1, 0):
+        for st in (a, b):
+            st.apply_index(0)  # (the continuation reads x and writes it: what C holds stays valid)
+            st.frames[-1][2]["x"] = x
+            st.pending = None
+            st._run()  # (the frames stand at the decision: it is listed again)
+        assert a.legal_action_texts() == b.legal_action_texts() == [f"take {k}" for k in range(x + 1, 4)], x
