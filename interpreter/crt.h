@@ -652,7 +652,7 @@ static int rt_begin_scope(R *r, PyObject *scope) {
 static PyObject *rt_zone_quiet(R *r, PyObject *zname, PyObject *zkey) {
     if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) { PyErr_Clear(); return NULL; }
     if (!PyDict_CheckExact(r->zones)) return NULL;
-    PyObject *t = PyDict_GetItemWithError(r->zones, zname);
+    PyObject *t = rt_named(r->zones, zname);  /* (the zone's dict found by its name's address, while unchanged) */
     PyObject *z = t && PyDict_CheckExact(t) ? PyDict_GetItemWithError(t, zkey) : NULL;
     if (PyErr_Occurred()) PyErr_Clear();
     return z && PyList_CheckExact(z) ? z : NULL;
