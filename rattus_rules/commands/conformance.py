@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     c.add_argument("--timeout", type=float, metavar="SECONDS",
                    help="seconds the engine may take to answer one request (default 10, kit.ANSWER_TIMEOUT); "
                         "one that gives no answer in time is killed and the check stops with exit 2")
+    c.add_argument("--fresh-engine", action="store_true",
+                   help="start a fresh engine process for every vector (slower: by default one process checks "
+                        "the vectors while they pass, and a failing vector is checked again alone)")
     c.set_defaults(run=run_check, any_game=True)
 
 
@@ -121,7 +124,8 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"--timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds")
     passed = failed = skipped = 0
     try:
-        for result in check(args.engine, kit, args.perft_depth, args.only, timeout, game):
+        for result in check(args.engine, kit, args.perft_depth, args.only, timeout, game,
+                            args.fresh_engine):
             print(result.format(), flush=True)
             skipped += result.skipped
             passed += result.passed and not result.skipped

@@ -175,6 +175,24 @@ def test_one_engine_checks_the_vectors_while_they_pass_and_a_failure_is_checked_
     assert all(r.passed for r in check(without_drop, only="golden/"))
 
 
+def test_fresh_engine_starts_a_process_for_every_vector(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --fresh-engine: a process per vector, so that no pass can owe anything to what an earlier vector left
+    starts = tmp_path / "starts"
+    counted = changed_referee(tmp_path, f"""
+        if json.loads(line).get("cmd") == "hello":
+            with open({str(starts)!r}, "a") as f:
+                f.write("x")
+    """)
+    assert all(r.passed for r in check(counted, only="golden/")) and starts.read_text() == "x"
+    starts.unlink()
+    results = list(check(counted, only="golden/", fresh_engine=True))
+    assert len(results) == 5 and all(r.passed for r in results) and starts.read_text() == "x" * 5
+    starts.unlink()
+    code = main(["conformance", "check", "--fresh-engine", "--only", "golden/", "--engine", counted])
+    out = capsys.readouterr().out
+    assert code == 0 and out.endswith("5 passed, 0 failed\n") and starts.read_text() == "x" * 5, out
+
+
 def test_an_engine_that_never_answers_a_drop_between_vectors_stops_the_check(tmp_path: Path) -> None:
     engine = changed_referee(tmp_path, """
         if json.loads(line).get("cmd") == "drop":

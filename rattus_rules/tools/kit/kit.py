@@ -730,7 +730,7 @@ def vectors(kit: Path, game: str | ResolvedGame | None = None) -> list[tuple[str
 
 def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
           only: str | None = None, timeout: float = ANSWER_TIMEOUT,
-          game: str | ResolvedGame | None = None) -> Iterator[Result]:
+          game: str | ResolvedGame | None = None, fresh_engine: bool = False) -> Iterator[Result]:
     """Check an engine command against a kit folder (default: the shipped kit of ``game``, None: the
     selected game; or resolved already, as ``rattus conformance check`` gives it), vector by vector.
 
@@ -738,7 +738,9 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
     dropped after it (:meth:`Engine.tidy`; an engine without ``drop`` is started afresh for each vector).
     A vector that fails is checked again by a fresh engine process, whose verdict is the one reported, and
     a fresh process checks the next: one vector's failure, or what an earlier one left in the engine, never
-    decides another's verdict.  A vector for validators, not engines (:class:`NotForEngines`), is reported
+    decides another's verdict.  ``fresh_engine`` starts a fresh engine process for every vector instead (as
+    slow as a start per vector, but no pass can then owe anything to what an earlier vector left in the
+    engine).  A vector for validators, not engines (:class:`NotForEngines`), is reported
     SKIP without an engine.  Raises :class:`EngineError` if the engine cannot be started, and
     :class:`EngineTimeout` (after killing it) if it gives no answer to a request within ``timeout`` seconds.
     """
@@ -761,10 +763,10 @@ def check(command: str, kit: Path | None = None, perft_depth: int | None = None,
                 result = _verdict(engine, name, run, True, perft_depth)
             yield result
             try:
-                tidied = result.passed and engine.tidy()
+                tidied = result.passed and not fresh_engine and engine.tidy()
             except EngineTimeout as err:  # no answer to a drop: the check stops, as for any request
                 raise EngineTimeout(f"{name}: {err}") from None
-            if not tidied:
+            if fresh_engine or not tidied:
                 engine.close()
                 engine = None
     finally:
