@@ -432,16 +432,7 @@ class Game:
         st.seen = [0] * len(self.piece_rows)
         st.used = {name: set() for name in self.symbols.limits}
         st.scope_limits = self._scope_limits(st)
-        st.frames = []
-        st.rng = seed & ((1 << 64) - 1)
-        st.pending = None
-        st.winners = None
-        st.history = []
-        st.log = None
-        st.check_invariants = False
-        st.lazy = False
-        st.start = None
-        st.trail = None
+        _not_started(st, seed)
         return st
 
     def _scope_chooser(self, node: A.Expr) -> Any:
@@ -662,17 +653,22 @@ class _Start:
         st.seen = [0] * len(self.loc)
         st.used = {name: set() for name in game.symbols.limits}
         st.scope_limits = self.scope_limits
-        st.frames = []
-        st.rng = seed & ((1 << 64) - 1)
-        st.pending = None
-        st.winners = None
-        st.history = []
-        st.log = None
-        st.check_invariants = False
-        st.lazy = False
-        st.start = None
-        st.trail = None
+        _not_started(st, seed)
         return st
+
+
+def _not_started(st: State, seed: int) -> None:
+    """Set what a state has before its first run: no frames, no decision, no history, the seed's generator."""
+    st.frames = []
+    st.rng = seed & ((1 << 64) - 1)
+    st.pending = None
+    st.winners = None
+    st.history = []
+    st.log = None
+    st.check_invariants = False
+    st.lazy = False
+    st.start = None
+    st.trail = None
 
 
 def _plain(value: Any) -> bool:
