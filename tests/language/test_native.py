@@ -12,6 +12,7 @@ import json
 import os
 import random
 import sysconfig
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -213,17 +214,24 @@ def test_a_filter_written_as_a_function_call_is_split_alike(tmp_path: Path, bind
     body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
     (tmp_path / "a.rules").write_text(HEADER + SPLIT_FUNCTIONS + f"procedure play {CITE} {{\n{body}\n}}\n",
                                       encoding="utf-8")
+    outcomes = _first_decision_on_both(tmp_path, lambda state: state.legal_action_texts())
+    assert outcomes[0] == outcomes[1]
+    assert "no decision reached" not in str(outcomes[0])
+
+
+def _first_decision_on_both(folder: Path, read: Callable[[Any], Any]) -> list[Any]:
+    """On C then Python: what ``read`` gives of a 2-player game's first decision, with the budget left, or
+    the rule error that stopped it (message, place, citations)."""
     outcomes: list[Any] = []
     for backend in ("c", "python"):
-        game = load_spec(tmp_path, backend=backend)
+        game = load_spec(folder, backend=backend)
         assert (game.native_runners.get(0) is not None) == (backend == "c")
         try:
             state = game.new_state(2)
-            outcomes.append((state.legal_action_texts(), state.budget))
+            outcomes.append((read(state), state.budget))
         except RuleError as err:
             outcomes.append((err.message, err.pos, err.citations))
-    assert outcomes[0] == outcomes[1]
-    assert "no decision reached" not in str(outcomes[0])
+    return outcomes
 
 
 @pytest.mark.parametrize("binds, stuck", [
@@ -234,15 +242,7 @@ def test_a_listing_after_a_long_run_is_stuck_alike(tmp_path: Path, binds: str, s
     body = (f'let x = sum(j in 1 .. 950000: j)\nchoose by first_player {{ "take" {binds} {CITE} {{ }} }}\n'
             "finish [first_player]")
     (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
-    outcomes: list[Any] = []
-    for backend in ("c", "python"):
-        game = load_spec(tmp_path, backend=backend)
-        assert (game.native_runners.get(0) is not None) == (backend == "c")
-        try:
-            state = game.new_state(2)
-            outcomes.append((state.num_legal_actions(), state.budget))
-        except RuleError as err:
-            outcomes.append((err.message, err.pos, err.citations))
+    outcomes = _first_decision_on_both(tmp_path, lambda state: state.num_legal_actions())
     assert outcomes[0] == outcomes[1]
     assert ("no decision reached" in str(outcomes[0])) == stuck
 
