@@ -63,9 +63,9 @@ SEARCH_BUDGET = 4000
 MEMORY = 50_000
 #: How many player decisions the listed passes of a game count options at, to choose the pass
 #: (:func:`check_entries`), and above how many options per decision on average the lazy pass is chosen.
-#: Measured on the conformance records (callgrind): Rattus lists 15 options per player decision and its
-#: listed pass takes 0.6x the instructions of the lazy pass; Ratten Scharf 160-230, and its lazy pass
-#: takes 0.65x the listed pass's (a listing tries every place for a strip, a lazy pass tests one).
+#: Measured on the shipped games' conformance records (callgrind): a game that lists about 15 options per
+#: player decision takes 0.6x the instructions on its listed pass; one that lists 160-230 takes 0.65x on
+#: its lazy pass (a listing tries every place for a piece, a lazy pass tests the one the record names).
 LISTING_SAMPLE = 50
 LAZY_ABOVE = 50
 
