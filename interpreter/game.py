@@ -610,7 +610,7 @@ class _Start:
     its start zone), which depends on the player count and the settings alone: made once by running the
     initial values, then copied for each new state of those players and settings."""
 
-    __slots__ = ("face_up", "loc", "n", "scope_limits", "vals", "variant", "world", "zones")
+    __slots__ = ("face_up", "listed", "loc", "n", "scope_limits", "vals", "variant", "world", "zones")
 
     def __init__(self, st: State):
         self.n = st.n
@@ -620,6 +620,9 @@ class _Start:
         # (each list a copy: the state set up goes on, and Python may change its lists in place)
         self.vals = {name: {k: list(v) if type(v) is list else v for k, v in table.items()}
                      for name, table in st.vals.items()}
+        #: the tables holding a list (a new state copies each of their lists), found once: not each new state
+        self.listed = frozenset(name for name, table in self.vals.items()
+                                if any(type(v) is list for v in table.values()))
         self.zones = {name: {k: pieces.copy() for k, pieces in table.items()} for name, table in st.zones.items()}
         self.loc = st.loc.copy()
         self.face_up = st.face_up.copy()
@@ -644,8 +647,8 @@ class _Start:
         st.settings = settings
         st.variant = self.variant
         st.world = self.world
-        st.vals = {name: {k: list(v) for k, v in table.items()}
-                   if any(type(v) is list for v in table.values()) else table.copy()
+        listed = self.listed
+        st.vals = {name: {k: list(v) for k, v in table.items()} if name in listed else table.copy()
                    for name, table in self.vals.items()}
         st.zones = {name: {k: pieces.copy() for k, pieces in table.items()} for name, table in self.zones.items()}
         st.loc = self.loc.copy()
