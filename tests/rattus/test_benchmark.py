@@ -51,10 +51,16 @@ def test_rattus_bench_prints_games_and_load_figures(capsys: pytest.CaptureFixtur
 def test_the_record_benchmark_prints_both_kinds_and_the_yardstick(capsys: pytest.CaptureFixture[str]) -> None:
     from rattus_rules.tools.bench.recordbench import main as bench_records
 
-    assert bench_records(["--seconds", "0", "--any-core"]) == 0
+    assert bench_records(["--seconds", "0", "--records", "2", "--any-core"]) == 0
     out = capsys.readouterr().out
     assert "omniscient" in out and "players-eye" in out and "yardstick" in out and "ratio" in out
     assert "lazy replay/s" in out
+    rows = [line.split()[:2] for line in out.splitlines() if line.startswith(("rattus ", "ratten_scharf "))]
+    assert rows == [[game, kind] for game in ("rattus", "ratten_scharf") for kind in ("omniscient", "players-eye")]
+    assert bench_records(["--seconds", "0", "--conformance", "--game", "rattus", "--any-core"]) == 0
+    out = capsys.readouterr().out
+    assert "conformance kit" in out and [line.split()[2] for line in out.splitlines()
+                                          if line.startswith("rattus ")] == ["6", "6"]  # 3 games, 2 rounds
 
 
 def test_the_lazy_yardstick_replays_the_game_by_its_texts(rules: Game) -> None:

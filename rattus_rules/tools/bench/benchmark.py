@@ -671,15 +671,15 @@ def _perft(loaded: Loaded, depth: int, bar: Progress) -> None:
 
 
 def _records(loaded: Loaded, seconds: float, bar: Progress) -> None:
-    from .recordbench import TARGETS, conformance_records, measure
+    from .recordbench import TABLE_RECORDS, TARGETS, bench_records, measure
 
     say = bar.note
-    say("records validated per second: the legal recorded games of each conformance kit, validated whole")
-    say("  (rattus_rules.tools.records.validate.validate), CPU time")
+    say(f"records validated per second: {TABLE_RECORDS} seeded random games of each game, written both ways, "
+        "validated whole")
+    say("  (rattus_rules.tools.records.validate.validate), CPU time; `make bench-records` measures more of them")
     say(f"{'game':<14} {'kind':<12} {'records':>8} {'C records/s':>12} {'Python':>9} {'C/Python':>9} {'target':>7}")
     for name, games in loaded.items():
-        folder = SOURCE_TREE / "conformance" / ("" if name == "rattus" else name) / "games"
-        for kind, records in conformance_records(folder).items():
+        for kind, records in bench_records(name, TABLE_RECORDS).items():
             if not records:
                 continue
             rate: dict[str, float] = {}
