@@ -1946,9 +1946,12 @@ static PyObject *rt_full_budget(void) {
     return RT_FULL_BUDGET ? Py_NewRef(RT_FULL_BUDGET) : NULL;
 }
 
+static PyObject *rt_clone_into(PyObject *st, PyObject *into);
+
 static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 1) { PyErr_SetString(PyExc_TypeError, "clone_state(state)"); return NULL; }
+    if (nargs == 2 && args[1] != Py_None) return rt_clone_into(args[0], args[1]);
+    if (nargs != 1 && nargs != 2) { PyErr_SetString(PyExc_TypeError, "clone_state(state[, into])"); return NULL; }
     PyObject *st = args[0];
     if (!rt_state_layout(Py_TYPE(st))) Py_RETURN_NOTIMPLEMENTED;
     for (int i = 0; i < CS_SLOTS; i++) if (!CS_SLOT(st, i)) Py_RETURN_NOTIMPLEMENTED;
@@ -1989,6 +1992,285 @@ static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssi
         CS_SLOT(c, i) = made;
     }
     return c;
+}
+
+/* ------------------------------------------------------------------ clone into
+ * clone_state(state, into): the copy State.clone makes, made in `into`, a State no longer needed (perft and a
+ * search copy one state into the same spare state again and again).  Every part of `into` that it alone holds
+ * (a reference count of 1: nobody else can see it change) and that has the kind and the keys, in the same order,
+ * of the state's part is rewritten in place: only the values that differ are set (a dict's version tag moves on
+ * only where something changed, so the mirrors and held locals keyed by it stay right), no dict, list or keys
+ * table is made or freed.  Any other part is replaced by a copy, as State.clone makes it.  Afterwards `into`
+ * holds no container the state (or anybody else) holds: the same independence as a new clone.  NotImplemented
+ * (for Python to copy) where clone_state would say so, or `into` is not a State laid out as expected; on an
+ * error, `into` is left half rewritten. */
+
+/* What a table's dict of a target last became a copy of, by version tags (RT_MIRRORS): while neither dict has
+ * changed since (any change gives a dict a new tag, and no two dicts ever have the same tag) they hold the same,
+ * and the copy is skipped.  One entry per slot, found by the target dict's address. */
+typedef struct { PyObject *dst; uint64_t dst_tag; PyObject *src; uint64_t src_tag; } CopiedSlot;
+#define RT_COPIED_BITS 10
+static CopiedSlot COPIED[1 << RT_COPIED_BITS];
+
+static inline CopiedSlot *rt_copied_slot(PyObject *d) {  /* (dicts lie at like offsets of their pools: mixed) */
+    return &COPIED[((uint64_t)(uintptr_t)d * 0x9E3779B97F4A7C15ull) >> (64 - RT_COPIED_BITS)];
+}
+
+static inline int rt_copied_same(PyObject *d, PyObject *s) {
+    CopiedSlot *c = rt_copied_slot(d);
+    return RT_MIRRORS && c->dst == d && c->src == s && c->dst_tag == RT_DICT_TAG(d) && c->src_tag == RT_DICT_TAG(s);
+}
+
+static inline void rt_copied(PyObject *d, PyObject *s) {
+    if (!RT_MIRRORS) return;
+    CopiedSlot *c = rt_copied_slot(d);
+    c->dst = d; c->dst_tag = RT_DICT_TAG(d); c->src = s; c->src_tag = RT_DICT_TAG(s);
+}
+
+/* Whether the target's part d may be rewritten in place to hold what s holds. */
+static inline int rt_own_part(PyObject *d, PyObject *s, PyTypeObject *type) {
+    return Py_IS_TYPE(d, type) && Py_REFCNT(d) == 1 && d != s;
+}
+
+/* List d (own) made to hold s's items (the same objects, as a copy holds them). */
+static int rt_assign_list(PyObject *d, PyObject *s) {
+    Py_ssize_t n = PyList_GET_SIZE(s);
+    if (PyList_GET_SIZE(d) == n
+        && (n == 0 || memcmp(((PyListObject *)d)->ob_item, ((PyListObject *)s)->ob_item, sizeof(PyObject *) * (size_t)n) == 0))
+        return 0;
+    return PyList_SetSlice(d, 0, PyList_GET_SIZE(d), s);
+}
+
+/* Dict d (own) made to hold s's items: 1 if done, 0 if their keys differ (in number, identity or order: d then
+ * holds some of s's values and is to be replaced by a copy), -1 on error.  inner (as rt_copy_map's, and 4 for a
+ * frame's locals) says which values are containers the copy holds its own of: an own one is rewritten in place
+ * (a table's dict as rt_assign_dict, a zone's list), any other set to a copy. */
+static int rt_assign_map(PyObject *d, PyObject *s, int inner);
+
+static int rt_assign_value(PyObject *d, PyObject *k, PyObject *vd, PyObject *vs, int inner) {
+    if (inner == 5) {  /* a value shared, as dict.copy() shares it */
+        return vd == vs ? 0 : PyDict_SetItem(d, k, vs);
+    }
+    if (inner == 4) {  /* a local: a list is copied (rt_copy_frames), any other value shared */
+        if (!PyList_CheckExact(vs)) return vd == vs ? 0 : PyDict_SetItem(d, k, vs);
+        if (rt_own_part(vd, vs, &PyList_Type) && PyList_GET_SIZE(vd) == PyList_GET_SIZE(vs)
+            && memcmp(((PyListObject *)vd)->ob_item, ((PyListObject *)vs)->ob_item,
+                      sizeof(PyObject *) * (size_t)PyList_GET_SIZE(vs)) == 0)
+            return 0;
+        PyObject *c = PyList_GetSlice(vs, 0, PyList_GET_SIZE(vs));
+        int bad = !c || PyDict_SetItem(d, k, c) < 0;
+        Py_XDECREF(c);
+        return bad ? -1 : 0;
+    }
+    int done = 0;
+    if (inner == 0 && PyDict_CheckExact(vs) && rt_own_part(vd, vs, &PyDict_Type)) {
+        done = rt_copied_same(vd, vs) ? 1 : rt_assign_map(vd, vs, 5);
+        if (done > 0) { rt_mirror_twin(vs, vd); rt_copied(vd, vs); }
+    } else if (inner == 1 && PyList_CheckExact(vs) && rt_own_part(vd, vs, &PyList_Type)) {
+        done = rt_assign_list(vd, vs) < 0 ? -1 : 1;
+    } else if (inner == 2 && PyDict_CheckExact(vs) && rt_own_part(vd, vs, &PyDict_Type)) {
+        done = rt_assign_map(vd, vs, 1);
+    } else if (inner == 3 && PyAnySet_CheckExact(vs) && PySet_Check(vs) && PySet_GET_SIZE(vs) == 0
+               && rt_own_part(vd, vs, &PySet_Type) && PySet_GET_SIZE(vd) == 0) {
+        done = 1;  /* (a set is copied unless both are empty) */
+    }
+    if (done) return done < 0 ? -1 : 0;
+    PyObject *c = NULL;  /* a copy, as rt_copy_map makes it */
+    if (inner == 0) { c = PyDict_CheckExact(vs) ? PyDict_Copy(vs) : NULL; if (c) rt_mirror_twin(vs, c); }
+    else if (inner == 1) c = PyList_CheckExact(vs) ? PyList_GetSlice(vs, 0, PyList_GET_SIZE(vs)) : NULL;
+    else if (inner == 2) c = rt_copy_map(vs, 1);
+    else c = PyAnySet_CheckExact(vs) && PySet_Check(vs) ? PySet_New(vs) : NULL;
+    if (!c) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a state's part is not of the kind a state holds");
+        return -1;
+    }
+    int bad = PyDict_SetItem(d, k, c) < 0;
+    if (!bad && inner == 0) rt_copied(c, vs);
+    Py_DECREF(c);
+    return bad ? -1 : 0;
+}
+
+/* A dict's entries read in place, in their order (where deleted ones are NULL): CPython 3.11's layout, checked
+ * once against PyDict_Next (rt_entries_checked); elsewhere, or where the check fails, dicts are walked by
+ * PyDict_Next, which reads every str key's hash from the key (a cache miss for each key of a large table). */
+typedef struct { PyObject **at; Py_ssize_t n, stride; int kind; } RtEntries;  /* key i at[i * stride], value next */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+typedef struct {
+    Py_ssize_t dk_refcnt;
+    uint8_t dk_log2_size, dk_log2_index_bytes, dk_kind;
+    uint32_t dk_version;
+    Py_ssize_t dk_usable, dk_nentries;
+    char dk_indices[];
+} RtDictKeys;
+#define RT_DICT_ENTRIES 1
+#endif
+static int RT_ENTRIES_OK;  /* 0 not checked yet, 1 the layout holds, -1 it does not */
+
+static int rt_entries_raw(PyObject *d, RtEntries *e) {
+#ifdef RT_DICT_ENTRIES
+    PyDictObject *mp = (PyDictObject *)d;
+    if (!PyDict_CheckExact(d) || mp->ma_values) return 0;
+    RtDictKeys *k = (RtDictKeys *)mp->ma_keys;
+    if (k->dk_kind > 1 || k->dk_log2_index_bytes > 40 || k->dk_nentries < PyDict_GET_SIZE(d)) return 0;
+    PyObject **base = (PyObject **)(k->dk_indices + ((size_t)1 << k->dk_log2_index_bytes));
+    e->kind = k->dk_kind;
+    e->stride = k->dk_kind == 0 ? 3 : 2;  /* (hash, key, value) or (key, value) */
+    e->at = base + (k->dk_kind == 0 ? 1 : 0);
+    e->n = k->dk_nentries;
+    return 1;
+#else
+    (void)d; (void)e;
+    return 0;
+#endif
+}
+
+/* Whether the layout read by rt_entries_raw is this Python's: dicts of either kind of keys, one with a deleted
+ * entry, read both ways. */
+static int rt_entries_checked(void) {
+    int ok = 1;
+    for (int kind = 0; kind < 2 && ok; kind++) {
+        PyObject *d = PyDict_New();
+        if (!d) { PyErr_Clear(); return 0; }
+        for (long i = 0; i < 40 && ok; i++) {
+            PyObject *k = kind ? PyUnicode_FromFormat("k%ld", i) : PyLong_FromLong(i * 7919);
+            PyObject *v = PyLong_FromLong(i);
+            ok = k && v && PyDict_SetItem(d, k, v) == 0 && (i != 17 || PyDict_DelItem(d, k) == 0);
+            Py_XDECREF(k); Py_XDECREF(v);
+        }
+        RtEntries e;
+        ok = ok && rt_entries_raw(d, &e) && e.kind == kind;
+        Py_ssize_t pos = 0, j = 0; PyObject *k, *v;
+        while (ok && PyDict_Next(d, &pos, &k, &v)) {
+            while (j < e.n && !e.at[j * e.stride + 1]) j++;
+            ok = j < e.n && e.at[j * e.stride] == k && e.at[j * e.stride + 1] == v;
+            j++;
+        }
+        while (ok && j < e.n) ok = !e.at[j++ * e.stride + 1];
+        Py_DECREF(d);
+    }
+    PyErr_Clear();
+    return ok;
+}
+
+static inline int rt_entries(PyObject *d, RtEntries *e) {
+    if (RT_ENTRIES_OK == 0) RT_ENTRIES_OK = rt_entries_checked() ? 1 : -1;
+    return RT_ENTRIES_OK > 0 && rt_entries_raw(d, e);
+}
+
+static int rt_assign_map(PyObject *d, PyObject *s, int inner) {
+    if (PyDict_GET_SIZE(d) != PyDict_GET_SIZE(s)) return 0;
+    RtEntries ed, es;
+    if (rt_entries(d, &ed) && rt_entries(s, &es)) {
+        /* the same keys at the same entries: values compared without reading a key */
+        if (ed.kind != es.kind || ed.n != es.n) return 0;
+        for (Py_ssize_t i = 0; i < es.n; i++) {
+            PyObject *ks = es.at[i * es.stride], *vs = es.at[i * es.stride + 1], *vd = ed.at[i * ed.stride + 1];
+            if (ed.at[i * ed.stride] != ks || !vs != !vd) return 0;
+            if (!vs || (vd == vs && inner == 5)) continue;
+            if (rt_assign_value(d, ks, vd, vs, inner) < 0) return -1;
+            /* (setting a key present leaves the entries where they are, unless a value's __del__ changed d) */
+            if (!rt_entries(d, &ed) || ed.n != es.n || !rt_entries(s, &es) || es.n != ed.n) return 0;
+        }
+        return 1;
+    }
+    /* setting the value of a key present neither resizes d nor moves the walks; where a key differs, d (some of
+     * its values set) is replaced whole */
+    Py_ssize_t ps = 0, pd = 0; PyObject *ks, *vs, *kd, *vd;
+    while (PyDict_Next(s, &ps, &ks, &vs)) {
+        if (!PyDict_Next(d, &pd, &kd, &vd) || kd != ks) return 0;
+        if (rt_assign_value(d, ks, vd, vs, inner) < 0) return -1;
+    }
+    return 1;
+}
+
+/* The state's frames copied into the target's list of frames d (own): its frames that are its own rewritten. */
+static int rt_assign_frames(PyObject *d, PyObject *s) {
+    Py_ssize_t n = PyList_GET_SIZE(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyList_GET_ITEM(s, i);
+        if (!PyList_CheckExact(f) || PyList_GET_SIZE(f) != 3 || !PyDict_CheckExact(PyList_GET_ITEM(f, 2))) return 0;
+    }
+    if (PyList_GET_SIZE(d) > n && PyList_SetSlice(d, n, PyList_GET_SIZE(d), NULL) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *f = PyList_GET_ITEM(s, i);
+        PyObject *g = i < PyList_GET_SIZE(d) ? PyList_GET_ITEM(d, i) : NULL;
+        if (g && rt_own_part(g, f, &PyList_Type) && PyList_GET_SIZE(g) == 3) {
+            PyObject *env = PyList_GET_ITEM(g, 2), *senv = PyList_GET_ITEM(f, 2);
+            int done = rt_own_part(env, senv, &PyDict_Type) ? rt_assign_map(env, senv, 4) : 0;
+            if (done < 0) return -1;
+            if (done) {
+                for (int j = 0; j < 2; j++) {
+                    PyObject *x = PyList_GET_ITEM(f, j);
+                    if (PyList_GET_ITEM(g, j) != x) Py_SETREF(((PyListObject *)g)->ob_item[j], Py_NewRef(x));
+                }
+                continue;
+            }
+        }
+        PyObject *one = PyList_GetSlice(s, i, i + 1), *copied = one ? rt_copy_frames(one) : NULL;
+        Py_XDECREF(one);
+        if (!copied) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a frame is not as a state holds it"); return -1; }
+        int bad = g ? PyList_SetItem(d, i, Py_NewRef(PyList_GET_ITEM(copied, 0)))
+                    : PyList_Append(d, PyList_GET_ITEM(copied, 0));
+        Py_DECREF(copied);
+        if (bad < 0) return -1;
+    }
+    return 1;
+}
+
+static PyObject *rt_clone_into(PyObject *st, PyObject *into) {
+    if (into == st || !rt_state_layout(Py_TYPE(st)) || Py_TYPE(into) != Py_TYPE(st)) Py_RETURN_NOTIMPLEMENTED;
+    for (int i = 0; i < CS_SLOTS; i++) if (!CS_SLOT(st, i) || !CS_SLOT(into, i)) Py_RETURN_NOTIMPLEMENTED;
+    /* the pending decision first: only a listed one is copied here (as clone_state) */
+    PyObject *p = CS_SLOT(st, CSI_pending);
+    if (p != Py_None) {
+        if (Py_TYPE(p) != (PyTypeObject *)PENDING || !PENDING_FAST) Py_RETURN_NOTIMPLEMENTED;
+        PyObject *options = *(PyObject **)((char *)p + PENDING_AT[2]);
+        if (!options || !(Py_TYPE(options) == &OptionsType || PyList_CheckExact(options)
+                          || (PyObject *)Py_TYPE(options) == VALUES)) Py_RETURN_NOTIMPLEMENTED;
+    }
+    for (int i = 0; i < CS_SLOTS; i++) {
+        PyObject *v = CS_SLOT(st, i), *mine = CS_SLOT(into, i), *made = NULL;
+        int done = 0;
+        switch (CS_KINDS[i]) {
+        case CS_SHARE: made = Py_NewRef(v); break;
+        case CS_BUDGET: made = rt_full_budget(); break;
+        case CS_LIST: case CS_LIST_OR_NONE:
+            if (v == Py_None) { made = Py_NewRef(v); break; }
+            if (PyList_CheckExact(v) && rt_own_part(mine, v, &PyList_Type)) done = rt_assign_list(mine, v) < 0 ? -1 : 1;
+            else made = rt_copy_list(v);
+            break;
+        case CS_MAP0: case CS_MAP2: case CS_MAP3: {
+            int inner = CS_KINDS[i] == CS_MAP0 ? 0 : CS_KINDS[i] == CS_MAP2 ? 2 : 3;
+            if (PyDict_CheckExact(v) && rt_own_part(mine, v, &PyDict_Type)) done = rt_assign_map(mine, v, inner);
+            if (!done) made = rt_copy_map(v, inner);
+            break;
+        }
+        case CS_FRAMES:
+            if (PyList_CheckExact(v) && rt_own_part(mine, v, &PyList_Type)) done = rt_assign_frames(mine, v);
+            if (!done) made = rt_copy_frames(v);
+            break;
+        case CS_PENDING:
+            if (v == Py_None) { made = Py_NewRef(v); break; }
+            if (Py_IS_TYPE(mine, (PyTypeObject *)PENDING) && Py_REFCNT(mine) == 1) {
+                made = Py_NewRef(mine);  /* the target's own decision, its fields set anew */
+            } else if (!(made = ((PyTypeObject *)PENDING)->tp_alloc((PyTypeObject *)PENDING, 0))) {
+                return NULL;
+            }
+            for (int k = 0; k < RT_PENDING_FIELDS; k++) {  /* decision, player, options, texts, by_text */
+                PyObject *x = k < 5 ? *(PyObject **)((char *)v + PENDING_AT[k]) : Py_None;
+                Py_XSETREF(*(PyObject **)((char *)made + PENDING_AT[k]), Py_NewRef(x ? x : Py_None));
+            }
+            break;
+        }
+        if (done < 0) return NULL;
+        if (done) continue;
+        if (!made) {
+            if (PyErr_Occurred()) return NULL;
+            Py_RETURN_NOTIMPLEMENTED;  /* (a part not of the kind a state holds: Python copies it all) */
+        }
+        Py_SETREF(CS_SLOT(into, i), made);
+    }
+    return Py_NewRef(into);
 }
 
 /* ------------------------------------------------------------ worlds as arrays

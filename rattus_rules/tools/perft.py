@@ -77,17 +77,34 @@ def perft(state: State, depth: int, chance: str = "seed", piece_word: PieceWord 
     if state.is_chance_node():
         state = state.clone()
         resolve_chance(state, chance, piece_word)
+    return _count(state, depth, chance, piece_word, [None] * (depth + 1))
+
+
+def _count(state: State, depth: int, chance: str, piece_word: PieceWord | None, spares: list[State | None]) -> int:
+    """:func:`perft` of a state that waits for no chance event.  ``spares[d]`` is a state no longer needed
+    that the children at ``d`` actions from the end are copied into (:meth:`State.clone`'s ``into``): one
+    state per depth, copied into again for each of its siblings, rather than a new copy made and freed."""
     if depth == 0:
         return 1
-    if state.is_terminal():
+    p = state.pending
+    if p is None:
         return 0
     if depth == 1:  # bulk counting: each legal action ends one sequence, none needs applying
-        return state.num_legal_actions()
+        return len(p.options)
     total = 0
-    for i in range(state.num_legal_actions()):
-        child = state.clone()
+    child = spares[depth - 1]
+    for i in range(len(p.options)):
+        child = state.clone(child)
         child.apply_index(i)
-        total += perft(child, depth - 1, chance, piece_word)
+        q = child.pending
+        if q is not None and q.decision.chance:
+            resolve_chance(child, chance, piece_word)
+            q = child.pending
+        if depth == 2:  # (the last ply counted here: one call fewer per position)
+            total += 0 if q is None else len(q.options)
+        else:
+            total += _count(child, depth - 1, chance, piece_word, spares)
+    spares[depth - 1] = child
     return total
 
 
@@ -106,10 +123,14 @@ def divide(state: State, depth: int, chance: str = "seed", piece_word: PieceWord
     if started is not None:
         started(len(texts))
     out = {}
+    spares: list[State | None] = [None] * depth
+    child = None
     for i, text in enumerate(texts):
-        child = state.clone()
+        child = state.clone(child)
         child.apply_index(i)
-        out[text] = perft(child, depth - 1, chance, piece_word)
+        if child.is_chance_node():
+            resolve_chance(child, chance, piece_word)
+        out[text] = _count(child, depth - 1, chance, piece_word, spares)
         if done is not None:
             done()
     return out
