@@ -134,21 +134,27 @@ static inline int rt_charge(R *r, int64_t steps) {
     return r->budget < 0 ? rt_stuck() : 0;
 }
 
-static int rt_begin(R *r, PyObject *st, PyObject *env) {
+/* An R for a call on st with these locals, its budget yet to be set (rt_begin: the state's). */
+static int rt_open(R *r, PyObject *st, PyObject *env) {
     memset(r, 0, sizeof(*r));
     r->st = st;
     r->env = env;
     rt_state_layout(Py_TYPE(st));
-    PyObject *b = rt_attr(st, CSI_budget, S_budget);
-    if (!b) return -1;
-    r->budget = PyLong_AsLongLong(b);
-    Py_DECREF(b);
-    if (r->budget == -1 && PyErr_Occurred()) return -1;
     PyObject *n = rt_attr(st, CSI_n, S_n);
     if (!n) return -1;
     r->n = PyLong_AsLongLong(n);
     Py_DECREF(n);
     if (r->n < 1 || r->n > 64) { PyErr_SetString(PyExc_ValueError, "a state of 1 to 64 players"); return -1; }
+    return 0;
+}
+
+static int rt_begin(R *r, PyObject *st, PyObject *env) {
+    if (rt_open(r, st, env) < 0) return -1;
+    PyObject *b = rt_attr(st, CSI_budget, S_budget);
+    if (!b) return -1;
+    r->budget = PyLong_AsLongLong(b);
+    Py_DECREF(b);
+    if (r->budget == -1 && PyErr_Occurred()) return -1;
     return 0;
 }
 
@@ -816,12 +822,42 @@ RT_HOT PyObject *rt_pending_attr(PyObject *p, int k, PyObject *name) {
     return PyObject_GetAttr(p, name);
 }
 
+/* A Pending the state let go of while nothing else held it (see rt_advance_py): its fields all None, kept for
+ * the next decision, which then allocates no Pending (one at most; owned). */
+static PyObject *PENDING_SPARE;
+
+/* Keep p (a reference passed in) as the spare where it is a Pending as expected that nothing else holds and
+ * nothing refers to weakly: its fields let go of (None), as a new Pending's would be set.  1 if it was taken. */
+static int rt_pending_spare(PyObject *p) {
+    PyTypeObject *t = (PyTypeObject *)PENDING;
+    if (PENDING_SPARE || !PENDING_FAST || Py_TYPE(p) != t || Py_REFCNT(p) != 1) return 0;
+    if (t->tp_weaklistoffset > 0 && *(PyObject **)((char *)p + t->tp_weaklistoffset)) return 0;
+    for (int i = 0; i < RT_PENDING_FIELDS; i++) {
+        PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
+        PyObject *old = *at;
+        *at = Py_NewRef(Py_None);
+        Py_XDECREF(old);  /* (may free the options: their arrays go back to the free list) */
+    }
+    PENDING_SPARE = p;
+    return 1;
+}
+
 static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *made) {
     if (!PENDING_FAST) return RT_CALL(PENDING, decision, who, made);
     PyTypeObject *t = (PyTypeObject *)PENDING;
-    PyObject *p = t->tp_alloc(t, 0);
-    if (!p) return NULL;
     PyObject *vals[RT_PENDING_FIELDS] = {decision, who, made, Py_None, Py_None, Py_None, Py_None};
+    PyObject *p = PENDING_SPARE;
+    if (p) {  /* every field None */
+        PENDING_SPARE = NULL;
+        for (int i = 0; i < RT_PENDING_FIELDS; i++) {
+            PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
+            PyObject *old = *at;
+            *at = Py_NewRef(vals[i]);
+            Py_XDECREF(old);
+        }
+        return p;
+    }
+    if (!(p = t->tp_alloc(t, 0))) return NULL;
     for (int i = 0; i < RT_PENDING_FIELDS; i++) *(PyObject **)((char *)p + PENDING_AT[i]) = Py_NewRef(vals[i]);
     return p;
 }
@@ -1634,7 +1670,7 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
 static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /* steals frames */
     if (!PyList_CheckExact(frames)) { Py_DECREF(frames); Py_RETURN_FALSE; }
     R rr; R *r = &rr;
-    if (rt_begin(r, st, NULL) < 0) { Py_DECREF(frames); return NULL; }
+    if (rt_open(r, st, NULL) < 0) { Py_DECREF(frames); return NULL; }
     r->budget = RT_STEP_LIMIT;  /* one budget for the whole run */
     r->site = -1;
     int64_t steps = 0;
@@ -1781,88 +1817,118 @@ static PyObject *rt_run_py(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return rt_settle(args[0], rt_run_frames(args[0], (Program *)args[1], frames));
 }
 
+/* The options taken (see rt_advance_py), kept for the next time the same option of the same decision is taken:
+ * its (branch, values) tuple and its history entry (decision, option).  Equal options are equal tuples of
+ * immutable values (numbers, yes/no, texts, keys: what an Options array holds), so one may stand for the
+ * other: a decision taken again allocates neither.  A table of RT_TAKEN slots, each replaced by the last
+ * option that falls in it (owned references). */
+#define RT_TAKEN 1024
+#define RT_TAKEN_WIDTH 4
+typedef struct {
+    PyObject *decision;          /* (owned by entry) */
+    const signed char *shape;    /* the Options' branch shapes: the kinds of the values */
+    int branch, nv;
+    int64_t v[RT_TAKEN_WIDTH];
+    PyObject *option, *entry;    /* (owned) */
+} Taken;
+static Taken TAKEN[RT_TAKEN];
+
+/* The (borrowed) slot holding option `index` of o, a decision's options, with its option and entry made. */
+static Taken *rt_taken(Options *o, PyObject *decision, Py_ssize_t index) {
+    int b = o->branch[index];
+    const signed char *shape = o->shape;
+    int nv = shape[(size_t)b * (size_t)o->shape_stride];
+    const int64_t *v = o->vals + (size_t)index * (size_t)o->width;
+    static Taken wide;  /* an option of more values than a slot holds: made anew each time */
+    Taken *t = &wide;
+    if (nv <= RT_TAKEN_WIDTH) {
+        uint64_t h = ((uint64_t)(uintptr_t)decision >> 4) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)b * 0xBF58476D1CE4E5B9ULL;
+        for (int k = 0; k < nv; k++) h = (h ^ (uint64_t)v[k]) * 0x94D049BB133111EBULL;
+        t = &TAKEN[(h ^ (h >> 29)) & (RT_TAKEN - 1)];
+        if (t->option && t->decision == decision && t->shape == shape && t->branch == b && t->nv == nv) {
+            int same = 1;
+            for (int k = 0; k < nv; k++) same &= t->v[k] == v[k];
+            if (same) return t;
+        }
+    }
+    PyObject *option = options_item((PyObject *)o, index);
+    PyObject *entry = option ? PyTuple_Pack(2, decision, option) : NULL;
+    if (!entry) { Py_XDECREF(option); return NULL; }
+    PyObject *old_option = t->option, *old_entry = t->entry;
+    t->decision = decision; t->shape = shape; t->branch = b; t->nv = nv;
+    for (int k = 0; k < nv && k < RT_TAKEN_WIDTH; k++) t->v[k] = v[k];
+    t->option = option; t->entry = entry;
+    Py_XDECREF(old_option); Py_XDECREF(old_entry);
+    return t;
+}
+
 /* advance(state, program, index): State.apply_index for the pending decision's option `index`, then the run
  * on to the next decision (as run).  NotImplemented, the state unchanged, where the Python code is to take
- * it: an index that is not a plain int (a bool, numpy's), a state that lists lazily, no decision pending, an
- * index out of range (Python refuses it), options not held in C arrays, a log or invariants to check, an
- * option whose text must be written now (see native.runner). */
+ * it: an index that is not a plain int (a bool, numpy's), a state or Pending not laid out as expected (a
+ * subclass), a state that lists lazily, no decision pending, an index out of range (Python refuses it),
+ * options not held in C arrays, a log or invariants to check, an option whose text must be written now (see
+ * native.runner).  The state's fields are read in place (borrowed): nothing runs between the reads and
+ * their use that could change them. */
 static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs != 3 || Py_TYPE(args[1]) != &ProgramType) {
         PyErr_SetString(PyExc_TypeError, "advance(state, program, index)");
         return NULL;
     }
-    if (!PyLong_CheckExact(args[2])) Py_RETURN_NOTIMPLEMENTED;
     PyObject *st = args[0];
+    if (!PyLong_CheckExact(args[2]) || !rt_state_layout(Py_TYPE(st)) || !PENDING_FAST) Py_RETURN_NOTIMPLEMENTED;
     Program *pg = (Program *)args[1];
     Py_ssize_t index = PyLong_AsSsize_t(args[2]);
     if (index == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
-    PyObject *p = NULL, *options = NULL, *frames = NULL, *decision = NULL, *texts = NULL, *option = NULL;
-    PyObject *entry = NULL, *history = NULL, *trail = NULL, *rng = NULL, *x = NULL;
-    PyObject *out = Py_NotImplemented;
-    rt_state_layout(Py_TYPE(st));
-    if (!(p = rt_attr(st, CSI_pending, S_pending))) goto error;
-    if (p == Py_None) goto done;
-    if (!(options = rt_pending_attr(p, 2, S_options))) goto error;
-    if (Py_TYPE(options) != &OptionsType) goto done;
+    PyObject *p = CS_SLOT(st, CSI_pending), *frames = CS_SLOT(st, CSI_frames), *history = CS_SLOT(st, CSI_history);
+    PyObject *trail = CS_SLOT(st, CSI_trail), *rng = CS_SLOT(st, CSI_rng);
+    if (!p || Py_TYPE(p) != (PyTypeObject *)PENDING || CS_SLOT(st, CSI_log) != Py_None
+        || CS_SLOT(st, CSI_check_invariants) != Py_False || CS_SLOT(st, CSI_lazy) != Py_False  /* (lazy: in Python) */
+        || !frames || !PyList_CheckExact(frames) || PyList_GET_SIZE(frames) < 1 || !history || !PyList_CheckExact(history)
+        || !trail || !rng) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *options = *(PyObject **)((char *)p + PENDING_AT[2]), *decision = *(PyObject **)((char *)p + PENDING_AT[0]);
+    PyObject *texts = *(PyObject **)((char *)p + PENDING_AT[3]);
+    if (!options || Py_TYPE(options) != &OptionsType || !decision || !texts) Py_RETURN_NOTIMPLEMENTED;
     Options *o = (Options *)options;
-    if (index < 0 || index >= o->n) goto done;
-    if (!(x = rt_attr(st, CSI_log, S_log))) goto error;
-    if (x != Py_None) goto done;
-    Py_CLEAR(x);
-    if (!(x = rt_attr(st, CSI_check_invariants, S_check_invariants))) goto error;
-    if (x != Py_False) goto done;
-    Py_CLEAR(x);
-    if (!(x = rt_attr(st, CSI_lazy, S_lazy))) goto error;
-    if (x != Py_False) goto done;  /* (a lazy state runs in Python: State._run) */
-    Py_CLEAR(x);
-    if (!(frames = rt_attr(st, CSI_frames, S_frames))) goto error;
-    if (!PyList_CheckExact(frames) || PyList_GET_SIZE(frames) < 1) goto done;
+    if (index < 0 || index >= o->n) Py_RETURN_NOTIMPLEMENTED;
     PyObject *fr = PyList_GET_ITEM(frames, PyList_GET_SIZE(frames) - 1);
-    if (!PyList_CheckExact(fr) || PyList_GET_SIZE(fr) != 3 || !PyDict_CheckExact(PyList_GET_ITEM(fr, 2))) goto done;
+    if (!PyList_CheckExact(fr) || PyList_GET_SIZE(fr) != 3 || !PyDict_CheckExact(PyList_GET_ITEM(fr, 2)))
+        Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t proc = rt_frame_int(PyList_GET_ITEM(fr, 0), pg->nprocs);
-    if (proc < 0) goto done;
+    if (proc < 0) Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t pc = rt_frame_int(PyList_GET_ITEM(fr, 1), pg->len[proc]);
-    if (pc < 0) goto done;
+    if (pc < 0) Py_RETURN_NOTIMPLEMENTED;
     RtIns *in = &pg->ins[pg->start[proc] + pc];
-    if (!(decision = rt_pending_attr(p, 0, S_decision))) goto error;
-    if ((in->op != OP_CHOOSE && in->op != OP_CHANCE) || in->obj != decision) goto done;
+    if ((in->op != OP_CHOOSE && in->op != OP_CHANCE) || in->obj != decision) Py_RETURN_NOTIMPLEMENTED;
     int b = o->branch[index];
-    if (b >= PyTuple_GET_SIZE(in->branches)) goto done;
+    if (b >= PyTuple_GET_SIZE(in->branches)) Py_RETURN_NOTIMPLEMENTED;
     PyObject *br = PyTuple_GET_ITEM(in->branches, b);
     PyObject *names = PyTuple_GET_ITEM(br, 1);
-    const signed char *shape = o->shape + (size_t)b * (size_t)o->shape_stride;
-    if (PyTuple_GET_SIZE(names) != shape[0]) goto done;
-    if (!(texts = rt_pending_attr(p, 3, S_texts))) goto error;
-    if (PyList_CheckExact(texts) && index < PyList_GET_SIZE(texts) && PyUnicode_CheckExact(PyList_GET_ITEM(texts, index))) {
-        entry = Py_NewRef(PyList_GET_ITEM(texts, index));
-    } else {
-        if (PyTuple_GET_ITEM(br, 2) != Py_True) goto done;  /* a text that may be refused: written now, in Python */
-    }
-    if (!(option = options_item(options, index))) goto error;
-    if (!entry && !(entry = PyTuple_Pack(2, decision, option))) goto error;
+    if (PyTuple_GET_SIZE(names) != o->shape[(size_t)b * (size_t)o->shape_stride]) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *text = NULL;
+    if (PyList_CheckExact(texts) && index < PyList_GET_SIZE(texts) && PyUnicode_CheckExact(PyList_GET_ITEM(texts, index)))
+        text = PyList_GET_ITEM(texts, index);
+    else if (PyTuple_GET_ITEM(br, 2) != Py_True)
+        Py_RETURN_NOTIMPLEMENTED;  /* a text that may be refused: written now, in Python */
+    Taken *tk = rt_taken(o, decision, index);
+    if (!tk) return NULL;
+    PyObject *option = Py_NewRef(tk->option);  /* (held: the slot may be taken by the run below) */
     /* the state changes from here on, as State._advance changes it */
-    if (!(history = rt_attr(st, CSI_history, S_history))) goto error;
-    if (!PyList_CheckExact(history)) { PyErr_SetString(PyExc_TypeError, "a history is a list"); goto error; }
-    if (PyList_Append(history, entry) < 0) goto error;
-    if (!(trail = rt_attr(st, CSI_trail, S_trail)) || !(rng = rt_attr(st, CSI_rng, S_rng))) goto error;
-    if (!(x = PyTuple_Pack(3, trail, option, rng)) || rt_set_attr(st, CSI_trail, S_trail, x) < 0) goto error;
-    Py_CLEAR(x);
+    if (PyList_Append(history, text ? text : tk->entry) < 0) { Py_DECREF(option); return NULL; }
+    PyObject *cell = PyTuple_Pack(3, trail, option, rng);
+    if (!cell) { Py_DECREF(option); return NULL; }
+    Py_SETREF(CS_SLOT(st, CSI_trail), cell);
     PyObject *values = PyTuple_GET_ITEM(option, 1), *env = PyList_GET_ITEM(fr, 2);
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++)
-        if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) goto error;
-    if (PyList_SetItem(fr, 1, Py_NewRef(PyTuple_GET_ITEM(br, 0))) < 0) goto error;
-    if (rt_set_attr(st, CSI_pending, S_pending, Py_None) < 0) goto error;
-    out = rt_settle(st, rt_run_frames(st, pg, frames));  /* steals frames */
-    frames = NULL;
-    goto done;
-error:
-    out = NULL;
-done:
-    Py_XDECREF(p); Py_XDECREF(options); Py_XDECREF(frames); Py_XDECREF(decision); Py_XDECREF(texts);
-    Py_XDECREF(option); Py_XDECREF(entry); Py_XDECREF(history); Py_XDECREF(trail); Py_XDECREF(rng); Py_XDECREF(x);
-    if (out == Py_NotImplemented) Py_INCREF(out);
-    return out;
+        if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) {
+            Py_DECREF(option); return NULL;
+        }
+    Py_DECREF(option);
+    Py_SETREF(PyList_GET_ITEM(fr, 1), Py_NewRef(PyTuple_GET_ITEM(br, 0)));
+    Py_INCREF(frames);  /* (rt_run_frames steals it) */
+    CS_SLOT(st, CSI_pending) = Py_NewRef(Py_None);
+    if (!rt_pending_spare(p)) Py_DECREF(p);  /* the state's reference, now ours */
+    return rt_settle(st, rt_run_frames(st, pg, frames));
 }
 
 /* ------------------------------------------------------------------ clone

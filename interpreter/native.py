@@ -764,8 +764,10 @@ def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any]
             if op == CALL:
                 ins.append((op, body, a, None, b[variant], ()))
             elif op in (CHOOSE, CHANCE):
-                branches = tuple((br.target, tuple(x.var for x in br.bindings), written_later(game, br))
-                                 for br in a.branches)
+                # the names interned, as the C code's own are: the run loop binds them in the locals,
+                # where the generated code then finds each by identity, never comparing texts
+                branches = tuple((br.target, tuple(sys.intern(x.var) for x in br.bindings),
+                                  written_later(game, br)) for br in a.branches)
                 ins.append((op, body, 0, a, a.pends[variant], branches))
             else:
                 ins.append((op, body, 0, None, None, ()))
