@@ -86,6 +86,41 @@ Bound = tuple[str, Type, bool]
 Scope = Mapping[str, Bound]
 
 
+class LocalsConflict(Exception):
+    """A leaf procedure whose locals cannot all be C variables (a name holding values of two kinds, or read in a
+    way only its env dict answers): it is written with an env dict instead (see :meth:`Emitter.leaf_c_function`)."""
+
+
+@attrs.define
+class CLocal:
+    """A local of a leaf procedure held in a C variable: its C name, how its values are held (:func:`_local_kind`;
+    None while only none was written), and whether none was ever written to it."""
+
+    cname: str
+    kind: str | None
+    none_written: bool = False
+
+
+def _local_kind(t: Type) -> str | None:
+    """How a local holding values of a type is held in C: ``int`` (numbers, seats, pieces), ``bool``, ``text``,
+    ``key:<table>`` (int64 scalars), ``list`` (a ``PyObject *``); None for none, and for what C does not hold."""
+    match t:
+        case IntType() | PlayerType() | PieceType():
+            return "int"
+        case BoolType():
+            return "bool"
+        case TextType() | SwitchType():
+            return "text"
+        case EntityType():
+            return f"key:{t.table}"
+        case ListType():
+            return "list"
+        case NoneType() | AnyType() | ZoneType() | GraphType():
+            return None
+        case _:
+            assert_never(t)
+
+
 def _c_string(text: str) -> str:
     """A C string literal of a text (UTF-8 bytes, escaped)."""
     out = []
@@ -144,6 +179,13 @@ class Emitter:
         self.functions: list[str] = []
         self.exported: list[tuple[str, str]] = []
         self.leaf_defined: dict[str, str] = {}
+        #: Leaf procedures written with their locals as C variables: name -> (C function, parameters' kinds), or
+        #: None where they cannot be (:meth:`leaf_c_function`).
+        self.leaf_c_defined: dict[str, tuple[str, list[str]] | None] = {}
+        #: The locals of the leaf procedure being written with C variables (None: the env dict's).
+        self.c_locals: dict[str, CLocal] | None = None
+        #: Code filled in once a leaf's locals are all known: marker -> function of them giving C text.
+        self._c_late: dict[str, Callable[[dict[str, CLocal]], str]] = {}
         self._counter = 0
         self.skipped: list[Unsupported] = []
         # per function being written
@@ -350,6 +392,10 @@ class Emitter:
                 if ident in sc:
                     cname, bt, obj = sc[ident]
                     return CVal(cname, bt, obj)
+                if self.c_locals is not None:
+                    return self.c_local_read(ident, t)
+                if isinstance(t, NoneType):  # (let x = none, then x = 3: the checker's type of x; C knows no more)
+                    raise Unsupported("a local whose type is none", e.pos)
                 if not _scalar(t):
                     return self.kept_list(f"rt_local(r, {self.name(ident)})", t, e.pos)
                 read = self.local_read(ident, t, e.pos)
@@ -385,7 +431,10 @@ class Emitter:
 
     def local_read(self, ident: str, t: Type, pos: A.Pos) -> CVal:
         """A scalar local read from the running procedure's locals: the value held for it since it was last read
-        or written, while the env dict is unchanged (crt.h ``RT_LOCAL_HELD``), else read and held."""
+        or written, while the env dict is unchanged (crt.h ``RT_LOCAL_HELD``), else read and held (in a leaf
+        procedure whose locals are C variables: the variable)."""
+        if self.c_locals is not None:
+            return self.c_local_read(ident, t)
         read = self.unbox(f"({{ PyObject *_l = rt_local(r, {self.name(ident)}); if (!_l) goto fail; _l; }})", t, pos)
         kind = self.value_kind(t)
         if kind is None:
@@ -1265,8 +1314,10 @@ class Emitter:
                 out.append(pos_line)
                 assert self.pc is not None
                 fn = self.const(self.pc.say(st))
-                out.append(f"{{ int _on = rt_log_on(r); if (_on < 0) goto fail; if (_on) {{ PyObject *_res = "
-                           f"RT_CALL({fn}, r->st, r->env); if (!_res) goto fail; Py_DECREF(_res); }} }}")
+                env = "r->env" if self.c_locals is None else self.c_say_env(st)
+                out.append(f"{{ int _on = rt_log_on(r); if (_on < 0) goto fail; if (_on) {{ PyObject *_se = {env}; "
+                           f"if (!_se) goto fail; PyObject *_res = RT_CALL({fn}, r->st, _se); if (!_res) goto fail; "
+                           f"Py_DECREF(_res); }} }}")
             case A.Choose() | A.Chance() | A.Finish():
                 raise AssertionError(f"{st} stops; it is laid out by stop_block")
             case _:
@@ -1283,7 +1334,9 @@ class Emitter:
 
     def write_local(self, name: str, v: CVal, pos: A.Pos) -> str:
         """C statements setting a local of the running procedure (and the function's copy of it, if it
-        keeps one: see :meth:`finish_locals`)."""
+        keeps one: see :meth:`finish_locals`; in a leaf procedure whose locals are C variables: the variable)."""
+        if self.c_locals is not None:
+            return self.c_local_write(name, v)
         c = self.name(name)
         kind = None if v.obj else self.value_kind(v.type)
         self.local_writes.add((name, kind))
@@ -1422,7 +1475,19 @@ class Emitter:
         out.append(self.each(st.domain, {}, var, cost, lambda v: "\n".join(body), copy=True))
 
     def leaf_call(self, st: A.CallProc, out: list[str]) -> None:
-        """A call of a procedure that never pauses: its C function, with new locals."""
+        """A call of a procedure that never pauses: its C function with its locals as C variables, given the
+        arguments as C values (where each is held the way its parameter is: :meth:`leaf_c_function`); else its
+        C function with new locals in an env dict."""
+        got = self.leaf_c_function(st.name)
+        if got is not None:
+            fn, kinds = got
+            args = [self.expr(a, {}) for a in st.args]
+            if all(self.c_arg_fits(v, k) for v, k in zip(args, kinds)):
+                names = [self.fresh("arg") for _ in args]
+                decls = " ".join(f"{'PyObject *' if v.obj else 'int64_t '}{c} = {v.text}; {self.c_local_check(c, k)}"
+                                 for c, v, k in zip(names, args, kinds))
+                out.append(f"{{ {decls} if ({fn}(r{''.join(', ' + c for c in names)}) < 0) goto fail; }}")
+                return
         fn = self.leaf_function(st.name)
         out.append(f"{{ PyObject *_e = {self.new_env(st)}; if (!_e) goto fail; int _bad = {fn}(r, _e); Py_DECREF(_e); "
                    f"if (_bad) goto fail; }}")
@@ -1445,8 +1510,177 @@ class Emitter:
         return (f"({{ PyObject *{d} = rt_keep(r, PyDict_New()); if (!{d}) goto fail; {' '.join(parts)} "
                 f"Py_NewRef({d}); }})")
 
+    def c_arg_fits(self, v: CVal, kind: str) -> bool:
+        """Whether an argument's value is held as a leaf's parameter of this kind holds it (none fits a scalar)."""
+        if kind == "list":
+            return v.obj and isinstance(v.type, ListType)
+        if v.obj:
+            return False
+        return isinstance(v.type, NoneType) or _local_kind(v.type) == kind
+
+    def c_local_check(self, c: str, kind: str) -> str:
+        """C statements checking a value about to be held in a C local of this kind as boxing it into an env dict
+        would (a key or text no table has: IndexError), and a yes/no made 0 or 1 as a Python bool would be."""
+        if kind == "bool":
+            return f"if ({c} != RT_NONE) {c} = {c} != 0;"
+        if kind == "text":
+            return (f"if ({c} != RT_NONE && ({c} < 0 || {c} >= PyList_GET_SIZE(TEXTS))) {{ "
+                    f"PyErr_SetString(PyExc_IndexError, \"no such text\"); goto fail; }}")
+        if kind.startswith("key:"):
+            n = len(self.game.table_keys[kind[4:]])
+            return (f"if ({c} != RT_NONE && ({c} < 0 || {c} >= {n})) {{ "
+                    f"PyErr_SetString(PyExc_IndexError, \"no such key\"); goto fail; }}")
+        return ""
+
+    def c_local(self, name: str, kind: str | None) -> CLocal:
+        """The C variable of a local of the leaf being written, its kind noted (a second kind: LocalsConflict)."""
+        assert self.c_locals is not None
+        loc = self.c_locals.get(name)
+        if loc is None:
+            loc = self.c_locals[name] = CLocal(self.fresh("c_" + name), kind)
+        elif kind is not None and loc.kind != kind:
+            if loc.kind is not None:
+                raise LocalsConflict(name)
+            loc.kind = kind
+        return loc
+
+    def c_local_read(self, name: str, t: Type) -> CVal:
+        """A local of the leaf being written read from its C variable (a list: kept for the call, as
+        :meth:`kept_list`); a KeyError where it was never set, as the env dict would give."""
+        kind = _local_kind(t)
+        if isinstance(t, NoneType):  # (let x = none, then x = 3: the checker's type of x; its values are held)
+            loc = self.c_locals.get(name) if self.c_locals is not None else None
+            if loc is None or loc.kind is None or loc.kind == "list":
+                raise LocalsConflict(name)
+            kind, t = loc.kind, self.c_kind_type(loc.kind)
+        if kind is None:
+            raise LocalsConflict(name)
+        loc = self.c_local(name, kind)
+        c, n = loc.cname, self.name(name)
+        if kind == "list":
+            o = self.fresh("o")
+            return CVal(f"({{ if (!{c}) {{ PyErr_SetObject(PyExc_KeyError, {n}); goto fail; }} if (!PyList_Check({c})) "
+                        f"{{ PyErr_SetString(PyExc_TypeError, \"a list was expected\"); goto fail; }} "
+                        f"PyObject *{o} = rt_keep(r, Py_NewRef({c})); if (!{o}) goto fail; {o}; }})", t, obj=True)
+        return CVal(f"({{ if (!{c}_set) {{ PyErr_SetObject(PyExc_KeyError, {n}); goto fail; }} {c}; }})", t)
+
+    def c_local_write(self, name: str, v: CVal) -> str:
+        """C statements setting a local of the leaf being written: its C variable."""
+        if v.obj:
+            if not isinstance(v.type, ListType):
+                raise LocalsConflict(name)
+            c = self.c_local(name, "list").cname
+            return f"{{ PyObject *_nv = Py_NewRef({v.text}); Py_XSETREF({c}, _nv); }}"
+        kind = _local_kind(v.type)
+        if kind is None and not isinstance(v.type, NoneType):
+            raise LocalsConflict(name)
+        loc = self.c_local(name, kind)
+        if kind is None:
+            loc.none_written = True
+        check = self.c_local_check("_sv", kind) if kind is not None else ""
+        return f"{{ int64_t _sv = {v.text}; {check} {loc.cname} = _sv; {loc.cname}_set = 1; }}"
+
+    def c_say_env(self, st: A.Say) -> str:
+        """C text of a new dict (kept for the call) of the locals a `say` names, from the C variables of the leaf
+        being written (filled in once its locals are all known: :meth:`leaf_c_function`)."""
+        names = [n for n, (kind, _) in self.checked.say_names.get(id(st), {}).items() if kind is not Kind.STATE]
+        d = self.fresh("d")
+        marker = f"\x05{d}\x05"
+
+        def fill(found: dict[str, CLocal]) -> str:
+            parts = []
+            for n in names:
+                loc = found.get(n)
+                if loc is None:
+                    continue  # (never set: the Python function's env[name] fails alike)
+                c = loc.cname
+                if loc.kind == "list":
+                    val, test = f"Py_NewRef({c})", c
+                else:
+                    val = self.box(CVal(c, self.c_kind_type(loc.kind)), st.pos)
+                    test = f"{c}_set"
+                parts.append(f"if ({test}) {{ PyObject *_v = {val}; if (!_v) goto fail; int _bad = "
+                             f"PyDict_SetItem({d}, {self.name(n)}, _v); Py_DECREF(_v); if (_bad) goto fail; }}")
+            return " ".join(parts)
+
+        self._c_late[marker] = fill
+        return f"({{ PyObject *{d} = rt_keep(r, PyDict_New()); if (!{d}) goto fail; {marker} {d}; }})"
+
+    def c_kind_type(self, kind: str | None) -> Type:
+        """A type whose values a C local of this kind holds (for boxing them)."""
+        if kind is None:
+            return NONE
+        if kind.startswith("key:"):
+            return EntityType(kind[4:])
+        types: dict[str, Type] = {"int": INT, "bool": BOOL, "text": TEXT}
+        return types[kind]
+
+    def leaf_c_function(self, proc: str) -> tuple[str, list[str]] | None:
+        """The C function running a leaf procedure with its parameters and locals as C variables (``int64_t``
+        scalars; lists as new references, let go of on every way out), and its parameters' kinds; defined once.
+        None where a parameter has no type C holds, or a local is held two ways (:class:`LocalsConflict`): the
+        leaf then runs with an env dict (:meth:`leaf_function`)."""
+        if proc in self.leaf_c_defined:
+            return self.leaf_c_defined[proc]
+        decl = self.symbols.procedures[proc]
+        types = self.checked.param_types
+        kinds = [_local_kind(types.get(id(p), ANY)) for p in decl.params]
+        if any(k is None for k in kinds) or len({p.name for p in decl.params}) != len(decl.params):
+            self.leaf_c_defined[proc] = None
+            return None
+        params = [k for k in kinds if k is not None]
+        name = f"lpc_{len(self.leaf_c_defined)}"
+        self.leaf_c_defined[proc] = (name, params)
+        saved = (self.cite_stack, self.pc, self.cached_locals, self.c_locals, self._c_late)
+        assert self.pc is not None
+        self.pc = ProcedureCompiler(self.pc.x, decl, self.pc.leaves, self.pc.generic)
+        self.cite_stack = [(decl.name, decl.citations)]
+        self.cached_locals, self._c_late = {}, {}
+        found = self.c_locals = {p.name: CLocal(self.fresh("c_" + p.name), k) for p, k in zip(decl.params, params)}
+        mark = (len(self.functions), dict(self.leaf_defined), dict(self.leaf_c_defined))
+        body: list[str] = []
+        try:
+            self.block(decl.body.statements, body)
+            if any(loc.kind == "list" and loc.none_written for loc in found.values()):
+                raise LocalsConflict(proc)
+            late = self._c_late
+        except LocalsConflict:
+            del self.functions[mark[0]:]  # (with the leaves it called, defined again where needed)
+            self.leaf_defined, self.leaf_c_defined = mark[1], mark[2]
+            self.leaf_c_defined[proc] = None
+            return None
+        except Unsupported:
+            del self.leaf_c_defined[proc]
+            raise
+        finally:
+            self.cite_stack, self.pc, self.cached_locals, self.c_locals, self._c_late = saved
+        text = "\n".join(body)
+        for marker, fill in late.items():
+            text = text.replace(marker, fill(found))
+        args = ", ".join(f"{'PyObject *' if k == 'list' else 'int64_t '}a{i}" for i, k in enumerate(params))
+        decls, release = [], []
+        for i, loc in enumerate(found.values()):
+            c = loc.cname
+            is_param = i < len(params)
+            if loc.kind == "list":
+                decls.append(f"PyObject *{c} = {f'Py_NewRef(a{i})' if is_param else 'NULL'};")
+                release.append(f"Py_XDECREF({c});")
+            else:
+                decls.append(f"int64_t {c} = {f'a{i}' if is_param else '0'}; int {c}_set = {int(is_param)}; "
+                             f"(void){c}; (void){c}_set;")
+        self.functions.append("\n".join([
+            f"static int {name}(R *r{', ' + args if args else ''}) {{",
+            *("    " + line for line in decls),
+            *("    " + line for line in text.split("\n")),
+            f"    {' '.join(release)} return 0;",
+            "fail:",
+            f"    {' '.join(release)} return -1;",
+            "}",
+        ]))
+        return self.leaf_c_defined[proc]
+
     def leaf_function(self, proc: str) -> str:
-        """The C function running a leaf procedure (defined once)."""
+        """The C function running a leaf procedure with an env dict (defined once)."""
         name = self.leaf_defined.get(proc)
         if name is not None:
             return name
@@ -1454,6 +1688,7 @@ class Emitter:
         decl = self.symbols.procedures[proc]
         saved = (self.cite_stack, self.pc)
         saved_locals, self.cached_locals = self.cached_locals, {}
+        saved_c, self.c_locals = self.c_locals, None  # (its locals are its env dict's, whoever calls it)
         assert self.pc is not None
         self.pc = ProcedureCompiler(self.pc.x, decl, self.pc.leaves, self.pc.generic)
         self.cite_stack = [(decl.name, decl.citations)]
@@ -1467,6 +1702,7 @@ class Emitter:
         finally:
             self.cite_stack, self.pc = saved
             self.cached_locals = saved_locals
+            self.c_locals = saved_c
         self.functions.append("\n".join([
             f"static int {name}(R *r, PyObject *env) {{",
             "    PyObject *saved_env = r->env; r->env = env;",
@@ -1863,7 +2099,7 @@ class Emitter:
     @contextmanager
     def attempt(self) -> Iterator[None]:
         """Write one function; an unsupported construct leaves it to the Python back end (noted)."""
-        mark = (len(self.functions), len(self.exported), dict(self.leaf_defined))
+        mark = (len(self.functions), len(self.exported), dict(self.leaf_defined), dict(self.leaf_c_defined))
         self.cached_locals = {}
         try:
             yield
@@ -1872,6 +2108,7 @@ class Emitter:
             del self.functions[mark[0]:]
             del self.exported[mark[1]:]
             self.leaf_defined = mark[2]
+            self.leaf_c_defined = mark[3]
             self.skipped.append(err)
             raise
 

@@ -797,3 +797,65 @@ def test_a_local_changed_between_calls_is_read_again(tmp_path: Path) -> None:
             st.pending = None
             st._run()  # (the frames stand at the decision: it is listed again)
         assert a.legal_action_texts() == b.legal_action_texts() == [f"take {k}" for k in range(x + 1, 4)], x
+
+
+LOCALS = Path(__file__).parents[1] / "backends" / "specs" / "locals"
+
+
+_SOURCES: dict[Path, str] = {}
+
+
+def _generated_source(monkeypatch: pytest.MonkeyPatch, folder: Path) -> tuple[Game, Game, str]:
+    """The spec loaded on both back ends, and the C source made for it (as built or found in the cache; noted at
+    the first load in this process: a spec loaded again is not made again)."""
+    build = native.build_and_load
+
+    def noting(source: str, *args: Any) -> Any:
+        _SOURCES[folder] = source
+        return build(source, *args)
+
+    monkeypatch.setattr(native, "build_and_load", noting)
+    c, py = both(folder)
+    assert c.backend().backend.startswith("c") and folder in _SOURCES
+    return c, py, _SOURCES[folder]
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_leaf_procedures_with_locals_in_c_play_and_fail_as_in_python(monkeypatch: pytest.MonkeyPatch,
+                                                                      log: bool) -> None:
+    # the leaves of specs/locals run with their locals as C variables (lpc_*), but for a leaf with an untyped
+    # parameter (an env dict, lp_*): the same states, logs, states saved mid-game and loaded again, and the same
+    # error (a division by zero after locals were written) leaving the same state.  (`tally` as a procedure of its
+    # own, never run here, stays Python: it reads a local the checker types none, which C reads in a leaf only.)
+    c, py, source = _generated_source(monkeypatch, LOCALS)
+    assert "static int lpc_" in source and "static int lp_" in source
+    finished = failed = 0
+    for seed in range(24):
+        players = 2 + seed % 2
+        a, b = c.new_state(players, seed, log=log), py.new_state(players, seed, log=log)
+        rng = random.Random(seed)
+        for step in range(200):
+            assert a.to_json() == b.to_json() and a.log == b.log, (seed, step)
+            assert a.legal_action_texts() == b.legal_action_texts(), (seed, step)
+            if a.is_terminal():
+                finished += 1
+                assert a.scores() == b.scores()
+                break
+            if step % 4 == 1:  # saved mid-game (the waiting procedure's locals in its frame) and played on
+                a = c.state_from_json(a.to_json())
+                if log:
+                    a.log = list(b.log)
+            i = rng.randrange(a.num_legal_actions())
+            errors = []
+            for st in (a, b):
+                try:
+                    st.apply_index(i)
+                    errors.append(None)
+                except RuleError as err:
+                    errors.append((err.message, err.pos, err.citations))
+            assert errors[0] == errors[1], (seed, step)
+            if errors[0] is not None:
+                failed += 1
+                assert a.to_json() == b.to_json()
+                break
+    assert finished > 3 and failed > 3 and (not log or any("tallies" in line for line in b.log))
