@@ -1162,7 +1162,8 @@ static inline __attribute__((always_inline)) int64_t *rt_mirror(R *r, Mirror *m,
 /* After the generated code set d[key] (flat index at) to x: keep the mirror of d up to date. */
 static void rt_mirror_wrote(Mirror *m, PyObject *d, uint64_t before, Py_ssize_t at, int64_t x) {
     if (!RT_MIRRORS) return;
-    if (m->dict != d) rt_mirror_adopt(m, d, before);  /* a clone's dict written before it was read */
+    /* a clone's dict (or a spare's, rewritten in place: the same dict, a new tag) written before it was read */
+    if (m->dict != d || m->tag != before) rt_mirror_adopt(m, d, before);
     if (m->dict == d && m->tag == before && !m->off && at >= 0 && at < m->size) {
         m->vals[at] = x;
         m->tag = RT_DICT_TAG(d);
