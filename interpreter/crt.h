@@ -2318,7 +2318,9 @@ static PyObject *rt_clone_into(PyObject *st, PyObject *into) {
             break;
         case CS_PENDING:
             if (v == Py_None) { made = Py_NewRef(v); break; }
-            if (Py_IS_TYPE(mine, (PyTypeObject *)PENDING) && Py_REFCNT(mine) == 1) {
+            if (Py_IS_TYPE(mine, (PyTypeObject *)PENDING) && Py_REFCNT(mine) == 1
+                && !(((PyTypeObject *)PENDING)->tp_weaklistoffset > 0
+                     && *(PyObject **)((char *)mine + ((PyTypeObject *)PENDING)->tp_weaklistoffset))) {
                 made = Py_NewRef(mine);  /* the target's own decision, its fields set anew */
             } else if (!(made = ((PyTypeObject *)PENDING)->tp_alloc((PyTypeObject *)PENDING, 0))) {
                 return NULL;
