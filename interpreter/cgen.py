@@ -194,10 +194,11 @@ class Emitter:
         self._inline_depth = 0
         #: The locals the function being written keeps a copy of: name -> (C name, type).
         self.cached_locals: dict[str, tuple[str, Type]] = {}
-        #: The module's held reads of locals (crt.h ``LS``): (name, value kind) -> slot; and the writes made,
-        #: (name, value kind or None for a value no slot holds).
-        self.local_slots: dict[tuple[str, int], int] = {}
-        self.local_writes: set[tuple[str, int | None]] = set()
+        #: The module's held reads of locals (crt.h ``LS``): (procedure, name, value kind) -> slot; the writes
+        #: made, (procedure, name, value kind or None for a value no slot holds); each procedure's ``LD`` index.
+        self.local_slots: dict[tuple[str, str, int], int] = {}
+        self.local_writes: set[tuple[str, str, int | None]] = set()
+        self.local_envs: dict[str, int] = {}
         #: The Python back end's functions run where a C function gives up (see :meth:`function`).
         self.fallbacks: list[Any] = []
 
@@ -439,20 +440,29 @@ class Emitter:
         kind = self.value_kind(t)
         if kind is None:
             return read
-        i = self.local_slots.setdefault((ident, kind), len(self.local_slots))
+        proc, d = self.local_env()
+        i = self.local_slots.setdefault((proc, ident, kind), len(self.local_slots))
         v = self.fresh("lv")
-        return CVal(f"({{ int64_t {v}; if (RT_LOCAL_HELD(r, LS[{i}])) {v} = LS[{i}].v; "
-                    f"else {{ {v} = {read.text}; rt_local_held(r, &LS[{i}], {v}); }} {v}; }})", t)
+        return CVal(f"({{ int64_t {v}; if (RT_LOCAL_HELD(r, LD[{d}], LS[{i}])) {v} = LS[{i}].v; "
+                    f"else {{ {v} = {read.text}; rt_local_held(r, &LD[{d}], &LS[{i}], {v}); }} {v}; }})", t)
+
+    def local_env(self) -> tuple[str, int]:
+        """The procedure whose locals the function being written reads, and the index of its ``LocalEnv``."""
+        assert self.pc is not None
+        proc = self.pc.decl.name
+        return proc, self.local_envs.setdefault(proc, len(self.local_envs))
 
     def local_source(self) -> list[str]:
         """The C declarations of the held reads of locals and of what each write of a local does to them: sets
-        the name's slot of the value's kind, drops its others (``LW_<name>_<kind>(value)``, ``LWO_<name>()``)."""
-        out = [f"static LocalSlot LS[{max(1, len(self.local_slots))}];"]
-        for name, kind in sorted(self.local_writes, key=lambda w: (w[0], -1 if w[1] is None else w[1])):
-            c = self.name(name)
-            parts = [f"LS[{i}].gen = LGEN; LS[{i}].v = (x);" if k == kind else f"LS[{i}].gen = 0;"
-                     for (n, k), i in self.local_slots.items() if n == name]
-            head = f"LW_{c}_{kind}(x)" if kind is not None else f"LWO_{c}()"
+        the name's slot of the value's kind, drops its others (``LW_<proc>_<name>_<kind>(value)``,
+        ``LWO_<proc>_<name>()``)."""
+        out = [f"static LocalSlot LS[{max(1, len(self.local_slots))}];",
+               f"static LocalEnv LD[{max(1, len(self.local_envs))}];"]
+        for proc, name, kind in sorted(self.local_writes, key=lambda w: (w[0], w[1], -1 if w[2] is None else w[2])):
+            c, d = self.name(name), self.local_envs[proc]
+            parts = [f"LS[{i}].gen = LD[{d}].gen; LS[{i}].v = (x);" if k == kind else f"LS[{i}].gen = 0;"
+                     for (p, n, k), i in self.local_slots.items() if n == name and p == proc]
+            head = f"LW_{d}_{c}_{kind}(x)" if kind is not None else f"LWO_{d}_{c}()"
             out.append(f"#define {head} do {{ {' '.join(parts)} }} while (0)")
         return out
 
@@ -1339,12 +1349,13 @@ class Emitter:
             return self.c_local_write(name, v)
         c = self.name(name)
         kind = None if v.obj else self.value_kind(v.type)
-        self.local_writes.add((name, kind))
-        held = f"LW_{c}_{kind}(_sv)" if kind is not None else f"LWO_{c}()"
+        proc, d = self.local_env()
+        self.local_writes.add((proc, name, kind))
+        held = f"LW_{d}_{c}_{kind}(_sv)" if kind is not None else f"LWO_{d}_{c}()"
         if v.obj:
-            return (f"{{ int _held = rt_set_local_held(r, {c}, {self.box(v, pos)}); if (_held < 0) goto fail; "
-                    f"if (_held) {held}; }} \x01{name}\x01")
-        return (f"{{ int64_t _sv = {v.text}; int _held = rt_set_local_held(r, {c}, "
+            return (f"{{ int _held = rt_set_local_held(r, &LD[{d}], {c}, {self.box(v, pos)}); if (_held < 0) "
+                    f"goto fail; if (_held) {held}; }} \x01{name}\x01")
+        return (f"{{ int64_t _sv = {v.text}; int _held = rt_set_local_held(r, &LD[{d}], {c}, "
                 f"{self.box(CVal('_sv', v.type), pos)}); if (_held < 0) goto fail; if (_held) {held}; "
                 f"\x02{name}\x02{kind}\x02{v.type}\x02 }}")
 
@@ -1800,24 +1811,25 @@ class Emitter:
             elem = element_type(self.type_of(st.domain))
             if not _scalar(elem):
                 raise Unsupported(f"a loop over a list of {elem}", st.pos)
-            ni, nx = self.name(items), self.name(index)
+            # (the loop's list and index are locals of the env dict: set and read keeping what is held for it)
+            ni = self.name(items)
+            _, d = self.local_env()
             if enter:
                 cost = self.kept_cost(st)
                 lst = self.as_list(st.domain, {})
                 out.append(f"{site} {{ PyObject *_l = {lst.text}; if (rt_charge(r, PyList_GET_SIZE(_l) * {cost} "
                     f"+ 1) < 0) "
-                           f"goto fail; if (rt_set_local(r, {ni}, PyList_GetSlice(_l, 0, PyList_GET_SIZE(_l))) "
-                               f"< 0) goto fail; "
-                           f"if (rt_set_local(r, {nx}, rt_int_obj(0)) < 0) goto fail; }}")
+                           f"goto fail; if (rt_set_local_held(r, &LD[{d}], {ni}, "
+                               f"PyList_GetSlice(_l, 0, PyList_GET_SIZE(_l))) < 0) goto fail; "
+                           f"{self.write_local(index, CVal('0', INT), st.pos)} }}")
             item = self.unbox("PyList_GET_ITEM(_items, _i)", elem, st.pos)
             out.append(f"while (1) {{ {site} PyObject *_items = rt_local(r, {ni}); if (!_items) goto fail; "
                        f"if (!PyList_Check(_items)) {{ PyErr_SetString(PyExc_TypeError, \"a list\"); goto fail; }} "
-                       f"int64_t _i; if (rt_int_of(({{ PyObject *_x = rt_local(r, {nx}); if (!_x) goto fail; "
-                           f"_x; }}), &_i) < 0) "
-                       f"goto fail; if (_i < 0 || _i >= PyList_GET_SIZE(_items)) break; "
+                       f"int64_t _i = {self.local_read(index, INT, st.pos).text}; "
+                       f"if (_i < 0 || _i >= PyList_GET_SIZE(_items)) break; "
                        f"int64_t _it = {item.text}; "
                        f"{self.write_local(st.var, CVal('_it', elem), st.pos)} "
-                       f"if (rt_set_local(r, {nx}, rt_int_obj(_i + 1)) < 0) goto fail;")
+                       f"{self.write_local(index, CVal('(_i + 1)', INT), st.pos)}")
             if st.where is not None:
                 out.append(f"{self.site(st.where.pos)} if (!{self.truth(st.where, {})}) continue;")
             self.stop_block(st.body.statements, out)

@@ -533,34 +533,38 @@ static int rt_set_local(R *r, PyObject *name, PyObject *v) {
 /* ------------------------------------------------------------ locals read before
  * The values of locals read (unboxed) from a procedure's env dict, held across calls of the module's functions
  * while that dict is the very one, unchanged (its version tag: a new dict or any change gets a new one): a
- * continuation, the listing after it and the calls it makes read a local once.  One env at a time (LENV, by
- * address only, and its tag LTAG); a value is held for a local name and a way of reading it (the generated
- * module's slots LS, one per name and value kind) in generation LGEN, and the generation moves on whenever another
- * env, or a change not made by rt_set_local_held, is seen.  The module's own writes keep the held values (but
- * the written name's, set or dropped by the generated code).  Only with dict version tags (RT_MIRRORS). */
+ * continuation, the listing after it and the calls it makes read a local once.  Each procedure holds the values
+ * of one env at a time (its LocalEnv in the generated module's LD: the env by address only, its tag, and the
+ * generation its values were held in), so that running another procedure (a call, a return) lets go of none:
+ * a value is held for a local name of a procedure and a way of reading it (the module's slots LS, one per
+ * procedure, name and value kind) in its LocalEnv's generation, which moves on (from one counter, LGEN: no two
+ * alike) whenever that procedure reads another env, or a change not made by rt_set_local_held.  The module's own
+ * writes keep the held values (but the written name's, set or dropped by the generated code).  Only with dict
+ * version tags (RT_MIRRORS). */
 typedef struct { uint64_t gen; int64_t v; } LocalSlot;
-static PyObject *LENV;
-static uint64_t LTAG, LGEN = 1;
+typedef struct { PyObject *env; uint64_t tag, gen; } LocalEnv;
+static uint64_t LGEN = 1;
 
-#define RT_LOCAL_HELD(r, slot) (RT_MIRRORS && (r)->env == LENV && (slot).gen == LGEN && RT_DICT_TAG((r)->env) == LTAG)
+#define RT_LOCAL_HELD(r, d, slot) (RT_MIRRORS && (r)->env == (d).env && (slot).gen == (d).gen \
+                                   && RT_DICT_TAG((r)->env) == (d).tag)
 
-/* Hold a value just read from the running procedure's env dict. */
-static inline void rt_local_held(R *r, LocalSlot *slot, int64_t v) {
+/* Hold a value just read from the running procedure's env dict (d: that procedure's LocalEnv). */
+static inline void rt_local_held(R *r, LocalEnv *d, LocalSlot *slot, int64_t v) {
     if (!RT_MIRRORS) return;
     uint64_t tag = RT_DICT_TAG(r->env);
-    if (r->env != LENV || tag != LTAG) { LENV = r->env; LTAG = tag; LGEN++; }
-    slot->gen = LGEN; slot->v = v;
+    if (r->env != d->env || tag != d->tag) { d->env = r->env; d->tag = tag; d->gen = ++LGEN; }
+    slot->gen = d->gen; slot->v = v;
 }
 
-/* Set a local (steals the value): 1 if the values held for the env stay held (the caller then sets or drops
- * the name's), 0 if none is held, -1 on error. */
-static int rt_set_local_held(R *r, PyObject *name, PyObject *v) {
+/* Set a local (steals the value): 1 if the values the procedure (d) holds for the env stay held (the caller then
+ * sets or drops the name's), 0 if none is held, -1 on error. */
+static int rt_set_local_held(R *r, LocalEnv *d, PyObject *name, PyObject *v) {
     if (!v) return -1;
     uint64_t before = RT_DICT_TAG(r->env);
     int bad = PyDict_SetItem(r->env, name, v);
     Py_DECREF(v);
     if (bad) return -1;
-    if (RT_MIRRORS && r->env == LENV && before == LTAG) { LTAG = RT_DICT_TAG(r->env); return 1; }
+    if (RT_MIRRORS && r->env == d->env && before == d->tag) { d->tag = RT_DICT_TAG(r->env); return 1; }
     return 0;
 }
 
