@@ -26,6 +26,16 @@
 /* A small helper of the hot paths, inlined even at -Og (which inlines nothing of its own accord). */
 #define RT_HOT static inline __attribute__((always_inline))
 
+/* Py_DECREF inlined, for the run loop's own hot paths: at -Og CPython's static inline Py_DECREF stays a function of
+ * its own, called at every reference let go of (a release build's Py_DECREF is exactly this; a debug build keeps
+ * its own).  The generated code keeps the call: inlined there it makes every build longer. */
+#if !defined(Py_REF_DEBUG) && PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+RT_HOT void rt_decref(PyObject *o) { if (--o->ob_refcnt == 0) _Py_Dealloc(o); }
+#else
+RT_HOT void rt_decref(PyObject *o) { Py_DECREF(o); }
+#endif
+RT_HOT void rt_xdecref(PyObject *o) { if (o) rt_decref(o); }
+
 #define RT_NONE INT64_MIN
 #define RT_MAX_INT INT64_MAX
 #define RT_STEP_LIMIT 1000000LL
@@ -167,7 +177,7 @@ static void rt_place(R *r, PyObject *ev) {
 
 /* Let go of the temporaries a call kept (rt_keep). */
 RT_HOT void rt_release(R *r) {
-    while (r->nkept > 0) { PyObject *o = r->kept[--r->nkept]; Py_DECREF(o); }
+    while (r->nkept > 0) { PyObject *o = r->kept[--r->nkept]; rt_decref(o); }
     Py_CLEAR(r->spill);
 }
 
@@ -840,7 +850,7 @@ static int rt_pending_spare(PyObject *p) {
         PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
         PyObject *old = *at;
         *at = Py_NewRef(Py_None);
-        Py_XDECREF(old);  /* (may free the options: their arrays go back to the free list) */
+        rt_xdecref(old);  /* (may free the options: their arrays go back to the free list) */
     }
     PENDING_SPARE = p;
     return 1;
@@ -857,7 +867,7 @@ static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *mad
             PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
             PyObject *old = *at;
             *at = Py_NewRef(vals[i]);
-            Py_XDECREF(old);
+            rt_xdecref(old);
         }
         return p;
     }
@@ -1673,9 +1683,9 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
  * frame left); False where the Python loop is to go on from the frame's position.  run(state, program) gives
  * it settled (rt_settle). */
 static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /* steals frames */
-    if (!PyList_CheckExact(frames)) { Py_DECREF(frames); Py_RETURN_FALSE; }
+    if (!PyList_CheckExact(frames)) { rt_decref(frames); Py_RETURN_FALSE; }
     R rr; R *r = &rr;
-    if (rt_open(r, st, NULL) < 0) { Py_DECREF(frames); return NULL; }
+    if (rt_open(r, st, NULL) < 0) { rt_decref(frames); return NULL; }
     r->budget = RT_STEP_LIMIT;  /* one budget for the whole run */
     r->site = -1;
     int64_t steps = 0;
@@ -1706,7 +1716,7 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 if (bad) { next = -1; break; }
                 if (ro) {  /* a continuation returns its next stop as a number */
                     Py_ssize_t got = PyLong_Check(ro) ? PyLong_AsSsize_t(ro) : -1;
-                    Py_DECREF(ro);
+                    rt_decref(ro);
                     if (got == -1 && PyErr_Occurred()) { next = -1; break; }
                     ret = got;
                 }
@@ -1722,15 +1732,15 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 r->env = env;
                 PyObject *made = NULL;
                 if (rt_run_pure(r, in, argv, 2, &made) < 0) { next = -1; break; }
-                if (rt_frame_set_pc(fr, pc + 1) < 0) { Py_DECREF(made); next = -1; break; }
+                if (rt_frame_set_pc(fr, pc + 1) < 0) { rt_decref(made); next = -1; break; }
                 PyObject *nf = PyList_New(3);
                 PyObject *target = nf ? PyLong_FromSsize_t(in->target) : NULL;
-                if (!target) { Py_XDECREF(nf); Py_DECREF(made); next = -1; break; }
+                if (!target) { Py_XDECREF(nf); rt_decref(made); next = -1; break; }
                 PyList_SET_ITEM(nf, 0, target);
                 PyList_SET_ITEM(nf, 1, rt_int_obj(0));
                 PyList_SET_ITEM(nf, 2, made);
                 int bad = PyList_Append(frames, nf);
-                Py_DECREF(nf);
+                rt_decref(nf);
                 if (bad) { next = -1; break; }
                 next = 1;
                 break;
@@ -1739,7 +1749,7 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 Py_ssize_t last = PyList_GET_SIZE(frames) - 1;
                 PyObject *gone = PyList_GET_ITEM(frames, last);
                 Py_SET_SIZE(frames, last);
-                Py_DECREF(gone);  /* (fr is held: its locals outlive this) */
+                rt_decref(gone);  /* (fr is held: its locals outlive this) */
                 next = 1;
                 break;
             }
@@ -1759,7 +1769,7 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
             }
         }
         if (next == 3 && rt_frame_set_pc(fr, pc) < 0) next = -1;
-        Py_DECREF(env);
+        rt_decref(env);
         if (next == -1) {
             PyObject *et, *ev, *tb;
             PyErr_Fetch(&et, &ev, &tb);
@@ -1769,22 +1779,22 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 PyObject *v = PyLong_FromSsize_t(pc);
                 if (v) PyList_SetItem(fr, 1, v); else PyErr_Clear();
             }
-            Py_DECREF(fr);
+            rt_decref(fr);
             PyErr_Restore(et, ev, tb);
             r->site = -1;
             rt_end(r, -1);
-            Py_DECREF(frames);
+            rt_decref(frames);
             return NULL;
         }
-        Py_DECREF(fr);
+        rt_decref(fr);
         if (next == 2) break;
         if (next == 3) goto hand_over;
     }
-    Py_DECREF(frames);
+    rt_decref(frames);
     if (rt_end(r, 0) < 0) { Py_XDECREF(result); return NULL; }
     return result ? result : Py_NewRef(Py_None);
 hand_over:
-    Py_DECREF(frames);
+    rt_decref(frames);
     if (rt_end(r, 0) < 0) return NULL;
     Py_RETURN_FALSE;
 }
@@ -1798,14 +1808,14 @@ static PyObject *rt_settle(PyObject *st, PyObject *made) {
     if (made != Py_None) {
         if (Py_TYPE(made) != (PyTypeObject *)PENDING) return made;
         PyObject *options = rt_pending_attr(made, 2, S_options);
-        if (!options) { Py_DECREF(made); return NULL; }
+        if (!options) { rt_decref(made); return NULL; }
         Py_ssize_t n = Py_TYPE(options) == &OptionsType ? ((Options *)options)->n
                        : PyList_CheckExact(options) ? PyList_GET_SIZE(options) : 0;
-        Py_DECREF(options);
+        rt_decref(options);
         if (n < 1 || n > RT_MAX_OPTIONS) return made;
     }
     int bad = rt_set_attr(st, CSI_pending, S_pending, made);
-    Py_DECREF(made);
+    rt_decref(made);
     if (bad < 0) return NULL;
     Py_RETURN_TRUE;
 }
@@ -1919,20 +1929,20 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     if (!tk) return NULL;
     PyObject *option = Py_NewRef(tk->option);  /* (held: the slot may be taken by the run below) */
     /* the state changes from here on, as State._advance changes it */
-    if (PyList_Append(history, text ? text : tk->entry) < 0) { Py_DECREF(option); return NULL; }
+    if (PyList_Append(history, text ? text : tk->entry) < 0) { rt_decref(option); return NULL; }
     PyObject *cell = PyTuple_Pack(3, trail, option, rng);
-    if (!cell) { Py_DECREF(option); return NULL; }
+    if (!cell) { rt_decref(option); return NULL; }
     Py_SETREF(CS_SLOT(st, CSI_trail), cell);
     PyObject *values = PyTuple_GET_ITEM(option, 1), *env = PyList_GET_ITEM(fr, 2);
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++)
         if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) {
-            Py_DECREF(option); return NULL;
+            rt_decref(option); return NULL;
         }
-    Py_DECREF(option);
+    rt_decref(option);
     Py_SETREF(PyList_GET_ITEM(fr, 1), Py_NewRef(PyTuple_GET_ITEM(br, 0)));
     Py_INCREF(frames);  /* (rt_run_frames steals it) */
     CS_SLOT(st, CSI_pending) = Py_NewRef(Py_None);
-    if (!rt_pending_spare(p)) Py_DECREF(p);  /* the state's reference, now ours */
+    if (!rt_pending_spare(p)) rt_decref(p);  /* the state's reference, now ours */
     return rt_settle(st, rt_run_frames(st, pg, frames));
 }
 
