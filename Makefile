@@ -65,7 +65,8 @@ docs: setup
 bench: setup
 	$(BIN)/python bench/bench.py
 
-## bench-records: records validated per second (omniscient, players-eye) against replaying the same games
+## bench-records: records validated per second (omniscient, players-eye) against replaying the same games,
+## for each game on 100 seeded random games (bench/records.py --help)
 bench-records: setup
 	$(BIN)/python bench/records.py
 

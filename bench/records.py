@@ -1,6 +1,7 @@
 """Benchmark: records validated per second (omniscient and players-eye), with the replay yardstick.
 
-Usage: ``python bench/records.py [--seconds S]`` (or ``make bench-records``).
+Usage: ``python bench/records.py [--seconds S] [--records N] [--game NAME]... [--conformance]``
+(or ``make bench-records``): each game of the registry on N seeded random games (default 100), both kinds.
 The figures are in ``bench/RESULTS.md``.
 """
 
