@@ -453,7 +453,9 @@ class RecordWalk:
         sample = listed and texts.sampled[0] < LISTING_SAMPLE  # (count the options of player decisions)
         decisions = options = 0
         i = 0
-        marks: tuple[list[bool], list[int]] | None = None  # the state's marks as they are (copies), once made
+        # which pieces lie face up (a copy), once made: with no look entry after an entry, whom it let look
+        # at a piece changes nothing the record states (see settle), what it turned face up does
+        marks: list[bool] | None = None
         while i < stop:
             entry = entries[i]
             text = entry.get("action")
@@ -505,7 +507,8 @@ class RecordWalk:
                     continue
                 option, unknown = found, False
             if nxt < stop and "action" not in entries[nxt]:  # reveal or look entries follow: apply reads them
-                i = self.apply(i, option, unknown, index)
+                reached = self.apply_revealed(i, option, unknown, index)  # (the usual one: quicker)
+                i = self.apply(i, option, unknown, index) if reached is None else reached
                 marks = None
                 continue
             # apply, with no reveal or look entry after
@@ -514,14 +517,14 @@ class RecordWalk:
             if slots is None:
                 slots = texts.piece_slots(branch)
             if marks is None:
-                marks = (st.face_up.copy(), st.seen.copy())
-            was_up, was_seen = marks
+                marks = st.face_up.copy()
+            was_up = marks
             if index is not None:  # (an index is only found among options listed: reading them lists them)
                 st.apply_index(index)
             else:
                 st.apply_option(option)
             values = option[1]
-            if was_up == st.face_up and was_seen == st.seen:  # (then the copies still hold)
+            if was_up == st.face_up:  # (then the copy still holds)
                 if slots and not unknown:
                     for k in slots:
                         t = values[k]
@@ -533,8 +536,7 @@ class RecordWalk:
                 i = nxt
                 continue
             marks = None
-            i = self.settle(i, [values[k] for k in slots], unknown, st, turned_face_up(was_up, st),
-                            looked_since(was_seen, st), [], [], nxt)
+            i = self.settle(i, [values[k] for k in slots], unknown, st, turned_face_up(was_up, st), [], [], [], nxt)
         if sample:
             texts.sampled[0] += decisions
             texts.sampled[1] += options
@@ -860,6 +862,66 @@ class RecordWalk:
             raise _Illegal(i, f"the faces written after this entry cannot be matched to {self.faces.noun}s")
         return self.settle(i, self.option_pieces(option), unknown, after, revealed, seen, reveals, looks, nxt)
 
+    def apply_revealed(self, i: int, option: Option, unknown: bool, index: int | None) -> int | None:
+        """:meth:`apply` in a fast pass, for the usual entry followed by reveal entries alone (no look entry):
+        taken at once where the pieces it turned face up are as many as the reveal entries and show the faces
+        they state, in order; otherwise gone on with as :meth:`apply` goes on.  The next index; None (nothing
+        done) where a look entry follows.  (With no look entry, whom the entry let look at a piece changes
+        nothing the record states: :meth:`settle` pairs looks with look entries alone.)"""
+        entries, stop = self.entries, self.stop
+        reveals: list[tuple[int, str]] = []
+        j = i + 1
+        while j < stop:
+            entry = entries[j]
+            if "action" in entry:
+                break
+            if "reveal" not in entry:
+                return None
+            reveals.append((j, entry["reveal"]))
+            j += 1
+        st = self.state
+        pending = st.pending
+        assert pending is not None
+        branch = pending.decision.branches[option[0]]
+        slots = self.texts.slots.get(id(branch))
+        if slots is None:
+            slots = self.texts.piece_slots(branch)
+        values = option[1]
+        pieces = [values[k] for k in slots]
+        was_up = st.face_up.copy()
+        if index is not None and pending.listed:  # (an option just listed: taken by its index)
+            st.apply_index(index)
+        else:
+            st.apply_option(option)
+        up = st.face_up
+        revealed: list[int] | None = None
+        if len(reveals) == 1:  # the usual one: a piece the entry names turned, and nothing else
+            for t in pieces:
+                if up[t] and not was_up[t]:
+                    was_up[t] = True
+                    if was_up == up:
+                        revealed = [t]
+                    was_up[t] = False
+                    break
+        if revealed is None:
+            revealed = turned_face_up(was_up, st)
+        if len(revealed) == len(reveals):
+            faces, canonical = self.texts.faces, self.texts.canonical
+            for t, (_, face) in zip(revealed, reveals):
+                if faces[t] != canonical(face):
+                    break
+            else:  # (what settle and commit do where every face is as stated)
+                if not unknown:
+                    self.mark_all(pieces, i)
+                for t, (k, _) in zip(revealed, reveals):
+                    self.mark(t, k)
+                if self.ended_at is None and st.pending is None:
+                    self.ended_at = i
+                return j
+        if self.first_mismatch(revealed, reveals, [], []) is not None:
+            raise Rewind  # pieces must trade places: the full pass does that
+        return self.settle(i, pieces, unknown, st, revealed, [], reveals, [], j)
+
     def settle(self, i: int, pieces: list[int], unknown: bool, after: State, revealed: list[int],
                seen: list[tuple[int, int]], reveals: list[tuple[int, str]], looks: list[tuple[int, str, str]],
                nxt: int) -> int:
@@ -1069,6 +1131,11 @@ class RecordWalk:
         self.state = after
         if after.is_terminal() and self.ended_at is None:
             self.ended_at = i
+
+    def mark_all(self, pieces: list[int], index: int) -> None:
+        """:meth:`mark` each of the pieces."""
+        for t in pieces:
+            self.mark(t, index)
 
     def mark(self, piece: int, index: int) -> None:
         """Note a piece as observed, first stated by entry ``index`` (if not yet)."""
