@@ -199,6 +199,8 @@ class Emitter:
         self.local_slots: dict[tuple[str, str, int], int] = {}
         self.local_writes: set[tuple[str, str, int | None]] = set()
         self.local_envs: dict[str, int] = {}
+        #: The parameters held as a new env dict is made for a procedure: (procedure, name, value kind).
+        self.local_holds: set[tuple[str, str, int]] = set()
         #: The Python back end's functions run where a C function gives up (see :meth:`function`).
         self.fallbacks: list[Any] = []
 
@@ -464,6 +466,10 @@ class Emitter:
                      for (p, n, k), i in self.local_slots.items() if n == name and p == proc]
             head = f"LW_{d}_{c}_{kind}(x)" if kind is not None else f"LWO_{d}_{c}()"
             out.append(f"#define {head} do {{ {' '.join(parts)} }} while (0)")
+        for proc, name, kind in sorted(self.local_holds):
+            d, i = self.local_envs[proc], self.local_slots.get((proc, name, kind))
+            held = f"LS[{i}].gen = LD[{d}].gen; LS[{i}].v = (x);" if i is not None else "(void)(x);"
+            out.append(f"#define LH_{d}_{self.name(name)}_{kind}(x) do {{ {held} }} while (0)")
         return out
 
     def kept_list(self, borrowed: str, t: Type, pos: A.Pos) -> CVal:
@@ -1506,7 +1512,7 @@ class Emitter:
     def new_env(self, st: A.CallProc, kept: bool = False) -> str:
         """C text of a new dict: the locals a called procedure starts with (its parameters)."""
         decl = self.symbols.procedures[st.name]
-        parts = []
+        parts, holds = [], []
         d = self.fresh("d")
         types = self.checked.param_types
         for p, a in zip(decl.params, st.args):
@@ -1516,10 +1522,21 @@ class Emitter:
             if kept and types.get(id(p), ANY) != ANY and self.family(types[id(p)]) != self.family(v.type) \
                     and not isinstance(v.type, NoneType):
                 raise Unsupported(f"an argument of type {v.type} for a parameter of type {types[id(p)]}", a.pos)
+            kind = self.value_kind(v.type) if kept and not v.obj else None
+            if kind is not None:  # (held for the procedure's first reads: see rt_local_env_made)
+                hv = self.fresh("h")
+                parts.append(f"int64_t {hv} = {v.text};")
+                v = CVal(hv, v.type)
+                held = f"({hv} == RT_NONE ? RT_NONE : {hv} != 0)" if kind == 1 else hv
+                self.local_holds.add((st.name, p.name, kind))
+                holds.append(f"LH_{self.local_envs.setdefault(st.name, len(self.local_envs))}_"
+                             f"{self.name(p.name)}_{kind}({held});")
             parts.append(f"{{ PyObject *_v = {self.box(v, a.pos)}; if (!_v) goto fail; int _bad = "
                          f"PyDict_SetItem({d}, {self.name(p.name)}, _v); Py_DECREF(_v); if (_bad) goto fail; }}")
+        if holds:
+            holds.insert(0, f"rt_local_env_made(&LD[{self.local_envs[st.name]}], {d});")
         return (f"({{ PyObject *{d} = rt_keep(r, PyDict_New()); if (!{d}) goto fail; {' '.join(parts)} "
-                f"Py_NewRef({d}); }})")
+                f"{' '.join(holds)} Py_NewRef({d}); }})")
 
     def c_arg_fits(self, v: CVal, kind: str) -> bool:
         """Whether an argument's value is held as a leaf's parameter of this kind holds it (none fits a scalar)."""

@@ -566,6 +566,13 @@ static inline void rt_local_held(R *r, LocalEnv *d, LocalSlot *slot, int64_t v) 
     slot->gen = d->gen; slot->v = v;
 }
 
+/* A new env dict made for a procedure (d: its LocalEnv) by its caller: the values of its parameters are held
+ * next (the generated module's LH_ macros), read without the dict by the procedure's first function. */
+static inline void rt_local_env_made(LocalEnv *d, PyObject *env) {
+    if (!RT_MIRRORS) return;
+    d->env = env; d->tag = RT_DICT_TAG(env); d->gen = ++LGEN;
+}
+
 /* Set a local (steals the value): 1 if the values the procedure (d) holds for the env stay held (the caller then
  * sets or drops the name's), 0 if none is held, -1 on error. */
 static int rt_set_local_held(R *r, LocalEnv *d, PyObject *name, PyObject *v) {

@@ -825,7 +825,8 @@ def test_leaf_procedures_with_locals_in_c_play_and_fail_as_in_python(monkeypatch
                                                                       log: bool) -> None:
     # the leaves of specs/locals run with their locals as C variables (lpc_*), but for a leaf with an untyped
     # parameter (an env dict, lp_*): the same states, logs, states saved mid-game and loaded again, and the same
-    # error (a division by zero after locals were written) leaving the same state.  (`tally` as a procedure of its
+    # error (a division by zero after locals were written) leaving the same state.  `ask` waits twice, reading its
+    # parameters (held in C as its caller made its env) and the locals it wrote before.  (`tally` as a procedure of its
     # own, never run here, stays Python: it reads a local the checker types none, which C reads in a leaf only.)
     c, py, source = _generated_source(monkeypatch, LOCALS)
     assert "static int lpc_" in source and "static int lp_" in source
