@@ -44,3 +44,15 @@ def test_the_benchmark_refuses_what_it_cannot_measure(capsys: pytest.CaptureFixt
         assert caught.value.code == 2
     err = capsys.readouterr().err
     assert "--records must be 1 to" in err and "no game 'no_such_game'" in err
+
+
+def test_by_default_the_shipped_games_are_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from rattus_rules.games import GAMES_PATH_ENV, known_games
+    from rattus_rules.tools.bench.recordbench import benched_games
+
+    toys = Path(__file__).resolve().parents[1] / "language" / "specs"
+    monkeypatch.setenv(GAMES_PATH_ENV, str(toys))
+    assert "nim" in known_games()  # found, and measured only where --game names it (it may never end)
+    assert benched_games() == ["rattus", GAME]

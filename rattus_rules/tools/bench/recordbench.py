@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -28,7 +29,7 @@ import attrs
 
 from interpreter import Game
 from rattus_rules.api import ResolvedGame, load_rules, resolve
-from rattus_rules.games import DEFAULT_GAME, known_games
+from rattus_rules.games import DEFAULT_GAME, GAMES_PATH_ENV, known_games
 
 from ..kit.kit import kit_dir
 from ..records.validate import KINDS, OMNISCIENT, PLAYERS_EYE, record_game, validate
@@ -99,9 +100,12 @@ def bench_records(game: str | ResolvedGame, count: int) -> dict[str, list[dict[s
 
 
 def benched_games() -> list[str]:
-    """The games the benchmark measures unless ``--game`` names some: every game of the registry, the
-    default one first."""
-    return sorted(known_games(), key=lambda name: (name != DEFAULT_GAME, name))
+    """The games the benchmark measures unless ``--game`` names some: every game shipped with the package,
+    the default one first (a game of ``$RATTUS_GAMES_PATH`` only where ``--game`` names it: its random games
+    may never end)."""
+    added = {Path(p) for p in os.environ.get(GAMES_PATH_ENV, "").split(os.pathsep) if p}
+    shipped = [name for name, folder in known_games().items() if folder.parent not in added]
+    return sorted(shipped, key=lambda name: (name != DEFAULT_GAME, name))
 
 
 def conformance_records(folder: Path | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -186,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", type=int, default=RECORDS,
                         help=f"seeded random games per game, each written both ways (default {RECORDS})")
     parser.add_argument("--game", action="append", default=None,
-                        help="a game to measure (repeat for more; default every game of the registry)")
+                        help="a game to measure (repeat for more; default every game shipped)")
     parser.add_argument("--conformance", action="store_true",
                         help="measure the legal recorded games of each game's conformance kit instead")
     parser.add_argument("--any-core", action="store_true", help="do not pin the process to one CPU")
@@ -198,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.game or benched_games()
     unknown = [name for name in names if name not in known_games()]
     if unknown:
-        parser.error(f"no game {unknown[0]!r} (known games: {', '.join(benched_games())})")
+        parser.error(f"no game {unknown[0]!r} (known games: {', '.join(sorted(known_games()))})")
     pinned = "not pinned" if args.any_core else pin_to_one_core()
     print(f"machine: {machine()}; {pinned}")
     if args.conformance:
