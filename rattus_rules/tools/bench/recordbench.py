@@ -1,7 +1,7 @@
 """The record benchmark: records validated per second, against a yardstick measured in the same process.
 
 Figures, not assertions: run ``make bench-records`` or ``python bench/records.py``.
-The records of each game (every game of the registry, or those named by ``--game``) are a set of
+The records of each game (every game shipped, or those named by ``--game``) are a set of
 seeded random games (:func:`bench_records`), made the way its conformance kit's legal games are
 (:func:`rattus_rules.tools.records.validate.record_game`), written both ways: omniscient and players-eye;
 ``--conformance`` measures the kits' legal games instead.  Each is validated whole with
