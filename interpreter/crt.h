@@ -843,23 +843,17 @@ RT_HOT PyObject *rt_pending_attr(PyObject *p, int k, PyObject *name) {
     return PyObject_GetAttr(p, name);
 }
 
-/* A Pending the state let go of while nothing else held it (see rt_advance_py): its fields all None, kept for
- * the next decision, which then allocates no Pending (one at most; owned). */
+/* A Pending the state let go of while nothing else held it (see rt_advance_py), kept for the next decision, which
+ * then allocates no Pending: its fields are replaced then (one at most; owned; nobody else sees it). */
 static PyObject *PENDING_SPARE;
 
 /* Keep p (a reference passed in) as the spare where it is a Pending as expected that nothing else holds and
- * nothing refers to weakly: its fields let go of (None), as a new Pending's would be set.  1 if it was taken. */
+ * nothing refers to weakly.  1 if it was taken. */
 static int rt_pending_spare(PyObject *p) {
     PyTypeObject *t = (PyTypeObject *)PENDING;
     if (PENDING_SPARE || !PENDING_FAST || Py_TYPE(p) != t || Py_REFCNT(p) != 1) return 0;
     if (t->tp_weaklistoffset > 0 && *(PyObject **)((char *)p + t->tp_weaklistoffset)) return 0;
-    for (int i = 0; i < RT_PENDING_FIELDS; i++) {
-        PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
-        PyObject *old = *at;
-        *at = Py_NewRef(Py_None);
-        rt_xdecref(old);  /* (may free the options: their arrays go back to the free list) */
-    }
-    PENDING_SPARE = p;
+    PENDING_SPARE = p;  /* (its fields are let go of when it is made the next decision's: seen by nobody till then) */
     return 1;
 }
 
@@ -867,15 +861,16 @@ static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *mad
     if (!PENDING_FAST) return RT_CALL(PENDING, decision, who, made);
     PyTypeObject *t = (PyTypeObject *)PENDING;
     PyObject *vals[RT_PENDING_FIELDS] = {decision, who, made, Py_None, Py_None, Py_None, Py_None};
-    PyObject *p = PENDING_SPARE;
-    if (p) {  /* every field None */
+    PyObject *p = PENDING_SPARE, *old[RT_PENDING_FIELDS];
+    if (p) {
         PENDING_SPARE = NULL;
         for (int i = 0; i < RT_PENDING_FIELDS; i++) {
             PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
-            PyObject *old = *at;
+            old[i] = *at;
             *at = Py_NewRef(vals[i]);
-            rt_xdecref(old);
         }
+        /* the last decision's fields let go of once p is whole (the options go back to the free list) */
+        for (int i = 0; i < RT_PENDING_FIELDS; i++) rt_xdecref(old[i]);
         return p;
     }
     if (!(p = t->tp_alloc(t, 0))) return NULL;
@@ -1645,6 +1640,14 @@ static PyObject *rt_program_new(PyObject *self, PyObject *args) {
 /* An int of a frame within [0, bound); -1 if it is not one. */
 RT_HOT Py_ssize_t rt_frame_int(PyObject *o, Py_ssize_t bound) {
     if (!PyLong_CheckExact(o)) return -1;
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    /* an int of one digit (or 0) read in place: CPython 3.11's layout (a procedure or a stop is small) */
+    if (Py_SIZE(o) == 0) return 0 < bound ? 0 : -1;
+    if (Py_SIZE(o) == 1) {
+        Py_ssize_t d = (Py_ssize_t)((PyLongObject *)o)->ob_digit[0];
+        return d < bound ? d : -1;
+    }
+#endif
     Py_ssize_t v = PyLong_AsSsize_t(o);
     if (v == -1 && PyErr_Occurred()) { PyErr_Clear(); return -1; }
     return (v >= 0 && v < bound) ? v : -1;
