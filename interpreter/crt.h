@@ -2118,18 +2118,36 @@ static inline void rt_copied(PyObject *d, PyObject *s) {
     c->dst = d; c->dst_tag = RT_DICT_TAG(d); c->src = s; c->src_tag = RT_DICT_TAG(s);
 }
 
+/* The values a dict of the target let go of while it is rewritten, held until the copy is made (rt_unbury): no
+ * value is freed (and no __del__ of one runs) while its entries are read in place. */
+static PyObject *RT_GRAVE;
+
+static int rt_bury(PyObject *v) {
+    if (!RT_GRAVE && !(RT_GRAVE = PyList_New(0))) return -1;
+    return PyList_Append(RT_GRAVE, v);
+}
+
+static void rt_unbury(void) {
+    if (!RT_GRAVE || !PyList_GET_SIZE(RT_GRAVE)) return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);  /* (an error of the copy stays the error) */
+    if (PyList_SetSlice(RT_GRAVE, 0, PyList_GET_SIZE(RT_GRAVE), NULL) < 0) PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+
 /* Whether the target's part d may be rewritten in place to hold what s holds. */
 static inline int rt_own_part(PyObject *d, PyObject *s, PyTypeObject *type) {
     return Py_IS_TYPE(d, type) && Py_REFCNT(d) == 1 && d != s;
 }
 
-/* List d (own) made to hold s's items (the same objects, as a copy holds them). */
+/* List d (own) made to hold s's items (the same objects, as a copy holds them): 1 if it changed, 0 if it held
+ * them already, -1 on error. */
 static int rt_assign_list(PyObject *d, PyObject *s) {
     Py_ssize_t n = PyList_GET_SIZE(s);
     if (PyList_GET_SIZE(d) == n
         && (n == 0 || memcmp(((PyListObject *)d)->ob_item, ((PyListObject *)s)->ob_item, sizeof(PyObject *) * (size_t)n) == 0))
         return 0;
-    return PyList_SetSlice(d, 0, PyList_GET_SIZE(d), s);
+    return PyList_SetSlice(d, 0, PyList_GET_SIZE(d), s) < 0 ? -1 : 1;
 }
 
 /* Dict d (own) made to hold s's items: 1 if done, 0 if their keys differ (in number, identity or order: d then
@@ -2139,33 +2157,35 @@ static int rt_assign_list(PyObject *d, PyObject *s) {
 static int rt_assign_map(PyObject *d, PyObject *s, int inner);
 
 static int rt_assign_value(PyObject *d, PyObject *k, PyObject *vd, PyObject *vs, int inner) {
+    /* 1 if something was set (in d, or in the container d holds), 0 if all was as it is to be, -1 on error */
     if (inner == 5) {  /* a value shared, as dict.copy() shares it */
-        return vd == vs ? 0 : PyDict_SetItem(d, k, vs);
+        return vd == vs ? 0 : rt_bury(vd) < 0 || PyDict_SetItem(d, k, vs) < 0 ? -1 : 1;
     }
     if (inner == 4) {  /* a local: a list is copied (rt_copy_frames), any other value shared */
-        if (!PyList_CheckExact(vs)) return vd == vs ? 0 : PyDict_SetItem(d, k, vs);
+        if (!PyList_CheckExact(vs)) return vd == vs ? 0 : rt_bury(vd) < 0 || PyDict_SetItem(d, k, vs) < 0 ? -1 : 1;
         if (rt_own_part(vd, vs, &PyList_Type) && PyList_GET_SIZE(vd) == PyList_GET_SIZE(vs)
             && memcmp(((PyListObject *)vd)->ob_item, ((PyListObject *)vs)->ob_item,
                       sizeof(PyObject *) * (size_t)PyList_GET_SIZE(vs)) == 0)
             return 0;
         PyObject *c = PyList_GetSlice(vs, 0, PyList_GET_SIZE(vs));
-        int bad = !c || PyDict_SetItem(d, k, c) < 0;
+        int bad = !c || rt_bury(vd) < 0 || PyDict_SetItem(d, k, c) < 0;
         Py_XDECREF(c);
-        return bad ? -1 : 0;
+        return bad ? -1 : 1;
     }
-    int done = 0;
+    int done = 0;  /* 1 rewritten in place, 2 as it was already */
     if (inner == 0 && PyDict_CheckExact(vs) && rt_own_part(vd, vs, &PyDict_Type)) {
-        done = rt_copied_same(vd, vs) ? 1 : rt_assign_map(vd, vs, 5);
+        done = rt_copied_same(vd, vs) ? 2 : rt_assign_map(vd, vs, 5);
         if (done > 0) { rt_mirror_twin(vs, vd); rt_copied(vd, vs); }
     } else if (inner == 1 && PyList_CheckExact(vs) && rt_own_part(vd, vs, &PyList_Type)) {
-        done = rt_assign_list(vd, vs) < 0 ? -1 : 1;
+        done = rt_assign_list(vd, vs);
+        done = done < 0 ? -1 : done ? 1 : 2;
     } else if (inner == 2 && PyDict_CheckExact(vs) && rt_own_part(vd, vs, &PyDict_Type)) {
         done = rt_assign_map(vd, vs, 1);
     } else if (inner == 3 && PyAnySet_CheckExact(vs) && PySet_Check(vs) && PySet_GET_SIZE(vs) == 0
                && rt_own_part(vd, vs, &PySet_Type) && PySet_GET_SIZE(vd) == 0) {
-        done = 1;  /* (a set is copied unless both are empty) */
+        done = 2;  /* (a set is copied unless both are empty) */
     }
-    if (done) return done < 0 ? -1 : 0;
+    if (done) return done < 0 ? -1 : done == 1;
     PyObject *c = NULL;  /* a copy, as rt_copy_map makes it */
     if (inner == 0) { c = PyDict_CheckExact(vs) ? PyDict_Copy(vs) : NULL; if (c) rt_mirror_twin(vs, c); }
     else if (inner == 1) c = PyList_CheckExact(vs) ? PyList_GetSlice(vs, 0, PyList_GET_SIZE(vs)) : NULL;
@@ -2175,10 +2195,10 @@ static int rt_assign_value(PyObject *d, PyObject *k, PyObject *vd, PyObject *vs,
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a state's part is not of the kind a state holds");
         return -1;
     }
-    int bad = PyDict_SetItem(d, k, c) < 0;
+    int bad = rt_bury(vd) < 0 || PyDict_SetItem(d, k, c) < 0;
     if (!bad && inner == 0) rt_copied(c, vs);
     Py_DECREF(c);
-    return bad ? -1 : 0;
+    return bad ? -1 : 1;
 }
 
 /* A dict's entries read in place, in their order (where deleted ones are NULL): CPython 3.11's layout, checked
@@ -2258,9 +2278,10 @@ static int rt_assign_map(PyObject *d, PyObject *s, int inner) {
             PyObject *ks = es.at[i * es.stride], *vs = es.at[i * es.stride + 1], *vd = ed.at[i * ed.stride + 1];
             if (ed.at[i * ed.stride] != ks || !vs != !vd) return 0;
             if (!vs || (vd == vs && inner == 5)) continue;
-            if (rt_assign_value(d, ks, vd, vs, inner) < 0) return -1;
+            int set = rt_assign_value(d, ks, vd, vs, inner);
+            if (set < 0) return -1;
             /* (setting a key present leaves the entries where they are, unless a value's __del__ changed d) */
-            if (!rt_entries(d, &ed) || ed.n != es.n || !rt_entries(s, &es) || es.n != ed.n) return 0;
+            if (set && (!rt_entries(d, &ed) || ed.n != es.n || !rt_entries(s, &es) || es.n != ed.n)) return 0;
         }
         return 1;
     }
@@ -2300,7 +2321,7 @@ static int rt_assign_frames(PyObject *d, PyObject *s) {
         PyObject *one = PyList_GetSlice(s, i, i + 1), *copied = one ? rt_copy_frames(one) : NULL;
         Py_XDECREF(one);
         if (!copied) { if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a frame is not as a state holds it"); return -1; }
-        int bad = g ? PyList_SetItem(d, i, Py_NewRef(PyList_GET_ITEM(copied, 0)))
+        int bad = g ? (rt_bury(g) < 0 ? -1 : PyList_SetItem(d, i, Py_NewRef(PyList_GET_ITEM(copied, 0))))
                     : PyList_Append(d, PyList_GET_ITEM(copied, 0));
         Py_DECREF(copied);
         if (bad < 0) return -1;
@@ -2308,7 +2329,15 @@ static int rt_assign_frames(PyObject *d, PyObject *s) {
     return 1;
 }
 
+static PyObject *rt_clone_into_parts(PyObject *st, PyObject *into);
+
 static PyObject *rt_clone_into(PyObject *st, PyObject *into) {
+    PyObject *out = rt_clone_into_parts(st, into);
+    rt_unbury();
+    return out;
+}
+
+static PyObject *rt_clone_into_parts(PyObject *st, PyObject *into) {
     if (into == st || !rt_state_layout(Py_TYPE(st)) || Py_TYPE(into) != Py_TYPE(st)) Py_RETURN_NOTIMPLEMENTED;
     for (int i = 0; i < CS_SLOTS; i++) if (!CS_SLOT(st, i) || !CS_SLOT(into, i)) Py_RETURN_NOTIMPLEMENTED;
     /* the pending decision first: only a listed one is copied here (as clone_state) */

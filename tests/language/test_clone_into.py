@@ -193,3 +193,29 @@ def test_a_state_is_not_cloned_into_itself(game: Game) -> None:
     st = played(game, 1, 3)
     with pytest.raises(ValueError, match="itself"):
         st.clone(st)
+
+
+def test_a_value_whose_release_runs_code_cannot_break_the_copy(game: Game) -> None:
+    # a value of the spare's (not a language value: a tool's) that changes the spare's tables when freed: the
+    # copy reads dicts in place, so values let go of are freed only once it is made, the spare's changes then
+    # its own business (no crash, the source unchanged)
+    st = played(game, 2, 6)
+    before = snapshot(st)
+    spare = st.clone()
+    name = next(iter(spare.vals))
+    table = spare.vals[name]
+    key = next(iter(table))
+
+    class Meddler:
+        """Grows and empties the spare's tables when it is freed."""
+
+        def __del__(self) -> None:
+            for t in list(spare.vals.values()):
+                t.clear()
+            spare.vals.clear()
+
+    table[key] = Meddler()
+    spare.frames[-1][2]["meddler"] = Meddler()
+    child = st.clone(spare)
+    assert child is spare
+    assert snapshot(st) == before
