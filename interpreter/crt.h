@@ -71,8 +71,8 @@ static int CS_BAD;             /* it was not laid out as expected */
 static Py_ssize_t CS_AT[CS_SLOTS];
 _Static_assert(sizeof(CS_NAMES) / sizeof(CS_NAMES[0]) == CS_SLOTS, "a name per slot");
 
-static int rt_state_layout(PyTypeObject *t) {
-    if (CS_TYPE == t) return 1;
+/* Find the slots of t, the first State class seen, if it is laid out as expected (see rt_state_layout). */
+static int rt_state_layout_found(PyTypeObject *t) {
     if (CS_TYPE || CS_BAD || strcmp(t->tp_name, "State") != 0) return 0;  /* (a subclass is left to Python) */
     CS_BAD = 1;
     int members = 0;
@@ -92,6 +92,9 @@ static int rt_state_layout(PyTypeObject *t) {
     CS_BAD = 0;
     return 1;
 }
+
+/* Whether t is the State class laid out as expected (found at the first state seen; inlined: asked at every run). */
+RT_HOT int rt_state_layout(PyTypeObject *t) { return CS_TYPE == t || rt_state_layout_found(t); }
 
 #define CS_SLOT(o, i) (*(PyObject **)((char *)(o) + CS_AT[i]))
 
@@ -864,13 +867,15 @@ static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *mad
     PyObject *p = PENDING_SPARE, *old[RT_PENDING_FIELDS];
     if (p) {
         PENDING_SPARE = NULL;
+        int nold = 0;
         for (int i = 0; i < RT_PENDING_FIELDS; i++) {
             PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
-            old[i] = *at;
+            if (*at == vals[i]) continue;  /* (a field None before and after) */
+            old[nold++] = *at;
             *at = Py_NewRef(vals[i]);
         }
         /* the last decision's fields let go of once p is whole (the options go back to the free list) */
-        for (int i = 0; i < RT_PENDING_FIELDS; i++) rt_xdecref(old[i]);
+        while (nold > 0) rt_xdecref(old[--nold]);
         return p;
     }
     if (!(p = t->tp_alloc(t, 0))) return NULL;
@@ -1654,7 +1659,7 @@ RT_HOT Py_ssize_t rt_frame_int(PyObject *o, Py_ssize_t bound) {
 }
 
 static int rt_frame_set_pc(PyObject *fr, Py_ssize_t pc) {
-    PyObject *v = PyLong_FromSsize_t(pc);
+    PyObject *v = rt_int_obj(pc);
     if (!v) return -1;
     return PyList_SetItem(fr, 1, v);  /* steals v */
 }
@@ -1744,7 +1749,7 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 if (rt_run_pure(r, in, argv, 2, &made) < 0) { next = -1; break; }
                 if (rt_frame_set_pc(fr, pc + 1) < 0) { rt_decref(made); next = -1; break; }
                 PyObject *nf = PyList_New(3);
-                PyObject *target = nf ? PyLong_FromSsize_t(in->target) : NULL;
+                PyObject *target = nf ? rt_int_obj(in->target) : NULL;
                 if (!target) { Py_XDECREF(nf); rt_decref(made); next = -1; break; }
                 PyList_SET_ITEM(nf, 0, target);
                 PyList_SET_ITEM(nf, 1, rt_int_obj(0));
