@@ -79,6 +79,30 @@ class CVal:
     text: str
     type: Type
     obj: bool = False
+    #: Never none (``RT_NONE``): a truth test or an order of it need not look for none.
+    sure: bool = False
+    #: Its value where it is known when the C is written (a number, yes/no as 1 or 0, a text's id): the
+    #: same for every run of this settings variant, so what it decides is decided here.
+    known: int | None = None
+
+
+def _known(value: int, t: Type) -> CVal:
+    """A value known when the C is written, as C text."""
+    text = f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))"
+    return CVal(text, t, sure=True, known=value)
+
+
+_KNOWN_TEXT = re.compile(r"INT64_C\((\d+)\)|\(-INT64_C\((\d+)\)\)|(\d+)")
+
+
+def _known_of(text: str) -> int | None:
+    """The value of C text written by :func:`_known` (or a plain number), None for any other text."""
+    m = _KNOWN_TEXT.fullmatch(text)
+    if m is None:
+        return None
+    if m.group(2) is not None:
+        return -int(m.group(2))
+    return int(m.group(1) if m.group(1) is not None else m.group(3))
 
 
 #: A C name bound to a spec variable in generated code: (C name, type, held as an object).
@@ -203,6 +227,9 @@ class Emitter:
         self.local_holds: set[tuple[str, str, int]] = set()
         #: The Python back end's functions run where a C function gives up (see :meth:`function`).
         self.fallbacks: list[Any] = []
+        #: In a function that changes nothing (a listing): the mirrors it has read, each one's array found once
+        #: and held in a C variable (C name -> declaration); None in a function that may change the state.
+        self.held_mirrors: dict[str, str] | None = None
 
     # ------------------------------------------------------------ plumbing
     def fresh(self, base: str = "t") -> str:
@@ -364,6 +391,10 @@ class Emitter:
         v = self.expr(e, sc)
         if v.obj:
             return f"(PyList_GET_SIZE({v.text}) != 0)"
+        if v.known is not None and isinstance(v.type, (BoolType, IntType, PlayerType, PieceType)):
+            return "1" if v.known != 0 else "0"
+        if v.sure and isinstance(v.type, (BoolType, IntType, PlayerType, PieceType)):
+            return f"({v.text} != 0)"
         if isinstance(v.type, BoolType):
             t = self.fresh("b")
             return f"({{ int64_t {t} = {v.text}; {t} != 0 && {t} != RT_NONE; }})"
@@ -378,12 +409,12 @@ class Emitter:
         if value is None:
             return CVal("RT_NONE", NONE)
         if isinstance(value, bool):
-            return CVal("1" if value else "0", BOOL)
+            return CVal("1" if value else "0", BOOL, sure=True, known=int(value))
         if isinstance(value, int):
             if not -MAX_INT <= value <= MAX_INT:
                 raise Unsupported("a number beyond the language's bound", e.pos)
-            return CVal(f"INT64_C({value})" if value >= 0 else f"(-INT64_C({-value}))", INT)
-        return CVal(str(self.text_id(value)), TEXT)
+            return _known(value, INT)
+        return _known(self.text_id(value), TEXT)
 
     def name_value(self, e: A.Name, sc: Scope) -> CVal:
         """A name read as a value, by what the checker found it stands for."""
@@ -394,7 +425,8 @@ class Emitter:
             case Kind.LOCAL:
                 if ident in sc:
                     cname, bt, obj = sc[ident]
-                    return CVal(cname, bt, obj)
+                    known = None if obj else _known_of(cname)  # (a function's parameter given a known value)
+                    return CVal(cname, bt, obj, sure=known is not None, known=known)
                 if self.c_locals is not None:
                     return self.c_local_read(ident, t)
                 if isinstance(t, NoneType):  # (let x = none, then x = 3: the checker's type of x; C knows no more)
@@ -411,9 +443,9 @@ class Emitter:
                     f"{held[0]}; }})", t)
             case Kind.SPECIAL:
                 if ident == "player_count":
-                    return CVal("r->n", INT)
+                    return CVal("r->n", INT, sure=True)
                 if ident == "first_player":
-                    return CVal("0", PLAYER)
+                    return _known(0, PLAYER)
                 if ident == "players":
                     return self.as_list(e, sc)
                 raise Unsupported(f"the name {ident}", e.pos)
@@ -422,9 +454,9 @@ class Emitter:
             case Kind.TABLE | Kind.ENUM:
                 return self.as_list(e, sc)
             case Kind.SWITCH:
-                return CVal(str(self.text_id(self.settings[ident])), TEXT)
+                return _known(self.text_id(self.settings[ident]), TEXT)
             case Kind.SETTING:
-                return CVal(f"INT64_C({int(self.settings[ident])})", INT)
+                return _known(int(self.settings[ident]), INT)
             case Kind.ZONE | Kind.GRAPH:
                 raise Unsupported(f"a {kind.value if hasattr(kind, 'value') else kind} as a value", e.pos)
             case Kind.PIECES | Kind.SCOPE | Kind.LIMIT | Kind.FUNCTION | Kind.PROCEDURE | Kind.BUILTIN:
@@ -585,8 +617,11 @@ class Emitter:
         i, dims, kind = mirror
         test, index = place
         m, v = self.fresh("m"), self.fresh("v")
-        return CVal(f"({{ {decls} int64_t *{m} = rt_mirror(r, &VM[{i}], {self.name(name)}, {len(dims)}, VD{i}, "
-            f"{kind}); "
+        found = f"rt_mirror(r, &VM[{i}], {self.name(name)}, {len(dims)}, VD{i}, {kind})"
+        if self.held_mirrors is not None:
+            self.held_mirrors[f"_HM{i}"] = f"int64_t *_HM{i} = NULL; (void)_HM{i};"
+            found = f"(_HM{i} ? _HM{i} : (_HM{i} = {found}))"
+        return CVal(f"({{ {decls} int64_t *{m} = {found}; "
                     f"if (!{m}) goto fail; int64_t {v}; if ({m} != RT_MIRROR_OFF && {test}) {v} = {m}[{index}]; "
                     f"else {v} = {slow.text}; {v}; }})", t)
 
@@ -671,8 +706,11 @@ class Emitter:
             i, dims = mirror
             test, index = place
             zm, z = self.fresh("zm"), self.fresh("z")
-            return (f"({{ {decls} PyObject **{zm} = rt_zone_mirror(r, &ZM[{i}], {self.name(e.base)}, "
-                f"{len(dims)}, ZD{i}); "
+            found = f"rt_zone_mirror(r, &ZM[{i}], {self.name(e.base)}, {len(dims)}, ZD{i})"
+            if self.held_mirrors is not None:
+                self.held_mirrors[f"_HZ{i}"] = f"PyObject **_HZ{i} = NULL; (void)_HZ{i};"
+                found = f"(_HZ{i} ? _HZ{i} : (_HZ{i} = {found}))"
+            return (f"({{ {decls} PyObject **{zm} = {found}; "
                     f"if (!{zm}) goto fail; PyObject *{z} = ({zm} != RT_ZONES_OFF && {test}) ? {zm}[{index}] : NULL; "
                     f"if (!{z}) {z} = {slow}; if (!{z}) goto fail; {z}; }})")
         if isinstance(e, A.Name) and self.checked.ref(e) is Kind.ZONE:
@@ -780,10 +818,13 @@ class Emitter:
     def unary(self, e: A.Unary, sc: Scope) -> CVal:
         """``not x`` or ``-x``."""
         if e.op == "not":
-            return CVal(f"(int64_t)!{self.truth(e.operand, sc)}", BOOL)
+            test = self.truth(e.operand, sc)
+            if test in ("0", "1"):
+                return CVal("1" if test == "0" else "0", BOOL, sure=True, known=int(test == "0"))
+            return CVal(f"(int64_t)!{test}", BOOL, sure=True)
         v = self.scalar(e.operand, sc)
         t = self.fresh("n")
-        return CVal(f"({{ int64_t {t}; if (rt_neg({v.text}, &{t}) < 0) goto fail; {t}; }})", INT)
+        return CVal(f"({{ int64_t {t}; if (rt_neg({v.text}, &{t}) < 0) goto fail; {t}; }})", INT, sure=True)
 
     def binary(self, e: A.Binary, sc: Scope) -> CVal:
         """A binary operation, numbers checked against the language's bound."""
@@ -794,7 +835,15 @@ class Emitter:
             if self.type_of(e.left) != BOOL or self.type_of(e.right) != BOOL:
                 raise Unsupported(f"`{op}` of values that are not yes/no", e.pos)
             c = "&&" if op == "and" else "||"
-            return CVal(f"(int64_t)({self.truth(e.left, sc)} {c} {self.truth(e.right, sc)})", BOOL)
+            first = self.truth(e.left, sc)
+            if first in ("0", "1"):  # known: decided here (the right side is not evaluated, or is the value)
+                if (first == "1") == (op == "or"):
+                    return CVal(first, BOOL, sure=True, known=int(first))
+                then = self.truth(e.right, sc)
+                if then in ("0", "1"):
+                    return CVal(then, BOOL, sure=True, known=int(then))
+                return CVal(f"(int64_t){then}", BOOL, sure=True)
+            return CVal(f"(int64_t)({first} {c} {self.truth(e.right, sc)})", BOOL, sure=True)
         if op in ("in", "not in"):
             item = self.scalar(e.left, sc)
             x, found = self.fresh("x"), self.fresh("f")
@@ -806,7 +855,7 @@ class Emitter:
             loop = self.each(e.right, sc, "_y", None,
                              lambda y: f"if (_y == {x}) {{ {found} = 1; break; }}", iterating=False)
             test = f"{found}" if op == "in" else f"!{found}"
-            return CVal(f"({{ int64_t {x} = {item.text}; int {found} = 0; {loop} (int64_t){test}; }})", BOOL)
+            return CVal(f"({{ int64_t {x} = {item.text}; int {found} = 0; {loop} (int64_t){test}; }})", BOOL, sure=True)
         if op == "+" and isinstance(self.type_of(e), ListType):
             left, right = self.expr(e.left, sc), self.expr(e.right, sc)
             if not (left.obj and right.obj):
@@ -821,9 +870,13 @@ class Emitter:
         if op in ("<", "<=", ">", ">="):
             if self.family(a.type) != "num" or self.family(b.type) != "num":
                 raise Unsupported(f"`{op}` of {a.type} and {b.type}", e.pos)
+            if a.known is not None and b.known is not None:
+                held = {"<": a.known < b.known, "<=": a.known <= b.known, ">": a.known > b.known,
+                        ">=": a.known >= b.known}[op]
+                return CVal(str(int(held)), BOOL, sure=True, known=int(held))
             x, y = self.fresh("x"), self.fresh("y")
-            return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}; if (rt_order(\"{op}\", {x}, {y}) < 0) goto fail; "
-                        f"(int64_t)({x} {op} {y}); }})", BOOL)
+            return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}; {_ordered(op, x, a, y, b)}"
+                        f"(int64_t)({x} {op} {y}); }})", BOOL, sure=True)
         helper = {"+": "rt_add", "-": "rt_sub", "*": "rt_mul", "//": "rt_floordiv", "%": "rt_mod"}.get(op)
         if helper is None:
             raise Unsupported(f"the operator {op}", e.pos)
@@ -833,7 +886,7 @@ class Emitter:
             raise Unsupported(f"`{op}` of {a.type} and {b.type}", e.pos)
         x, y, t = self.fresh("x"), self.fresh("y"), self.fresh("r")
         return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}, {t}; if ({helper}({x}, {y}, &{t}) < 0) goto fail; "
-                    f"{t}; }})", INT)
+                    f"{t}; }})", INT, sure=True)
 
     def equality(self, e: A.Binary, a: CVal, b: CVal) -> CVal:
         """``==`` or ``!=`` of two values of one family (a text literal against a key: its index)."""
@@ -848,7 +901,10 @@ class Emitter:
             fa = fb  # none against anything: the none marker
         if fa != fb or fa.startswith("other:"):
             raise Unsupported(f"`{e.op}` of {a.type} and {b.type}", e.pos)
-        return CVal(f"(int64_t)({a.text} {e.op} {b.text})", BOOL)
+        if a.known is not None and b.known is not None:
+            held = (a.known == b.known) == (e.op == "==")
+            return CVal(str(int(held)), BOOL, sure=True, known=int(held))
+        return CVal(f"(int64_t)({a.text} {e.op} {b.text})", BOOL, sure=True)
 
     def as_key(self, e: A.Expr, v: CVal, other: CVal) -> CVal:
         """A text or number literal compared with a table's key, as that key's index (or a value no
@@ -856,7 +912,8 @@ class Emitter:
         if isinstance(other.type, EntityType) and isinstance(e, A.Literal) and e.value is not None \
                 and not isinstance(e.value, bool):
             index = self.key_index(other.type.table).get((type(e.value), e.value))
-            return CVal(str(index) if index is not None else "(-1)", other.type)
+            return CVal(str(index) if index is not None else "(-1)", other.type, sure=True,
+                        known=index if index is not None else -1)
         return v
 
     def as_text(self, v: CVal, pos: A.Pos) -> CVal:
@@ -881,7 +938,11 @@ class Emitter:
                               and not isinstance(a.type, NoneType) and not isinstance(b.type, NoneType)):
             raise Unsupported("a conditional value of two kinds", e.pos)
         t = b.type if isinstance(a.type, NoneType) else a.type
-        return CVal(f"({self.truth(e.cond, sc)} ? {a.text} : {b.text})", t)
+        test = self.truth(e.cond, sc)
+        if test in ("0", "1"):  # known: the other value is never evaluated
+            chosen = a if test == "1" else b
+            return CVal(chosen.text, t, sure=chosen.sure, known=chosen.known)
+        return CVal(f"({test} ? {a.text} : {b.text})", t, sure=a.sure and b.sure)
 
     # -------------------------------------------------------------- calls
     def call(self, e: A.Call, sc: Scope) -> CVal:
@@ -899,6 +960,9 @@ class Emitter:
         inner: dict[str, Bound] = {}
         for p, a in zip(decl.params, e.args):
             v = self.expr(a, sc)
+            if v.known is not None and not v.obj:  # the value itself stands for the parameter
+                inner[p.name] = (v.text, v.type, False)
+                continue
             c = self.fresh("a_" + p.name)
             lines.append(f"{'PyObject *' if v.obj else 'int64_t '}{c} = {v.text};")
             inner[p.name] = (c, v.type, v.obj)
@@ -909,7 +973,9 @@ class Emitter:
             self._inline_depth -= 1
         if body.obj:
             return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type, obj=True)
-        return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type)
+        if body.known is not None and not lines:
+            return body
+        return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type, sure=body.sure)
 
     def builtin(self, e: A.Call, sc: Scope) -> CVal:
         """A builtin function, one case per builtin the C back end writes."""
@@ -917,17 +983,18 @@ class Emitter:
         match e.func:
             case "size":
                 if isinstance(self.type_of(args[0]), ZoneType):
-                    return CVal(f"(int64_t)PyList_GET_SIZE({self.zone_list(args[0], sc)})", INT)
+                    return CVal(f"(int64_t)PyList_GET_SIZE({self.zone_list(args[0], sc)})", INT, sure=True)
                 if isinstance(args[0], A.Binary) and args[0].op == "..":  # len(range(a, b + 1)), as Python counts
                     a, b = self.scalar(args[0].left, sc), self.scalar(args[0].right, sc)
                     return CVal(f"({{ int64_t _a = {a.text}, _b = {b.text}; if (_a == RT_NONE || _b == RT_NONE) {{ "
                                 f"rt_none_operand(\"+\", _a, _b); goto fail; }} __int128 _c = (__int128)_b - _a + 1; "
                                 f"if (_c > RT_MAX_INT) {{ PyErr_SetString(PyExc_OverflowError, \"Python int too large "
-                                f"to convert to C ssize_t\"); goto fail; }} _c < 0 ? 0 : (int64_t)_c; }})", INT)
+                                f"to convert to C ssize_t\"); goto fail; }} _c < 0 ? 0 : (int64_t)_c; }})", INT,
+                                sure=True)
                 lst = self.expr(args[0], sc)
                 if not lst.obj:
                     raise Unsupported("size of a value that is not a list", e.pos)
-                return CVal(f"(int64_t)PyList_GET_SIZE({lst.text})", INT)
+                return CVal(f"(int64_t)PyList_GET_SIZE({lst.text})", INT, sure=True)
             case "pieces" | "nodes" | "neighbours" | "clockwise" | "counterclockwise" | "snake":
                 return self.as_list(e, sc)
             case "piece":
@@ -945,7 +1012,7 @@ class Emitter:
                             f"\"list index out of range\"); goto fail; }} "
                             f"int _t = PyObject_IsTrue(PyList_GET_ITEM(_f, {v})); if (_t < 0) goto fail; "
                                 f"(int64_t)_t; }})",
-                            BOOL)
+                            BOOL, sure=True)
             case "adjacent":
                 node, other = self.scalar(args[1], sc), self.scalar(args[2], sc)
                 elem = node.type
@@ -958,7 +1025,7 @@ class Emitter:
                             f"int {found} = 0; "
                             f"for (Py_ssize_t _i = 0; _i < ({ids} ? {count} : PyList_GET_SIZE({lv})); _i++) {{ "
                             f"if (({ids} ? {ids}[_i] : {item.text}) == {yv}) {{ {found} = 1; break; }} }} "
-                            f"(int64_t){found}; }})", BOOL)
+                            f"(int64_t){found}; }})", BOOL, sure=True)
             case "connected":
                 start, within = self.scalar(args[1], sc), self.expr(args[2], sc)
                 if not within.obj:
@@ -975,21 +1042,20 @@ class Emitter:
                 step = "+ 1" if e.func == "next" else "- 1"
                 return CVal(f"({{ int64_t {v} = {p.text}; if ({v} == RT_NONE) {{ rt_none_operand(\"{step[0]}\", "
                     f"{v}, 1); "
-                            f"goto fail; }} rt_seat({v} {step}, r->n); }})", PLAYER)
+                            f"goto fail; }} rt_seat({v} {step}, r->n); }})", PLAYER, sure=True)
             case "min" | "max":
                 a, b = self.scalar(args[0], sc), self.scalar(args[1], sc)
                 x, y = self.fresh("x"), self.fresh("y")
                 # Python's min/max keep the first of equal values; compare as they do
                 test = f"{y} < {x}" if e.func == "min" else f"{y} > {x}"
-                return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}; if (rt_order(\"<\", {y}, {x}) < 0) "
-                    f"goto fail; "
-                            f"{test} ? {y} : {x}; }})", self.type_of(e))
+                return CVal(f"({{ int64_t {x} = {a.text}, {y} = {b.text}; {_ordered('<', y, b, x, a)}"
+                            f"{test} ? {y} : {x}; }})", self.type_of(e), sure=a.sure and b.sure)
             case "abs":
                 a = self.scalar(args[0], sc)
                 x = self.fresh("x")
                 return CVal(f"({{ int64_t {x} = {a.text}; if ({x} == RT_NONE) {{ PyErr_SetString(PyExc_TypeError, "
                             f"\"bad operand type for abs(): 'NoneType'\"); goto fail; }} {x} < 0 ? -{x} : {x}; "
-                                f"}})", INT)
+                                f"}})", INT, sure=True)
             case _:
                 raise Unsupported(f"the builtin {e.func}", e.pos)
 
@@ -1204,11 +1270,11 @@ class Emitter:
             init = "1" if kind == "all" else "0"
             loop = self.each(e.domain, sc, var, cost,
                              lambda v: f"if ({where} && {stop}{body}) {{ {acc} = {1 - int(init)}; break; }}")
-            return CVal(f"({{ int64_t {acc} = {init}; {loop} {acc}; }})", BOOL)
+            return CVal(f"({{ int64_t {acc} = {init}; {loop} {acc}; }})", BOOL, sure=True)
         if kind == "count":
             body = f" && {self.truth(e.body, inner)}" if e.body is not None else ""
             loop = self.each(e.domain, sc, var, cost, lambda v: f"if ({where}{body}) {acc}++;")
-            return CVal(f"({{ int64_t {acc} = 0; {loop} {acc}; }})", INT)
+            return CVal(f"({{ int64_t {acc} = 0; {loop} {acc}; }})", INT, sure=True)
         item = self.scalar(e.body, inner) if e.body is not None else CVal(var, elem)
         if kind == "sum":  # the sum is bounded, not each partial sum (as the Python back end's `_total`)
             x = self.fresh("x")
@@ -1216,7 +1282,7 @@ class Emitter:
                              lambda v: f"if ({where}) {{ int64_t {x} = {item.text}; if ({x} == RT_NONE) {{ "
                                        f"rt_none_operand(\"+\", 0, {x}); goto fail; }} {acc} += {x}; }}")
             return CVal(f"({{ __int128 {acc} = 0; {loop} if ({acc} > RT_MAX_INT || {acc} < -RT_MAX_INT) {{ "
-                        f"rt_overflow({acc}); goto fail; }} (int64_t){acc}; }})", INT)
+                        f"rt_overflow({acc}); goto fail; }} (int64_t){acc}; }})", INT, sure=True)
         if kind in ("most", "least"):
             if self.family(item.type) != "num":
                 raise Unsupported(f"`{kind}` of {item.type}", e.pos)
@@ -1224,7 +1290,8 @@ class Emitter:
             better = f"{x} > {acc}" if kind == "most" else f"{x} < {acc}"
             loop = self.each(e.domain, sc, var, cost,
                              lambda v: f"if ({where}) {{ int64_t {x} = {item.text}; if ({seen}) {{ "
-                                       f"if (rt_order(\"<\", {x}, {acc}) < 0) goto fail; if ({better}) {acc} = {x}; }} "
+                                       f"{_ordered('<', x, item, acc, CVal(acc, item.type, sure=item.sure))}"
+                                       f"if ({better}) {acc} = {x}; }} "
                                        f"else {{ {acc} = {x}; {seen} = 1; }} }}")
             return CVal(f"({{ int64_t {acc} = RT_NONE; int {seen} = 0; {loop} {acc}; }})", item.type)
         if kind == "first":
@@ -1878,6 +1945,16 @@ class Emitter:
                fallback: Any = None) -> str:
         """The C function ``pend(st, env, decision)`` making the Pending of a decision: every legal
         (branch index, values) in order, and its player (see :meth:`.compiler.ProcedureCompiler.pender`)."""
+        self.held_mirrors = {}
+        try:
+            return self._pender(pc, st, cites, fallback)
+        finally:
+            self.held_mirrors = None
+
+    def _pender(self, pc: ProcedureCompiler, st: A.Choose | A.Chance, cites: list[tuple[str, tuple[A.Citation, ...]]],
+                fallback: Any = None) -> str:
+        """:meth:`pender`, the mirrors read held (a listing changes nothing: a table's array stays the one found)."""
+        assert self.held_mirrors is not None
         self.pc = pc
         self.cite_stack = list(cites)
         if isinstance(st, A.Chance):
@@ -1922,6 +1999,7 @@ class Emitter:
             out.append(f"PyObject *who = {self.box(who, st.pos)};")
         out.append("if (!who) goto fail; who = rt_keep(r, who); if (!who) goto fail;")
         out.append("RETOBJ(rt_pending_new(args[2], who, made));")
+        out[:0] = self.held_mirrors.values()
         return self.function(f"pend_{pc.decl.name}", "st, env, decision", out, returns="object", fallback=fallback)
 
     def options_shape(self, branches: Sequence[tuple[tuple[A.Binding, ...], A.Expr | None]]
@@ -2199,6 +2277,16 @@ class Emitter:
             "return PyModule_Create(&moddef); }",
             "",
         ])
+
+
+def _ordered(op: str, x: str, a: CVal, y: str, b: CVal) -> str:
+    """C text failing as Python's ``x op y`` fails where either of two numbers (held in ``x``, ``y``) is none,
+    tested only for a value that may be none (crt.h ``rt_order`` says the error)."""
+    maybe = [c for c, v in ((x, a), (y, b)) if not v.sure]
+    if not maybe:
+        return ""
+    test = " || ".join(f"{c} == RT_NONE" for c in maybe)
+    return f"if (__builtin_expect({test}, 0)) {{ rt_order(\"{op}\", {x}, {y}); goto fail; }} "
 
 
 def _gated(count: str, guard: str | None, first: str | None = None) -> str:
