@@ -230,6 +230,8 @@ class Emitter:
         #: In a function that changes nothing (a listing): the mirrors it has read, each one's array found once
         #: and held in a C variable (C name -> declaration); None in a function that may change the state.
         self.held_mirrors: dict[str, str] | None = None
+        #: The C variables holding a value that is never none (a function's parameter given such a value).
+        self.sure_names: set[str] = set()
 
     # ------------------------------------------------------------ plumbing
     def fresh(self, base: str = "t") -> str:
@@ -426,7 +428,7 @@ class Emitter:
                 if ident in sc:
                     cname, bt, obj = sc[ident]
                     known = None if obj else _known_of(cname)  # (a function's parameter given a known value)
-                    return CVal(cname, bt, obj, sure=known is not None, known=known)
+                    return CVal(cname, bt, obj, sure=known is not None or cname in self.sure_names, known=known)
                 if self.c_locals is not None:
                     return self.c_local_read(ident, t)
                 if isinstance(t, NoneType):  # (let x = none, then x = 3: the checker's type of x; C knows no more)
@@ -965,6 +967,8 @@ class Emitter:
                 continue
             c = self.fresh("a_" + p.name)
             lines.append(f"{'PyObject *' if v.obj else 'int64_t '}{c} = {v.text};")
+            if v.sure:
+                self.sure_names.add(c)
             inner[p.name] = (c, v.type, v.obj)
         self._inline_depth += 1
         try:
