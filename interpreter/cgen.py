@@ -2052,16 +2052,20 @@ class Emitter:
                    f"if (_bad) goto fail; if (PyList_GET_SIZE(out) > 100000 * 4) {{ rt_stuck(); goto fail; }} }}")
         if bi > 255:
             raise Unsupported("a decision of more than 256 branches", st.pos)
+        kept = self.kept_listings(bindings)
         body = add
         for k in range(len(heads) - 1, -1, -1):
             b, sc, var, elem = heads[k]
             inner = {**sc, b.var: (var, elem, not _scalar(elem))}
             # (a decision of one value is listed on one line of the Python back end, at its binding)
-            at = b.pos if single or b.where is None else b.where.pos
+            at = b.pos if single or b.where is None or k in kept else b.where.pos
             guard, rest = self.split_where(b, sc, inner, at)
+            body = "".join(f"{kept[j][0]} = NULL; " for j in kept if kept[j][1] == k) + body
+            cost = None if k == 0 and self.data_sized(b.domain) else self.listing_cost(b, len(heads) - k)
+            if k in kept:
+                body = self.kept_listing(b, sc, var, elem, kept[k][0], cost, guard, rest, at, body)
+                continue
             filt = f"{self.site(at)} if ({rest}) {{ {body} }}" if rest is not None else body
-            once = k == 0 and self.data_sized(b.domain)
-            cost = None if once else self.listing_cost(b, len(heads) - k)
             first = None
             if when is not None and guard is not None:  # (Python lists the domain first, then tests `when`)
                 first = f"({{ {self.site(b.pos)} {self.truth(when, {})}; }})"
@@ -2074,7 +2078,37 @@ class Emitter:
             body = f"{self.site(b.pos)} " + looped
             if when is not None and first is None:
                 body = f"{self.site(b.pos)} if ({self.truth(when, {})}) {{ {body} }}"
-        return body
+        return "{ " + "".join(f"PyObject *{name} = NULL; " for name, _ in kept.values()) + body + " }"
+
+    def kept_listings(self, bindings: tuple[A.Binding, ...]) -> dict[int, tuple[str, int]]:
+        """The bindings of a branch listed once and reused, as the Python back end lists them
+        (:meth:`.compiler.ProcedureCompiler.all_options`): those whose domain and filter do not read
+        the binding just before them, each with the C name of its list and the binding it is listed
+        anew for (whose loop body empties it; -1: listed once per branch)."""
+        reads = [self.checked.free_locals(b.domain) | (self.checked.free_locals(b.where) if b.where else set())
+                 for b in bindings]
+        home = [max((j for j in range(k) if bindings[j].var in reads[k]), default=-1) for k in range(len(bindings))]
+        return {k: (self.fresh("kept"), home[k]) for k in range(1, len(bindings)) if home[k] < k - 1}
+
+    def kept_listing(self, b: A.Binding, sc: Scope, var: str, elem: Type, name: str, cost: int | None,
+                     guard: str | None, rest: str | None, at: A.Pos, body: str) -> str:
+        """C statements for a binding listed once and reused (:meth:`kept_listings`): unless ``name``
+        holds its list, its domain is charged, filtered (``guard`` once, ``rest`` per value, errors said
+        at ``at``) into a new list ``name``; then that list is charged again and looped over, as the
+        Python back end does."""
+        i, lv = self.fresh("i"), self.fresh("l")
+        fill = (f"{{ PyObject *_o = {self.box(CVal(var, elem, not _scalar(elem)), b.pos)}; if (!_o) goto fail; "
+                f"int _bad = PyList_Append({name}, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
+        filt = f"{self.site(at)} if ({rest}) {{ {fill} }}" if rest is not None else fill
+        loop = (self.each if _scalar(elem) else self.each_object)(b.domain, sc, var, cost, _constant(filt),
+                                                                     guard=guard, listing=True)
+        item = (self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, b.pos).text if _scalar(elem)
+                else f"PyList_GET_ITEM({lv}, {i})")
+        decl = "int64_t" if _scalar(elem) else "PyObject *"
+        charge = "" if cost is None else _listing_charge(f"PyList_GET_SIZE({lv})", cost)
+        return (f"{self.site(b.pos)} if (!{name}) {{ {name} = rt_keep(r, PyList_New(0)); if (!{name}) goto fail; "
+                f"{loop} }} {self.site(b.pos)} {{ PyObject *{lv} = {name}; {charge} "
+                f"for (Py_ssize_t {i} = 0; {i} < PyList_GET_SIZE({lv}); {i}++) {{ {decl} {var} = {item}; {body} }} }}")
 
     def split_where(self, b: A.Binding, sc: Scope, inner: Scope, at: A.Pos) -> tuple[str | None, str | None]:
         """A binding's filter as C conditions (its leading conjuncts that do not read the binding's

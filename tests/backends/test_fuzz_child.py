@@ -156,3 +156,15 @@ def test_the_fuzzers_trace_of_a_number_past_the_bound_is_the_same_on_both_back_e
     ours = json.loads(json.dumps(trace(folder, 1047, 10, None, "python")))
     assert ours[-1][0] == "rule error"
     assert BackendChild.of("auto").trace(folder, 1047, 10, None) == ours  # the same place, citations and words
+
+
+def test_a_binding_listed_once_is_charged_and_stuck_as_on_python() -> None:
+    """Found by the Ratten Scharf spec fuzzer: a binding that does not read the one just before it
+    (specs/reused: `l` does not read `s`) is listed once and reused by the Python back end, charged once
+    more and its filter tested once; C listed it per value of `s`, so it was stuck turns earlier (fixed)."""
+    skip_unless("c")
+    folder = Path(__file__).parent / "specs" / "reused"
+    ours = comparable(json.loads(json.dumps(trace(folder, 1, 20, None, "python"))))
+    assert [len(entry[1]) for entry in ours[1:-1]] == [66, 246, 966, 3846, 15366, 61446]  # 2 * (wide + 1) * 3
+    assert ours[-1][0] == "rule error" and ours[-1][2].endswith("reused.rules:17:5")  # stuck near the limit
+    assert comparable(BackendChild.of("auto").trace(folder, 1, 20, None)) == ours
