@@ -223,6 +223,7 @@ class Emitter:
         self.local_slots: dict[tuple[str, str, int], int] = {}
         self.local_writes: set[tuple[str, str, int | None]] = set()
         self.local_envs: dict[str, int] = {}
+        self.local_nprocs = 0
         #: The parameters held as a new env dict is made for a procedure: (procedure, name, value kind).
         self.local_holds: set[tuple[str, str, int]] = set()
         #: The Python back end's functions run where a C function gives up (see :meth:`function`).
@@ -485,15 +486,31 @@ class Emitter:
     def local_env(self) -> tuple[str, int]:
         """The procedure whose locals the function being written reads, and the index of its ``LocalEnv``."""
         assert self.pc is not None
-        proc = self.pc.decl.name
-        return proc, self.local_envs.setdefault(proc, len(self.local_envs))
+        return self.pc.decl.name, self.local_env_of(self.pc.decl.name)
+
+    def local_env_of(self, proc: str) -> int:
+        """The index of a procedure's ``LocalEnv``: its index in the program (what a frame holds)."""
+        assert self.pc is not None
+        index: dict[str, int] = self.pc.x.ctx.proc_index
+        self.local_nprocs = len(index)
+        return self.local_envs.setdefault(proc, index[proc])
 
     def local_source(self) -> list[str]:
         """The C declarations of the held reads of locals and of what each write of a local does to them: sets
         the name's slot of the value's kind, drops its others (``LW_<proc>_<name>_<kind>(value)``,
         ``LWO_<proc>_<name>()``)."""
+        slots = sorted(self.local_slots.items(), key=lambda item: (self.local_envs[item[0][0]], item[1]))
+        starts = [0] * (self.local_nprocs + 1)
+        for (proc, _, _), _ in slots:
+            starts[self.local_envs[proc] + 1] += 1
+        for d in range(self.local_nprocs):
+            starts[d + 1] += starts[d]
         out = [f"static LocalSlot LS[{max(1, len(self.local_slots))}];",
-               f"static LocalEnv LD[{max(1, len(self.local_envs))}];"]
+               f"static LocalEnv LD[{max(1, self.local_nprocs)}];",
+               f"static PyObject **const LSN[{max(1, len(slots))}] = "
+               f"{{{', '.join(f'&{self.name(n)}' for (_, n, _), _ in slots) or 'NULL'}}};",
+               f"static const int LSQ[{max(1, len(slots))}] = {{{', '.join(str(i) for _, i in slots) or '0'}}};",
+               f"static const int LDO[{len(starts)}] = {{{', '.join(map(str, starts))}}};"]
         for proc, name, kind in sorted(self.local_writes, key=lambda w: (w[0], w[1], -1 if w[2] is None else w[2])):
             c, d = self.name(name), self.local_envs[proc]
             parts = [f"LS[{i}].gen = LD[{d}].gen; LS[{i}].v = (x);" if k == kind else f"LS[{i}].gen = 0;"
@@ -1600,7 +1617,7 @@ class Emitter:
                 v = CVal(hv, v.type)
                 held = f"({hv} == RT_NONE ? RT_NONE : {hv} != 0)" if kind == 1 else hv
                 self.local_holds.add((st.name, p.name, kind))
-                holds.append(f"LH_{self.local_envs.setdefault(st.name, len(self.local_envs))}_"
+                holds.append(f"LH_{self.local_env_of(st.name)}_"
                              f"{self.name(p.name)}_{kind}({held});")
             parts.append(f"{{ PyObject *_v = {self.box(v, a.pos)}; if (!_v) goto fail; int _bad = "
                          f"PyDict_SetItem({d}, {self.name(p.name)}, _v); Py_DECREF(_v); if (_bad) goto fail; }}")
@@ -2312,6 +2329,7 @@ class Emitter:
             f"static struct PyModuleDef moddef = {{PyModuleDef_HEAD_INIT, \"{module}\", NULL, -1, methods}};",
             f"PyMODINIT_FUNC PyInit_{module}(void) {{ RT_BODIES = BODIES_; RT_NBODIES = {len(self.exported)}; "
             f"RT_VM = VM; RT_NVM = {len(self.mirrors)}; "
+            f"RT_LD = LD; RT_NLD = {self.local_nprocs}; RT_LS = LS; RT_LSN = LSN; RT_LSQ = LSQ; RT_LDO = LDO; "
             "return PyModule_Create(&moddef); }",
             "",
         ])

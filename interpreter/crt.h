@@ -579,6 +579,30 @@ static inline void rt_local_held(R *r, LocalEnv *d, LocalSlot *slot, int64_t v) 
     slot->gen = d->gen; slot->v = v;
 }
 
+/* The generated module's LocalEnvs and slots (set as the module is made): the slots of procedure d are
+ * RT_LSQ[RT_LDO[d] .. RT_LDO[d + 1]), of the names RT_LSN (pointers to the module's interned names) alike. */
+static LocalEnv *RT_LD;
+static int RT_NLD;
+static LocalSlot *RT_LS;
+static PyObject **const *RT_LSN;
+static const int *RT_LSQ, *RT_LDO;
+
+/* The run loop bound a decision's values (names, interned) into the env of procedure d (its index in the program)
+ * whose tag was `before`: the values it holds of that env stay held, but those of the names bound (dropped); a
+ * name not interned drops them all. */
+static void rt_locals_rebound(Py_ssize_t d, PyObject *env, uint64_t before, PyObject *names) {
+    if (!RT_MIRRORS || !RT_LD || d < 0 || d >= RT_NLD || !PyTuple_Check(names)) return;
+    LocalEnv *e = &RT_LD[d];
+    if (e->env != env || e->tag != before) return;
+    e->tag = RT_DICT_TAG(env);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++) {
+        PyObject *n = PyTuple_GET_ITEM(names, k);
+        if (!PyUnicode_CheckExact(n) || !PyUnicode_CHECK_INTERNED(n)) { e->gen = ++LGEN; return; }
+        for (int i = RT_LDO[d]; i < RT_LDO[d + 1]; i++)
+            if (*RT_LSN[i] == n) RT_LS[RT_LSQ[i]].gen = 0;
+    }
+}
+
 /* A new env dict made for a procedure (d: its LocalEnv) by its caller: the values of its parameters are held
  * next (the generated module's LH_ macros), read without the dict by the procedure's first function. */
 static inline void rt_local_env_made(LocalEnv *d, PyObject *env) {
@@ -1959,10 +1983,12 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     if (!cell) { rt_decref(option); return NULL; }
     Py_SETREF(CS_SLOT(st, CSI_trail), cell);
     PyObject *values = PyTuple_GET_ITEM(option, 1), *env = PyList_GET_ITEM(fr, 2);
+    uint64_t env_tag = RT_DICT_TAG(env);
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++)
         if (PyDict_SetItem(env, PyTuple_GET_ITEM(names, k), PyTuple_GET_ITEM(values, k)) < 0) {
             rt_decref(option); return NULL;
         }
+    rt_locals_rebound(proc, env, env_tag, names);  /* (the procedure's other locals stay held) */
     rt_decref(option);
     Py_SETREF(PyList_GET_ITEM(fr, 1), Py_NewRef(PyTuple_GET_ITEM(br, 0)));
     Py_INCREF(frames);  /* (rt_run_frames steals it) */
