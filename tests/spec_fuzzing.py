@@ -244,17 +244,14 @@ def comparable(traced: list[Any]) -> list[Any]:
     return [entry[:4] if entry and entry[0] == "rule error" else entry for entry in traced]
 
 
-#: What the fuzzers do with the other back ends (``SPEC_FUZZ_BACKENDS``): ``strict`` fails a test on any
-#: difference from Python; ``warn`` (the default) warns of a difference and fails only on a crash or a
-#: signal; ``off`` runs no child.  The differences the fuzzer found are fixed (tests/backends/test_fuzz_child.py);
-#: one is known and left: a decision whose later binding does not read the one before it is listed once by
-#: the Python back end (charged once more, its filter tested once) and per value of the earlier one in C,
-#: so the step counts differ and a listing near the step limit may be stuck in one back end only.
-BACKEND_CHECK = os.environ.get("SPEC_FUZZ_BACKENDS", "warn")
+#: What the fuzzers do with the other back ends (``SPEC_FUZZ_BACKENDS``): ``strict`` (the default) fails a test
+#: on any difference from Python; ``warn`` warns of a difference and fails only on a crash or a signal; ``off``
+#: runs no child.  The differences the fuzzer found are fixed (tests/backends/test_fuzz_child.py).
+BACKEND_CHECK = os.environ.get("SPEC_FUZZ_BACKENDS", "strict")
 
 
 class BackendDifference(UserWarning):
-    """Another back end traced a spec otherwise than Python (a failure with ``SPEC_FUZZ_BACKENDS=strict``)."""
+    """Another back end traced a spec otherwise than Python (a failure; a warning with ``SPEC_FUZZ_BACKENDS=warn``)."""
 
 
 def same_on_every_backend(folder: Path, seed: int, steps: int, settings: list[dict[str, str]] | None) -> None:
