@@ -1541,12 +1541,15 @@ static int rt_options_grow(Options *o) {
     return 0;
 }
 
-/* Add an option (branch b, width values); -1 with an error set. */
+/* Add an option (branch b and its values, as many as its shape says: a branch of fewer values than
+ * the widest passes fewer); -1 with an error set. */
 RT_HOT int rt_options_add(Options *o, int b, const int64_t *values) {
     if (o->n >= o->cap && rt_options_grow(o) < 0) return -1;
     o->branch[o->n] = (unsigned char)b;
     int64_t *to = o->vals + (size_t)o->n * (size_t)o->width;
-    for (int k = 0; k < o->width; k++) to[k] = values[k];
+    int nv = o->shape[(size_t)b * (size_t)o->shape_stride];
+    for (int k = 0; k < nv; k++) to[k] = values[k];
+    for (int k = nv; k < o->width; k++) to[k] = 0;
     o->n++;
     return 0;
 }
