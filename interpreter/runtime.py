@@ -470,7 +470,10 @@ class State:
 
     def apply_index(self, index: int) -> None:
         """Apply the legal action with this index in :meth:`legal_actions`."""
-        native = self.game.native_runners.get(self.variant)
+        try:  # (a subscript, not .get: the common path is the one a random game takes every decision)
+            native = self.game.native_runners[self.variant]
+        except KeyError:
+            native = None
         if native is not None:  # taken and run on in C (see native.runner), unless it says Python is to: a lazy
             # state, an index that is not a plain int (a bool or numpy's: taken as the Python code takes it), ...
             try:
@@ -479,9 +482,10 @@ class State:
                 raise
             except Exception as err:
                 raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
+            if made is True:  # the usual answer first
+                return
             if made is not NotImplemented:  # (a state that checks its invariants is left to Python)
-                if made is not True:
-                    self._ran(made)
+                self._ran(made)
                 return
         p = self.pending
         if p is None:

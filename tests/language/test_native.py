@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from interpreter import Game, RuleError, SpecError, load_spec, native
+from interpreter.errors import IllegalAction
 from interpreter.codegen import STEP_LIMIT
 from interpreter.runtime import RESUME
 
@@ -281,6 +282,44 @@ def test_an_index_that_is_not_a_plain_int_is_taken_alike(index: Any) -> None:
     for state in states:
         state.apply_index(index)
     assert states[0].to_json() == states[1].to_json() and states[0].history == ["take 2"]
+
+
+def _apply_outcome(state: Any, index: Any) -> tuple[Any, ...]:
+    """What ``apply_index`` does to a state: its error (kind and words) or none, and the state after it."""
+    try:
+        state.apply_index(index)
+        failed: tuple[str, str] = ("", "")
+    except Exception as err:  # compared across back ends: the very same error, or none on both
+        failed = (type(err).__name__, str(err))
+    return failed, state.to_json(), state.history
+
+
+@pytest.mark.parametrize("mode", ["plain", "lazy", "check_invariants"])
+def test_apply_index_takes_and_refuses_alike_on_both(mode: str) -> None:
+    # State.apply_index's path into C's advance, and each way it leaves to Python: an index out of range
+    # (either side), a bool or a float, a lazy state, a state that checks its invariants, the game's end
+    c, py = both(SPECS / "nim")
+    assert c.native_runners[0] is not None and py.native_runners.get(0) is None
+    flags = {"lazy": mode == "lazy", "check_invariants": mode == "check_invariants"}
+    a, b = c.new_state(2, seed=4, **flags), py.new_state(2, seed=4, **flags)
+    rng = random.Random(7)
+    took_in_c = 0
+    while not b.is_terminal():
+        n = b.num_legal_actions()
+        assert a.num_legal_actions() == n
+        for index in (-1, n, n + 3, "0", None):
+            assert _apply_outcome(a, index) == _apply_outcome(b, index), index
+        float_a, float_b = _apply_outcome(a, 1.0), _apply_outcome(b, 1.0)  # (the same kind of error, but a
+        assert float_a[0][0] == float_b[0][0] != "" and float_a[1:] == float_b[1:]  # TypeError words the list's)
+        index = rng.choice([rng.randrange(n), False] + ([True] if n > 1 else []))
+        failed, after, history = _apply_outcome(b, index)
+        a.apply_index(index)
+        took_in_c += type(a._history[-1]) is tuple  # (an option kept, its text written when the history is read)
+        assert failed == ("", "") and (a.to_json(), a.history) == (after, history), index
+    assert a.is_terminal() and b.is_terminal()
+    over = ("IllegalAction", str(IllegalAction("0", "the game is over")))
+    assert _apply_outcome(a, 0)[0] == _apply_outcome(b, 0)[0] == over
+    assert (took_in_c > 0) == (mode == "plain")  # C took the plain state's actions, Python the others'
 
 
 def test_the_c_back_end_writes_the_history_when_it_is_read() -> None:
