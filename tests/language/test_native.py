@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from interpreter import Game, RuleError, SpecError, load_spec, native
-from interpreter.errors import IllegalAction
 from interpreter.codegen import STEP_LIMIT
+from interpreter.errors import IllegalAction
 from interpreter.runtime import RESUME
 
 SPECS = Path(__file__).parent / "specs"
