@@ -809,12 +809,7 @@ class RecordWalk:
         pre = self.state
         pending = pre.pending
         assert pending is not None
-        branch = pending.decision.branches[option[0]]
-        slots = self.texts.slots.get(id(branch))
-        if slots is None:
-            slots = self.texts.piece_slots(branch)
-        values = option[1]
-        pieces = [values[k] for k in slots] if slots else []
+        pieces = self.option_pieces(option)
         if pieces and self.keep:
             self.snapshots.append(_Snapshot(pre.clone(), option))
         if not (reveals or looks) or not self.keep:  # no copy to rebind from: none needed, or a fast pass
@@ -882,12 +877,7 @@ class RecordWalk:
         st = self.state
         pending = st.pending
         assert pending is not None
-        branch = pending.decision.branches[option[0]]
-        slots = self.texts.slots.get(id(branch))
-        if slots is None:
-            slots = self.texts.piece_slots(branch)
-        values = option[1]
-        pieces = [values[k] for k in slots]
+        pieces = self.option_pieces(option)
         was_up = st.face_up.copy()
         if index is not None and pending.listed:  # (an option just listed: taken by its index)
             st.apply_index(index)
