@@ -179,14 +179,7 @@ def test_a_filter_not_reading_the_option_costs_alike_on_both(tmp_path: Path) -> 
 def test_a_split_filter_lists_and_fails_alike(tmp_path: Path, binds: str) -> None:
     body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
     (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
-    outcomes: list[Any] = []
-    for backend in ("c", "python"):
-        game = load_spec(tmp_path, backend=backend)
-        assert (game.native_runners.get(0) is not None) == (backend == "c")
-        try:
-            outcomes.append(game.new_state(2).legal_action_texts())
-        except RuleError as err:
-            outcomes.append((err.message, err.pos, err.citations))
+    outcomes = _first_decision_on_both(tmp_path, lambda state: state.legal_action_texts())
     assert outcomes[0] == outcomes[1]
 
 
