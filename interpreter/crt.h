@@ -29,7 +29,7 @@
 /* Py_DECREF inlined, for the run loop's own hot paths: at -Og CPython's static inline Py_DECREF stays a function of
  * its own, called at every reference let go of (a release build's Py_DECREF is exactly this; a debug build keeps
  * its own).  The generated code keeps the call: inlined there it makes every build longer (measured: 5% more
- * compile time for 0.7% fewer instructions of a Rattus game). */
+ * compile time for 0.7% fewer instructions of a shipped game's random game). */
 #if !defined(Py_REF_DEBUG) && PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
 RT_HOT void rt_decref(PyObject *o) { if (--o->ob_refcnt == 0) _Py_Dealloc(o); }
 #else

@@ -177,10 +177,17 @@ def test_a_filter_not_reading_the_option_costs_alike_on_both(tmp_path: Path) -> 
     "k in 1 .. 3 where n > 0 and k > 1 when n > 0",
 ])
 def test_a_split_filter_lists_and_fails_alike(tmp_path: Path, binds: str) -> None:
-    body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
-    (tmp_path / "a.rules").write_text(HEADER + f"procedure play {CITE} {{\n{body}\n}}\n", encoding="utf-8")
-    outcomes = _first_decision_on_both(tmp_path, lambda state: state.legal_action_texts())
+    outcomes = _one_choice_on_both(tmp_path, binds)
     assert outcomes[0] == outcomes[1]
+
+
+def _one_choice_on_both(folder: Path, binds: str, functions: str = "") -> list[Any]:
+    """A game of one decision with these bindings (and these spec functions), its first decision's texts on
+    C then Python (see :func:`_first_decision_on_both`)."""
+    body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
+    (folder / "a.rules").write_text(HEADER + functions + f"procedure play {CITE} {{\n{body}\n}}\n",
+                                    encoding="utf-8")
+    return _first_decision_on_both(folder, lambda state: state.legal_action_texts())
 
 
 #: Functions a filter calls: each part of a function written out in place is split as a part of the filter is.
@@ -205,10 +212,7 @@ function failing(k: int) = 5 // (n - 1) > 0 and k > 1
     "k in 1 .. 10 where failing(k) when n > 0",
 ])
 def test_a_filter_written_as_a_function_call_is_split_alike(tmp_path: Path, binds: str) -> None:
-    body = f'choose by first_player {{ "take" {binds} {CITE} {{ }} }}\nfinish [first_player]'
-    (tmp_path / "a.rules").write_text(HEADER + SPLIT_FUNCTIONS + f"procedure play {CITE} {{\n{body}\n}}\n",
-                                      encoding="utf-8")
-    outcomes = _first_decision_on_both(tmp_path, lambda state: state.legal_action_texts())
+    outcomes = _one_choice_on_both(tmp_path, binds, SPLIT_FUNCTIONS)
     assert outcomes[0] == outcomes[1]
     assert "no decision reached" not in str(outcomes[0])
 
