@@ -2323,6 +2323,7 @@ class Emitter:
             "    {\"run\", (PyCFunction)(void (*)(void))rt_run_py, METH_FASTCALL, NULL},",
             "    {\"advance\", (PyCFunction)(void (*)(void))rt_advance_py, METH_FASTCALL, NULL},",
             "    {\"clone_state\", (PyCFunction)(void (*)(void))rt_clone_state_py, METH_FASTCALL, NULL},",
+            "    {\"state_class\", rt_state_class_py, METH_VARARGS, NULL},",
             *methods,
             "    {NULL, NULL, 0, NULL}",
             "};",

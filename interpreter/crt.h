@@ -68,6 +68,9 @@ enum { CSI_history, CSI_history_written, CSI_budget, CSI_check_invariants, CSI_f
        CSI_settings, CSI_start, CSI_trail, CSI_used, CSI_vals, CSI_variant, CSI_winners, CSI_world, CSI_zones,
        CS_SLOTS };
 static PyTypeObject *CS_TYPE;  /* the State class laid out (a strong reference), or NULL */
+static PyTypeObject *CS_SUB;   /* this module's subclass of it, laid out alike (see rt_state_class_py), or NULL */
+/* Whether t is the State class or this module's subclass of it, both laid out as expected (once found). */
+#define RT_IS_CS(t) ((t) == CS_TYPE || (t) == CS_SUB)
 static int CS_BAD;             /* it was not laid out as expected */
 static Py_ssize_t CS_AT[CS_SLOTS];
 _Static_assert(sizeof(CS_NAMES) / sizeof(CS_NAMES[0]) == CS_SLOTS, "a name per slot");
@@ -75,10 +78,11 @@ _Static_assert(sizeof(CS_NAMES) / sizeof(CS_NAMES[0]) == CS_SLOTS, "a name per s
 /* Find the slots of t, the first State class seen, if it is laid out as expected (see rt_state_layout). */
 static int rt_state_layout_found(PyTypeObject *t) {
     if (CS_TYPE || CS_BAD || strcmp(t->tp_name, "State") != 0) return 0;  /* (a subclass is left to Python) */
-    CS_BAD = 1;
     int members = 0;
     for (PyMemberDef *m = t->tp_members; m && m->name; m++) members++;
-    if (members != CS_SLOTS || t->tp_dictoffset != 0 || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return 0;
+    if (members != CS_SLOTS) return 0;  /* (not the class that holds the slots: a subclass of it, seen first) */
+    CS_BAD = 1;
+    if (t->tp_dictoffset != 0 || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE)) return 0;
     for (int i = 0; i < CS_SLOTS; i++) {
         PyObject *d = PyObject_GetAttrString((PyObject *)t, CS_NAMES[i]);
         if (!d) { PyErr_Clear(); return 0; }
@@ -95,19 +99,19 @@ static int rt_state_layout_found(PyTypeObject *t) {
 }
 
 /* Whether t is the State class laid out as expected (found at the first state seen; inlined: asked at every run). */
-RT_HOT int rt_state_layout(PyTypeObject *t) { return CS_TYPE == t || rt_state_layout_found(t); }
+RT_HOT int rt_state_layout(PyTypeObject *t) { return RT_IS_CS(t) || rt_state_layout_found(t); }
 
 #define CS_SLOT(o, i) (*(PyObject **)((char *)(o) + CS_AT[i]))
 
 /* o.<name> (a new reference), read in place where o is a State laid out as expected. */
 RT_HOT PyObject *rt_attr(PyObject *o, int slot, PyObject *name) {
-    if (Py_TYPE(o) == CS_TYPE) { PyObject *v = CS_SLOT(o, slot); if (v) return Py_NewRef(v); }
+    if (RT_IS_CS(Py_TYPE(o))) { PyObject *v = CS_SLOT(o, slot); if (v) return Py_NewRef(v); }
     return PyObject_GetAttr(o, name);
 }
 
 /* o.<name> = v, set in place where o is a State laid out as expected. */
 RT_HOT int rt_set_attr(PyObject *o, int slot, PyObject *name, PyObject *v) {
-    if (Py_TYPE(o) == CS_TYPE) { Py_XSETREF(CS_SLOT(o, slot), Py_NewRef(v)); return 0; }
+    if (RT_IS_CS(Py_TYPE(o))) { Py_XSETREF(CS_SLOT(o, slot), Py_NewRef(v)); return 0; }
     return PyObject_SetAttr(o, name, v);
 }
 
@@ -673,7 +677,7 @@ static int rt_piece_at(PyObject *zone, int64_t pos, int64_t *out) {
 
 /* Whether the state keeps a log (st.log is not None), read in place; -1 with an error set. */
 static inline int rt_log_on(R *r) {
-    if (Py_TYPE(r->st) == CS_TYPE) { PyObject *v = CS_SLOT(r->st, CSI_log); if (v) return v != Py_None; }
+    if (RT_IS_CS(Py_TYPE(r->st))) { PyObject *v = CS_SLOT(r->st, CSI_log); if (v) return v != Py_None; }
     PyObject *lg = PyObject_GetAttr(r->st, S_log);
     if (!lg) return -1;
     int on = lg != Py_None;
@@ -684,7 +688,7 @@ static inline int rt_log_on(R *r) {
 /* State.begin_scope(scope): each used[limit] of scope_limits.get(scope, ()) cleared, in C where the state's data
  * is of the kinds State holds; else (or on any surprise: clearing twice changes nothing) by the method. */
 static int rt_begin_scope(R *r, PyObject *scope) {
-    if (Py_TYPE(r->st) == CS_TYPE) {
+    if (RT_IS_CS(Py_TYPE(r->st))) {
         PyObject *limits = CS_SLOT(r->st, CSI_scope_limits), *used = CS_SLOT(r->st, CSI_used);
         if (limits && used && PyDict_CheckExact(limits) && PyDict_CheckExact(used)) {
             PyObject *names = PyDict_GetItemWithError(limits, scope);
@@ -749,7 +753,7 @@ static Py_ssize_t rt_find_quiet(PyObject *list, int64_t piece) {
  * method, which raises what Python raises.  Steals the key reference. */
 static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hidden) {
     if (!zkey) return -1;
-    if (Py_TYPE(r->st) == CS_TYPE && (r->loc || (r->loc = rt_attr(r->st, CSI_loc, S_loc)))
+    if (RT_IS_CS(Py_TYPE(r->st)) && (r->loc || (r->loc = rt_attr(r->st, CSI_loc, S_loc)))
         && (r->face_up || (r->face_up = rt_attr(r->st, CSI_face_up, S_face_up)))) {
         PyObject *loc = r->loc, *face_up = r->face_up;
         if (PyList_CheckExact(loc) && PyList_CheckExact(face_up) && piece >= 0 && piece < PyList_GET_SIZE(loc)
@@ -793,7 +797,7 @@ static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hid
 static int rt_swap(R *r, int64_t a, int64_t b) {
     if (!r->loc && !(r->loc = rt_attr(r->st, CSI_loc, S_loc))) return -1;
     PyObject *loc = r->loc;
-    if (Py_TYPE(r->st) == CS_TYPE && PyList_CheckExact(loc) && a >= 0 && b >= 0 && a < PyList_GET_SIZE(loc)
+    if (RT_IS_CS(Py_TYPE(r->st)) && PyList_CheckExact(loc) && a >= 0 && b >= 0 && a < PyList_GET_SIZE(loc)
         && b < PyList_GET_SIZE(loc)) {
         PyObject *ta = PyList_GET_ITEM(loc, a), *tb = PyList_GET_ITEM(loc, b);
         if (PyTuple_CheckExact(ta) && PyTuple_GET_SIZE(ta) == 2 && PyTuple_CheckExact(tb) && PyTuple_GET_SIZE(tb) == 2) {
@@ -2090,7 +2094,7 @@ static PyObject *rt_clone_state_py(PyObject *self, PyObject *const *args, Py_ssi
     PyObject *st = args[0];
     if (!rt_state_layout(Py_TYPE(st))) Py_RETURN_NOTIMPLEMENTED;
     for (int i = 0; i < CS_SLOTS; i++) if (!CS_SLOT(st, i)) Py_RETURN_NOTIMPLEMENTED;
-    PyObject *c = CS_TYPE->tp_alloc(CS_TYPE, 0);
+    PyObject *c = Py_TYPE(st)->tp_alloc(Py_TYPE(st), 0);  /* (the class of st: State, or this module's subclass) */
     if (!c) return NULL;
     for (int i = 0; i < CS_SLOTS; i++) {
         PyObject *v = CS_SLOT(st, i), *made = NULL;
@@ -2549,7 +2553,7 @@ static int rt_world_graph_slow(R *r, int g, PyObject *name, int table, const Wor
  * no world; else 0 and *out the arrays, or NULL where the world's lists are to be read.  At once where the state
  * is laid out as expected and its world is the one last seen, its graph made. */
 RT_HOT int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGraph **out) {
-    if (Py_TYPE(r->st) == CS_TYPE && WORLD_LAST < NWORLDS) {
+    if (RT_IS_CS(Py_TYPE(r->st)) && WORLD_LAST < NWORLDS) {
         WorldArrays *wa = &WORLDS[WORLD_LAST];
         if (CS_SLOT(r->st, CSI_world) == wa->world && wa->world && wa->g[g].made) {
             *out = wa->g[g].ok ? &wa->g[g] : NULL;
@@ -2557,4 +2561,184 @@ RT_HOT int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGra
         }
     }
     return rt_world_graph_slow(r, g, name, table, out);
+}
+
+/* ------------------------------------------------------------------ the State's methods in C
+ * A game loop calls state.is_terminal(), state.num_legal_actions() and state.apply_index(i) at every action.  A
+ * state whose variant runs wholly in C is of this module's subclass of State (CS_SUB, made by native.runner: no
+ * slot of its own, the same layout), on which these methods are C functions: method descriptors, so a call runs
+ * no Python frame.  Each does what the Python method does where that is plain (the same reads; apply_index the
+ * same advance, of the program game.native_runners[variant] holds) and otherwise calls the Python method itself
+ * (SM_PY), the reference: the same answers, errors and refusals. */
+enum { SM_APPLY_INDEX, SM_IS_TERMINAL, SM_NUM_LEGAL_ACTIONS, SM_IS_CHANCE_NODE, SM_RAN, SM_FAILED, SM_N };
+static PyObject *SM_PY[SM_N];  /* State's own Python functions, by the numbers above (owned) */
+static PyObject *S_native_runners, *S_chance;
+
+/* The Python method k of State called as st.<method>(*args, **kwargs) (a vectorcall's arguments). */
+static PyObject *sm_python(int k, PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t total = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8], **argv = total < 8 ? small : PyMem_Malloc(sizeof(PyObject *) * (size_t)(total + 1));
+    if (!argv) return PyErr_NoMemory();
+    argv[0] = st;
+    for (Py_ssize_t i = 0; i < total; i++) argv[i + 1] = args[i];
+    PyObject *out = PyObject_Vectorcall(SM_PY[k], argv, (size_t)(nargs + 1), kwnames);
+    if (argv != small) PyMem_Free(argv);
+    return out;
+}
+
+#if PY_VERSION_HEX < 0x030C0000
+/* The program apply_index last ran: right while that game lives (a weak reference: a game freed is never taken
+ * for another made at its address) and its native_runners dict is unchanged since (its version tag: any change,
+ * as a benchmark's swapping the runner, is seen).  Owned references. */
+static struct { PyObject *game_ref, *variant, *runners, *program; uint64_t tag; } SM_LAST;
+#endif
+
+/* The program that game.native_runners[variant] holds for st (borrowed), where it is this module's: NULL (no error
+ * set) where it is not, or reading it fails (the Python method then decides as it does). */
+static PyObject *sm_program_found(PyObject *game, PyObject *variant) {
+    PyObject *runners = PyObject_GetAttr(game, S_native_runners), *program = NULL;
+    PyObject *runner = runners && PyDict_CheckExact(runners) ? PyDict_GetItemWithError(runners, variant) : NULL;
+    if (runner && PyTuple_CheckExact(runner) && PyTuple_GET_SIZE(runner) >= 3
+        && Py_TYPE(PyTuple_GET_ITEM(runner, 1)) == &ProgramType && PyCFunction_Check(PyTuple_GET_ITEM(runner, 2))
+        && PyCFunction_GET_FUNCTION(PyTuple_GET_ITEM(runner, 2)) == (PyCFunction)(void (*)(void))rt_advance_py) {
+        program = PyTuple_GET_ITEM(runner, 1);
+#if PY_VERSION_HEX < 0x030C0000
+        PyObject *ref = PyWeakref_NewRef(game, NULL);
+        if (ref) {
+            Py_XSETREF(SM_LAST.game_ref, ref);
+            Py_XSETREF(SM_LAST.variant, Py_NewRef(variant));
+            Py_XSETREF(SM_LAST.runners, Py_NewRef(runners));
+            Py_XSETREF(SM_LAST.program, Py_NewRef(program));  /* (the dict holds it too: program stays valid) */
+            SM_LAST.tag = RT_DICT_TAG(runners);
+        }
+#endif
+    }
+    Py_XDECREF(runners);
+    PyErr_Clear();
+    return program;
+}
+
+RT_HOT PyObject *sm_program(PyObject *st) {
+    PyObject *game = CS_SLOT(st, CSI_game), *variant = CS_SLOT(st, CSI_variant);
+    if (!game || !variant) return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (SM_LAST.variant == variant && SM_LAST.game_ref && PyWeakref_GET_OBJECT(SM_LAST.game_ref) == game
+        && RT_DICT_TAG(SM_LAST.runners) == SM_LAST.tag)
+        return SM_LAST.program;
+#endif
+    return sm_program_found(game, variant);
+}
+
+/* st.apply_index(index): the advance State.apply_index calls (rt_advance_py), and what it does with its answer. */
+static PyObject *sm_apply_index(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *program;
+    if (nargs != 1 || kwnames || Py_TYPE(st) != CS_SUB || !PyLong_CheckExact(args[0]) || !(program = sm_program(st)))
+        return sm_python(SM_APPLY_INDEX, st, args, nargs, kwnames);
+    Py_INCREF(program);  /* (held while the code runs: it may change the runners) */
+    PyObject *a[3] = {st, program, args[0]};
+    PyObject *made = rt_advance_py(NULL, a, 3);
+    Py_DECREF(program);
+    if (made == Py_True) { Py_DECREF(made); Py_RETURN_NONE; }  /* the usual answer first */
+    if (!made) {  /* raised as State._failed_in_c raises it (an error it handles: its context, as in Python) */
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) return NULL;
+        PyObject *type, *err, *tb;
+        PyErr_Fetch(&type, &err, &tb);
+        PyErr_NormalizeException(&type, &err, &tb);
+        if (tb && err) PyException_SetTraceback(err, tb);
+        Py_XDECREF(type); Py_XDECREF(tb);
+        if (!err) return NULL;
+        PyObject *outer = PyErr_GetHandledException();
+        PyErr_SetHandledException(err);
+        PyObject *two[2] = {st, err};
+        PyObject *out = PyObject_Vectorcall(SM_PY[SM_FAILED], two, 2, NULL);
+        PyErr_SetHandledException(outer);
+        Py_XDECREF(outer);
+        Py_DECREF(err);
+        return out;
+    }
+    if (made == Py_NotImplemented) {  /* the state unchanged: for Python to take, as it takes it */
+        Py_DECREF(made);
+        return sm_python(SM_APPLY_INDEX, st, args, nargs, kwnames);
+    }
+    PyObject *two[2] = {st, made};
+    PyObject *out = PyObject_Vectorcall(SM_PY[SM_RAN], two, 2, NULL);
+    Py_DECREF(made);
+    if (!out) return NULL;
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+}
+
+/* st.is_terminal(): whether no decision is pending. */
+static PyObject *sm_is_terminal(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *p;
+    if (nargs || kwnames || Py_TYPE(st) != CS_SUB || !(p = CS_SLOT(st, CSI_pending)))
+        return sm_python(SM_IS_TERMINAL, st, args, nargs, kwnames);
+    return Py_NewRef(p == Py_None ? Py_True : Py_False);
+}
+
+/* st.num_legal_actions(): how many options the pending decision has (0 at the end), where they are listed. */
+static PyObject *sm_num_legal_actions(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *p;
+    if (nargs || kwnames || Py_TYPE(st) != CS_SUB || !(p = CS_SLOT(st, CSI_pending)))
+        return sm_python(SM_NUM_LEGAL_ACTIONS, st, args, nargs, kwnames);
+    if (p == Py_None) return PyLong_FromLong(0);
+    PyObject *options = PENDING_FAST && Py_TYPE(p) == (PyTypeObject *)PENDING ? *(PyObject **)((char *)p + PENDING_AT[2]) : NULL;
+    if (options && Py_TYPE(options) == &OptionsType) return PyLong_FromSsize_t(((Options *)options)->n);
+    if (options && PyList_CheckExact(options)) return PyLong_FromSsize_t(PyList_GET_SIZE(options));
+    return sm_python(SM_NUM_LEGAL_ACTIONS, st, args, nargs, kwnames);  /* (unlisted options: a lazy state) */
+}
+
+/* st.is_chance_node(): whether the pending decision is a chance event (its decision's `chance`). */
+static PyObject *sm_is_chance_node(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *p;
+    if (nargs || kwnames || Py_TYPE(st) != CS_SUB || !(p = CS_SLOT(st, CSI_pending)))
+        return sm_python(SM_IS_CHANCE_NODE, st, args, nargs, kwnames);
+    if (p == Py_None) Py_RETURN_FALSE;
+    PyObject *decision = PENDING_FAST && Py_TYPE(p) == (PyTypeObject *)PENDING ? *(PyObject **)((char *)p + PENDING_AT[0]) : NULL;
+    if (!decision) return sm_python(SM_IS_CHANCE_NODE, st, args, nargs, kwnames);
+    return PyObject_GetAttr(decision, S_chance);
+}
+
+#define SM_FLAGS (METH_FASTCALL | METH_KEYWORDS)
+static PyMethodDef SM_METHODS[] = {
+    {"apply_index", (PyCFunction)(void (*)(void))sm_apply_index, SM_FLAGS,
+     "Apply the legal action with this index in legal_actions() (State.apply_index, in C)."},
+    {"is_terminal", (PyCFunction)(void (*)(void))sm_is_terminal, SM_FLAGS,
+     "Whether the game has ended (State.is_terminal, in C)."},
+    {"num_legal_actions", (PyCFunction)(void (*)(void))sm_num_legal_actions, SM_FLAGS,
+     "How many legal actions there are (State.num_legal_actions, in C)."},
+    {"is_chance_node", (PyCFunction)(void (*)(void))sm_is_chance_node, SM_FLAGS,
+     "Whether the game waits for a chance outcome (State.is_chance_node, in C)."},
+    {NULL, NULL, 0, NULL}
+};
+
+/* state_class(cls, functions): make cls, a subclass of State that adds no slot (made by native.runner), this
+ * module's (CS_SUB): its methods above set on it; functions are State's own (apply_index, is_terminal,
+ * num_legal_actions, is_chance_node, _ran, _failed_in_c).  The class the module has (one per module: a class
+ * given later is not taken), or None where the State class or cls is not laid out as expected. */
+static PyObject *rt_state_class_py(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cls, *fns;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyTuple_Type, &fns)) return NULL;
+    if (PyTuple_GET_SIZE(fns) != SM_N) { PyErr_SetString(PyExc_TypeError, "state_class(cls, functions)"); return NULL; }
+    if (CS_SUB) return Py_NewRef((PyObject *)CS_SUB);
+    PyTypeObject *t = (PyTypeObject *)cls, *base = t->tp_base;
+    int members = 0;
+    for (PyMemberDef *m = t->tp_members; m && m->name; m++) members++;
+    if (!base || !rt_state_layout(base) || base != CS_TYPE || members || t->tp_basicsize != base->tp_basicsize
+        || t->tp_itemsize != base->tp_itemsize || t->tp_dictoffset || t->tp_weaklistoffset != base->tp_weaklistoffset
+        || !(t->tp_flags & Py_TPFLAGS_HEAPTYPE))
+        Py_RETURN_NONE;
+    if ((!S_native_runners && !(S_native_runners = PyUnicode_InternFromString("native_runners")))
+        || (!S_chance && !(S_chance = PyUnicode_InternFromString("chance")))) return NULL;
+    /* (the functions first: a method, once set, may be called) */
+    for (int k = 0; k < SM_N; k++) Py_XSETREF(SM_PY[k], Py_NewRef(PyTuple_GET_ITEM(fns, k)));
+    for (PyMethodDef *m = SM_METHODS; m->ml_name; m++) {
+        PyObject *d = PyDescr_NewMethod(t, m);
+        int bad = !d || PyObject_SetAttrString(cls, m->ml_name, d) < 0;
+        Py_XDECREF(d);
+        if (bad) return NULL;
+    }
+    CS_SUB = (PyTypeObject *)Py_NewRef(cls);
+    return Py_NewRef(cls);
 }

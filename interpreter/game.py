@@ -75,7 +75,7 @@ class Game:
         #: The Python functions each variant's C functions fall back on (see :func:`native.fallback`).
         self.native_fallbacks: dict[int, list[Any]] = {}
         #: Each variant's C run loop, where all its functions are C (see :func:`native.runner`).
-        self.native_runners: dict[int, tuple[Any, Any, Any, Any] | None] = {}
+        self.native_runners: dict[int, tuple[Any, Any, Any, Any, type] | None] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts
@@ -417,13 +417,14 @@ class Game:
     def _blank_state(self, players: int, settings: dict[str, str], seed: int) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.players_text} players, not {players}")
-        st = object.__new__(State)
+        variant = self.variant(settings)
+        st = object.__new__(self.state_class(variant))
         st.budget = STEP_LIMIT
         st.game = self
         st.n = players
         st.seats = list(range(players))
         st.settings = settings
-        st.variant = self.variant(settings)
+        st.variant = variant
         st.world = self.world(players, settings)
         st.vals = {}
         st.zones = {}
@@ -434,6 +435,12 @@ class Game:
         st.scope_limits = self._scope_limits(st)
         _not_started(st, seed)
         return st
+
+    def state_class(self, variant: int) -> type[State]:
+        """The class of a new state of a variant: :class:`State`, or where the variant runs wholly in C the
+        subclass whose methods a game loop calls at every action are C (see :func:`native.state_class`)."""
+        native = self.native_runners.get(variant)
+        return State if native is None else native[4]
 
     def _scope_chooser(self, node: A.Expr) -> Any:
         """A limit's scope: a name, or (condition, then-chooser, else-chooser)."""
@@ -479,6 +486,8 @@ class Game:
         st.log = [] if log else None
         st.check_invariants = check_invariants
         st.lazy = lazy
+        if lazy and type(st) is not State:
+            st.__class__ = State  # (its Python methods list as they read: see state_class)
         st.frames = [[self.main_index, 0, {}]]
         st._run()
         if check_invariants:
@@ -639,7 +648,7 @@ class _Start:
 
     def state(self, game: Game, settings: dict[str, str], seed: int) -> State:
         """A new blank state set up as this start says (each list a new copy), as :meth:`Game._set_up` sets it."""
-        st = object.__new__(State)
+        st = object.__new__(game.state_class(self.variant))
         st.budget = STEP_LIMIT
         st.game = game
         st.n = self.n

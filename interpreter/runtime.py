@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
@@ -478,10 +478,8 @@ class State:
             # state, an index that is not a plain int (a bool or numpy's: taken as the Python code takes it), ...
             try:
                 made = native[2](self, native[1], index)
-            except RulesError:
-                raise
             except Exception as err:
-                raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
+                self._failed_in_c(err)
             if made is True:  # the usual answer first
                 return
             if made is not NotImplemented:  # (a state that checks its invariants is left to Python)
@@ -495,6 +493,13 @@ class State:
             raise IllegalAction(str(index), f"there are {len(options)} legal actions")
         option = options[index]
         self._advance(p, option, p.texts[index] if p.texts is not None else None)
+
+    def _failed_in_c(self, err: Exception) -> NoReturn:
+        """Raise what an error of the C code taking an action is (while handling it, in :meth:`apply_index`
+        or its C twin, see ``crt.h``): a rule error itself, any other the rule error at its place in the spec."""
+        if isinstance(err, RulesError):
+            raise err
+        raise self._run_failed(err) from (None if isinstance(err, (Stuck, TooLarge)) else err)
 
     def _advance(self, p: Pending, option: tuple[int, tuple[Any, ...]], text: str | None) -> None:
         """Take a legal option of the pending decision (its text, if known) and run on."""
@@ -871,6 +876,8 @@ class State:
         it that nothing else holds, making and freeing no container; anything else is replaced by a copy.
         Afterwards it shares nothing that can change with this state, just as a new clone."""
         native = self.game.native_runners.get(self.variant)
+        if into is not None and type(into) is not type(self) and isinstance(into, State):
+            into.__class__ = type(self)  # (the copy's class is this state's, as a new clone's: see native.runner)
         if native is not None:  # the same copy, made in C (unless it says Python is to make it)
             made = native[3](self) if into is None else native[3](self, into)
             if made is not NotImplemented:
@@ -882,7 +889,7 @@ class State:
             for slot in State.__slots__:
                 setattr(into, slot, getattr(copy, slot))
             return into
-        c = object.__new__(State)
+        c = object.__new__(type(self))  # (State, or the class whose methods are C: see native.runner)
         c.budget = STEP_LIMIT
         c.game = self.game
         c.n = self.n

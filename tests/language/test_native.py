@@ -12,6 +12,7 @@ import json
 import os
 import random
 import sysconfig
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import pytest
 from interpreter import Game, RuleError, SpecError, load_spec, native
 from interpreter.codegen import STEP_LIMIT
 from interpreter.errors import IllegalAction
-from interpreter.runtime import RESUME
+from interpreter.runtime import RESUME, State
 
 SPECS = Path(__file__).parent / "specs"
 TOOLS = native.toolchain()
@@ -291,32 +292,123 @@ def _apply_outcome(state: Any, index: Any) -> tuple[Any, ...]:
     return failed, state.to_json(), state.history
 
 
+#: The methods a game loop calls at every action: C functions on the class of a state whose variant runs in C.
+LOOP_METHODS = ("apply_index", "is_terminal", "num_legal_actions", "is_chance_node")
+#: Calls of them that the Python methods refuse (or read) as Python refuses any call: C hands them over.
+ODD_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("apply_index", (), {}), ("apply_index", (0, 1), {}), ("apply_index", (), {"position": 0}),
+    ("is_terminal", (1,), {}), ("num_legal_actions", (), {"all": True}), ("is_chance_node", (None,), {}),
+]
+
+
+def _methods_in_c(state: State) -> list[bool]:
+    """Which of :data:`LOOP_METHODS` are C functions (method descriptors) on the state's class."""
+    return [isinstance(getattr(type(state), name), types.MethodDescriptorType) for name in LOOP_METHODS]
+
+
+def _call_outcome(state: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+    """What a call of one of a state's methods does: its answer or its error (kind and words), the state after."""
+    try:
+        answer: Any = getattr(state, name)(*args, **kwargs)
+    except Exception as err:  # compared across back ends: the very same error, or none on both
+        answer = (type(err).__name__, str(err))
+    return answer, state.to_json(), state.history
+
+
 @pytest.mark.parametrize("mode", ["plain", "lazy", "check_invariants"])
 def test_apply_index_takes_and_refuses_alike_on_both(mode: str) -> None:
     # State.apply_index's path into C's advance, and each way it leaves to Python: an index out of range
-    # (either side), a bool or a float, a lazy state, a state that checks its invariants, the game's end
+    # (either side), a bool or a float, a keyword or a wrong count of arguments, a lazy state, a state that
+    # checks its invariants, the game's end; the loop's methods are C functions on the C back end's plain
+    # state (and on the one checking its invariants, which they hand to Python), Python's elsewhere
     c, py = both(SPECS / "nim")
     assert c.native_runners[0] is not None and py.native_runners.get(0) is None
     flags = {"lazy": mode == "lazy", "check_invariants": mode == "check_invariants"}
     a, b = c.new_state(2, seed=4, **flags), py.new_state(2, seed=4, **flags)
+    assert _methods_in_c(a) == [mode != "lazy"] * 4 and _methods_in_c(b) == [False] * 4
+    assert isinstance(a, State) and type(b) is State
     rng = random.Random(7)
-    took_in_c = 0
+    took_in_c = steps = 0
     while not b.is_terminal():
         n = b.num_legal_actions()
-        assert a.num_legal_actions() == n
+        assert (a.is_terminal(), a.num_legal_actions(), a.is_chance_node()) == (False, n, b.is_chance_node())
         for index in (-1, n, n + 3, "0", None):
             assert _apply_outcome(a, index) == _apply_outcome(b, index), index
         float_a, float_b = _apply_outcome(a, 1.0), _apply_outcome(b, 1.0)  # (the same kind of error, but a
         assert float_a[0][0] == float_b[0][0] != "" and float_a[1:] == float_b[1:]  # TypeError words the list's)
+        for name, args, kwargs in ODD_CALLS:
+            assert _call_outcome(a, name, args, kwargs) == _call_outcome(b, name, args, kwargs), (name, args)
         index = rng.choice([rng.randrange(n), False] + ([True] if n > 1 else []))
         failed, after, history = _apply_outcome(b, index)
-        a.apply_index(index)
-        took_in_c += type(a._history[-1]) is tuple  # (an option kept, its text written when the history is read)
+        if steps % 3 == 2:
+            a.apply_index(index=index)  # (by keyword: taken by the Python method)
+        else:
+            a.apply_index(index)
+            took_in_c += type(a._history[-1]) is tuple  # (an option kept, its text written when the history is read)
+        steps += 1
         assert failed == ("", "") and (a.to_json(), a.history) == (after, history), index
     assert a.is_terminal() and b.is_terminal()
+    assert (a.num_legal_actions(), a.is_chance_node()) == (b.num_legal_actions(), b.is_chance_node()) == (0, False)
     over = ("IllegalAction", str(IllegalAction("0", "the game is over")))
     assert _apply_outcome(a, 0)[0] == _apply_outcome(b, 0)[0] == over
+    for name, args, kwargs in ODD_CALLS:
+        assert _call_outcome(a, name, args, kwargs) == _call_outcome(b, name, args, kwargs), (name, args)
     assert (took_in_c > 0) == (mode == "plain")  # C took the plain state's actions, Python the others'
+
+
+def test_the_loops_methods_in_c_run_what_the_games_runner_holds_now() -> None:
+    # a runner taken away (as the benchmark takes it to time the Python code) sends the very same state to
+    # Python, and to C again once it is back; states made meanwhile are plain States
+    c, py = both(SPECS / "nim")
+    a, b = c.new_state(2, seed=4), py.new_state(2, seed=4)
+    assert _methods_in_c(a) == [True] * 4
+    runner = c.native_runners[0]
+    kinds = []
+    try:
+        for step in range(4):
+            c.native_runners[0] = runner if step % 2 == 0 else None
+            a.apply_index(0)
+            b.apply_index(0)
+            kinds.append(type(a._history[-1]))  # an option kept by C, a text written by Python
+        assert type(c.new_state(2, seed=4)) is State
+    finally:
+        c.native_runners[0] = runner
+    assert kinds == [tuple, str, tuple, str] and a == b and a.history == b.history
+
+
+def test_a_state_of_a_variant_run_in_c_keeps_its_class_through_copies() -> None:
+    c, py = both(SPECS / "nim")
+    a = c.new_state(2, seed=4)
+    cls = type(a)
+    assert cls is not State and cls.__mro__[1] is State and cls.__name__ == "State" and cls.__slots__ == ()
+    assert type(a.clone()) is cls and type(c.state_from_json(a.to_json())) is cls
+    spare = py.new_state(2, seed=1)  # a plain State made the copy: of the copy's class
+    assert type(a.clone(into=spare)) is cls and spare == a and spare.clone(into=a) is a and type(a) is cls
+    lazy = c.new_state(2, seed=4, lazy=True)
+    assert type(lazy) is State and type(lazy.clone()) is State and lazy == a
+    for state in (a, spare, lazy):
+        state.apply_index(1)
+    assert a == spare == lazy and a.history == spare.history == lazy.history
+
+
+@pytest.mark.parametrize("after", ["n = 5 // (n - 1)", "let x = 1\nloop { x = 1 - x }", "call deeper(1)"])
+def test_an_action_that_goes_wrong_in_c_fails_as_in_python(tmp_path: Path, after: str) -> None:
+    # the error of the run after the action, raised by apply_index in C as by the Python method: the same
+    # RuleError at the same place, caused by the same error (none for a run out of steps or calls too deep)
+    procs = (f"procedure play {CITE} {{\n choose by first_player {{ \"go\" {CITE} {{ }} }}\n {after}\n}}\n"
+             f"procedure deeper(k: int) {CITE} {{\n call deeper(k + 1)\n}}\n")
+    (tmp_path / "a.rules").write_text(HEADER + procs, encoding="utf-8")
+    c, py = both(tmp_path)
+    failures = []
+    for game in (c, py):
+        state = game.new_state(2)
+        assert _methods_in_c(state) == [game is c] * 4
+        with pytest.raises(RuleError) as caught:
+            state.apply_index(0)
+        err = caught.value
+        failures.append((err.message, err.pos, err.citations, type(err.__cause__), type(err.__context__),
+                         err.__suppress_context__))
+    assert failures[0] == failures[1]
 
 
 def test_the_c_back_end_writes_the_history_when_it_is_read() -> None:
