@@ -1214,8 +1214,15 @@ class Emitter:
             raise Unsupported("a graph given as a value", e.pos)
         g = self.graphs.setdefault(t.graph, len(self.graphs))
         wg = self.fresh("wg")
+        call = f"rt_world_graph(r, {g}, {self.name(t.graph)}, {self.table_id(table)}, &"
+        found = f"if ({call}{wg}) < 0) goto fail;"
+        if self.held_mirrors is not None:  # a listing writes nothing: the state's world stays, found once
+            held = f"_HWG{g}"
+            self.held_mirrors[held] = (f"const WorldGraph *{held} = NULL; int {held}_ok = 0; (void){held}; "
+                                       f"(void){held}_ok;")
+            found = f"if (!{held}_ok) {{ if ({call}{held}) < 0) goto fail; {held}_ok = 1; }} {wg} = {held};"
         head = (f"const int64_t *{ids} = NULL; Py_ssize_t {n} = 0; PyObject *{lv} = NULL; const WorldGraph *{wg}; "
-                f"if (rt_world_graph(r, {g}, {self.name(t.graph)}, {self.table_id(table)}, &{wg}) < 0) goto fail;")
+                f"{found}")
         if e.func == "nodes":
             return (f"{head} if ({wg}) {{ {ids} = {wg}->nodes; {n} = {wg}->nn; }} "
                     f"else {{ {lv} = {self.graph_list(e, sc)}; {n} = PyList_GET_SIZE({lv}); }}")
@@ -1993,11 +2000,12 @@ class Emitter:
         else:
             out.append("PyObject *out = rt_keep(r, PyList_New(0)); if (!out) goto fail;")
         out.append("int64_t _n = 0; (void)_n;")
+        width = shape[0] if shape is not None else None
         for bi, (bindings, when) in enumerate(branches):
             if single:  # its `when` on the Python back end's one line of the listing, at the binding
-                out.append(self.branch_options(st, bi, bindings, single, shape is not None, when))
+                out.append(self.branch_options(st, bi, bindings, single, width, when))
                 continue
-            body = self.branch_options(st, bi, bindings, single, shape is not None)
+            body = self.branch_options(st, bi, bindings, single, width)
             if when is not None:
                 out.append(f"{self.site(when.pos)} if ({self.truth(when, {})}) {{ {body} }}")
             else:
@@ -2039,9 +2047,10 @@ class Emitter:
         return width, table
 
     def branch_options(self, st: A.Stmt, bi: int, bindings: tuple[A.Binding, ...], single: bool,
-                       arrays: bool = False, when: A.Expr | None = None) -> str:
-        """C statements adding every option of one branch to ``out``: a loop per binding.  ``when``: the
-        condition of a decision of one value, tested where the Python back end's listing line tests it."""
+                       width: int | None = None, when: A.Expr | None = None) -> str:
+        """C statements adding every option of one branch to ``out`` (``width``: to the Options ``opts``, rows
+        of this many values): a loop per binding.  ``when``: the condition of a decision of one value, tested
+        where the Python back end's listing line tests it."""
         scope: dict[str, Bound] = {}
         names: list[tuple[str, Type, bool]] = []
         heads: list[tuple[A.Binding, dict[str, Bound], str, Type]] = []
@@ -2051,11 +2060,10 @@ class Emitter:
             heads.append((b, dict(scope), var, elem))
             scope = {**scope, b.var: (var, elem, not _scalar(elem))}
             names.append((var, elem, not _scalar(elem)))
-        if arrays:
+        if width is not None:  # the option's row filled in place: its values, then zeros to the width
             ov = self.fresh("ov")
-            fill = ", ".join(v for v, _, _ in names) or "0"
-            add = (f"{{ int64_t {ov}[{max(1, len(names))}] = {{{fill}}}; "
-                   f"if (rt_options_add(opts, {bi}, {ov}) < 0) goto fail; }}")
+            fill = " ".join(f"{ov}[{i}] = {names[i][0] if i < len(names) else 0};" for i in range(width))
+            add = f"{{ int64_t *{ov} = rt_option_row(opts, {bi}); if (!{ov}) goto fail; {fill} }}"
         elif single:
             var, elem, held = names[0]
             add = (f"{{ PyObject *_o = {self.box(CVal(var, elem, held), st.pos)}; if (!_o) goto fail; "

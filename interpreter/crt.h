@@ -1545,17 +1545,13 @@ static int rt_options_grow(Options *o) {
     return 0;
 }
 
-/* Add an option (branch b and its values, as many as its shape says: a branch of fewer values than
- * the widest passes fewer); -1 with an error set. */
-RT_HOT int rt_options_add(Options *o, int b, const int64_t *values) {
-    if (o->n >= o->cap && rt_options_grow(o) < 0) return -1;
+/* Add an option of branch b: its row of values (the width of the widest branch), for the listing to fill with
+ * the values its shape says, then zeros to the width (the emitter writes each store: no copy loop); NULL with an
+ * error set. */
+RT_HOT int64_t *rt_option_row(Options *o, int b) {
+    if (o->n >= o->cap && rt_options_grow(o) < 0) return NULL;
     o->branch[o->n] = (unsigned char)b;
-    int64_t *to = o->vals + (size_t)o->n * (size_t)o->width;
-    int nv = o->shape[(size_t)b * (size_t)o->shape_stride];
-    for (int k = 0; k < nv; k++) to[k] = values[k];
-    for (int k = nv; k < o->width; k++) to[k] = 0;
-    o->n++;
-    return 0;
+    return o->vals + (size_t)(o->n++) * (size_t)o->width;
 }
 
 /* st.world.nodes[graph] or st.world.adjacent[graph] (borrowed): a state's world never changes, and the
