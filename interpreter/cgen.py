@@ -2085,7 +2085,8 @@ class Emitter:
             # (a decision of one value is listed on one line of the Python back end, at its binding)
             at = b.pos if single or b.where is None or k in kept else b.where.pos
             guard, rest = self.split_where(b, sc, inner, at)
-            body = "".join(f"{kept[j][0]} = NULL; " for j in kept if kept[j][1] == k) + body
+            body = "".join(f"{kept[j][0]}_n = -1; " if _scalar(heads[j][3]) else f"{kept[j][0]} = NULL; "
+                           for j in kept if kept[j][1] == k) + body
             cost = None if k == 0 and self.data_sized(b.domain) else self.listing_cost(b, len(heads) - k)
             if k in kept:
                 body = self.kept_listing(b, sc, var, elem, kept[k][0], cost, guard, rest, at, body)
@@ -2103,7 +2104,9 @@ class Emitter:
             body = f"{self.site(b.pos)} " + looped
             if when is not None and first is None:
                 body = f"{self.site(b.pos)} if ({self.truth(when, {})}) {{ {body} }}"
-        return "{ " + "".join(f"PyObject *{name} = NULL; " for name, _ in kept.values()) + body + " }"
+        decls = "".join(f"int64_t {name}_s[16]; int64_t *{name} = {name}_s; Py_ssize_t {name}_n = -1, {name}_cap = 16; "
+                        if _scalar(heads[k][3]) else f"PyObject *{name} = NULL; " for k, (name, _) in kept.items())
+        return "{ " + decls + body + " }"
 
     def kept_listings(self, bindings: tuple[A.Binding, ...]) -> dict[int, tuple[str, int]]:
         """The bindings of a branch listed once and reused, as the Python back end lists them
@@ -2120,8 +2123,17 @@ class Emitter:
         """C statements for a binding listed once and reused (:meth:`kept_listings`): unless ``name``
         holds its list, its domain is charged, filtered (``guard`` once, ``rest`` per value, errors said
         at ``at``) into a new list ``name``; then that list is charged again and looped over, as the
-        Python back end does."""
+        Python back end does.  Values held as ``int64_t`` are kept in a C array ``name`` of ``name_n`` values
+        (-1: not listed), room for ``name_cap`` (see crt.h ``rt_kept_grow``), not boxed in a list."""
         i, lv = self.fresh("i"), self.fresh("l")
+        if _scalar(elem):
+            fill = (f"{{ if ({name}_n == {name}_cap && rt_kept_grow(r, &{name}, &{name}_cap) < 0) goto fail; "
+                    f"{name}[{name}_n++] = {var}; }}")
+            filt = f"{self.site(at)} if ({rest}) {{ {fill} }}" if rest is not None else fill
+            loop = self.each(b.domain, sc, var, cost, _constant(filt), guard=guard, listing=True)
+            charge = "" if cost is None else _listing_charge(f"{name}_n", cost)
+            return (f"{self.site(b.pos)} if ({name}_n < 0) {{ {name}_n = 0; {loop} }} {self.site(b.pos)} {{ {charge} "
+                    f"for (Py_ssize_t {i} = 0; {i} < {name}_n; {i}++) {{ int64_t {var} = {name}[{i}]; {body} }} }}")
         fill = (f"{{ PyObject *_o = {self.box(CVal(var, elem, not _scalar(elem)), b.pos)}; if (!_o) goto fail; "
                 f"int _bad = PyList_Append({name}, _o); Py_DECREF(_o); if (_bad) goto fail; }}")
         filt = f"{self.site(at)} if ({rest}) {{ {fill} }}" if rest is not None else fill

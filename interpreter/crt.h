@@ -1545,6 +1545,19 @@ static int rt_options_grow(Options *o) {
     return 0;
 }
 
+/* Room for one more of a listing's kept values (an int64 array, first on the C stack: its first `*cap`): twice as
+ * many, in memory kept for the call (a bytes object let go of with its other temporaries); -1 with an error set.
+ * (A listing's values are bounded by its charge: never more than the step limit.) */
+static int rt_kept_grow(R *r, int64_t **vals, Py_ssize_t *cap) {
+    if (*cap > PY_SSIZE_T_MAX / 16) { PyErr_NoMemory(); return -1; }
+    PyObject *b = rt_keep(r, PyBytes_FromStringAndSize(NULL, *cap * 2 * (Py_ssize_t)sizeof(int64_t)));
+    if (!b) return -1;
+    int64_t *to = (int64_t *)PyBytes_AS_STRING(b);
+    memcpy(to, *vals, (size_t)*cap * sizeof(int64_t));
+    *vals = to; *cap *= 2;
+    return 0;
+}
+
 /* Add an option of branch b: its row of values (the width of the widest branch), for the listing to fill with
  * the values its shape says, then zeros to the width (the emitter writes each store: no copy loop); NULL with an
  * error set. */
