@@ -1217,10 +1217,9 @@ class Emitter:
         call = f"rt_world_graph(r, {g}, {self.name(t.graph)}, {self.table_id(table)}, &"
         found = f"if ({call}{wg}) < 0) goto fail;"
         if self.held_mirrors is not None:  # a listing writes nothing: the state's world stays, found once
-            held = f"_HWG{g}"
-            self.held_mirrors[held] = (f"const WorldGraph *{held} = NULL; int {held}_ok = 0; (void){held}; "
-                                       f"(void){held}_ok;")
-            found = f"if (!{held}_ok) {{ if ({call}{held}) < 0) goto fail; {held}_ok = 1; }} {wg} = {held};"
+            hw = f"_HWG{g}"
+            self.held_mirrors[hw] = f"const WorldGraph *{hw} = NULL; int {hw}_ok = 0; (void){hw}; (void){hw}_ok;"
+            found = f"if (!{hw}_ok) {{ if ({call}{hw}) < 0) goto fail; {hw}_ok = 1; }} {wg} = {hw};"
         head = (f"const int64_t *{ids} = NULL; Py_ssize_t {n} = 0; PyObject *{lv} = NULL; const WorldGraph *{wg}; "
                 f"{found}")
         if e.func == "nodes":
@@ -1992,6 +1991,7 @@ class Emitter:
         out: list[str] = [self.site(st.pos)]
         single = len(branches) == 1 and len(branches[0][0]) == 1
         shape = self.options_shape(branches)
+        width: int | None = None
         if shape is not None:  # every value held as int64: the options stay arrays until read
             width, table = shape
             name = f"SHAPE{len(self.arrays)}"
@@ -2000,7 +2000,6 @@ class Emitter:
         else:
             out.append("PyObject *out = rt_keep(r, PyList_New(0)); if (!out) goto fail;")
         out.append("int64_t _n = 0; (void)_n;")
-        width = shape[0] if shape is not None else None
         for bi, (bindings, when) in enumerate(branches):
             if single:  # its `when` on the Python back end's one line of the listing, at the binding
                 out.append(self.branch_options(st, bi, bindings, single, width, when))
