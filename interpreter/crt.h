@@ -2579,8 +2579,10 @@ RT_HOT int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGra
  * no Python frame.  Each does what the Python method does where that is plain (the same reads; apply_index the
  * same advance, of the program game.native_runners[variant] holds) and otherwise calls the Python method itself
  * (SM_PY), the reference: the same answers, errors and refusals. */
-enum { SM_APPLY_INDEX, SM_IS_TERMINAL, SM_NUM_LEGAL_ACTIONS, SM_IS_CHANCE_NODE, SM_RAN, SM_FAILED, SM_N };
-static PyObject *SM_PY[SM_N];  /* State's own Python functions, by the numbers above (owned) */
+enum { SM_APPLY_INDEX, SM_IS_TERMINAL, SM_NUM_LEGAL_ACTIONS, SM_IS_CHANCE_NODE, SM_RAN, SM_FAILED, SM_CURRENT_PLAYER,
+       SM_TERMINAL_PLAYER, SM_N };
+static PyObject *SM_PY[SM_N];  /* State's own Python functions (and its current_player property, TERMINAL_PLAYER),
+                                  by the numbers above (owned) */
 static PyObject *S_native_runners, *S_chance;
 
 /* The Python method k of State called as st.<method>(*args, **kwargs) (a vectorcall's arguments). */
@@ -2613,12 +2615,14 @@ static PyObject *sm_program_found(PyObject *game, PyObject *variant) {
         program = PyTuple_GET_ITEM(runner, 1);
 #if PY_VERSION_HEX < 0x030C0000
         PyObject *ref = PyWeakref_NewRef(game, NULL);
-        if (ref) {
-            Py_XSETREF(SM_LAST.game_ref, ref);
-            Py_XSETREF(SM_LAST.variant, Py_NewRef(variant));
-            Py_XSETREF(SM_LAST.runners, Py_NewRef(runners));
-            Py_XSETREF(SM_LAST.program, Py_NewRef(program));  /* (the dict holds it too: program stays valid) */
+        if (ref) {  /* (all set before any old one is let go of: freeing may run code, another thread's too) */
+            PyObject *old[4] = {SM_LAST.game_ref, SM_LAST.variant, SM_LAST.runners, SM_LAST.program};
+            SM_LAST.game_ref = ref;
+            SM_LAST.variant = Py_NewRef(variant);
+            SM_LAST.runners = Py_NewRef(runners);
+            SM_LAST.program = Py_NewRef(program);  /* (the dict holds it too: program stays valid) */
             SM_LAST.tag = RT_DICT_TAG(runners);
+            for (int k = 0; k < 4; k++) Py_XDECREF(old[k]);
         }
 #endif
     }
@@ -2708,6 +2712,29 @@ static PyObject *sm_is_chance_node(PyObject *st, PyObject *const *args, Py_ssize
     return PyObject_GetAttr(decision, S_chance);
 }
 
+/* st.current_player: the seat to move (the pending decision's player), TERMINAL_PLAYER at the end; its setting
+ * and deleting, and any state not plain, as the Python property does them. */
+static PyObject *sm_current_player(PyObject *st, void *closure) {
+    (void)closure;
+    PyObject *p, *player;
+    if (Py_TYPE(st) == CS_SUB && (p = CS_SLOT(st, CSI_pending))) {
+        if (p == Py_None) return Py_NewRef(SM_PY[SM_TERMINAL_PLAYER]);
+        if (PENDING_FAST && Py_TYPE(p) == (PyTypeObject *)PENDING && (player = *(PyObject **)((char *)p + PENDING_AT[1])))
+            return Py_NewRef(player);
+    }
+    PyObject *prop = SM_PY[SM_CURRENT_PLAYER];
+    return Py_TYPE(prop)->tp_descr_get(prop, st, (PyObject *)Py_TYPE(st));
+}
+
+static int sm_set_current_player(PyObject *st, PyObject *v, void *closure) {
+    (void)closure;
+    PyObject *prop = SM_PY[SM_CURRENT_PLAYER];
+    return Py_TYPE(prop)->tp_descr_set(prop, st, v);
+}
+
+static PyGetSetDef SM_GETSET = {"current_player", sm_current_player, sm_set_current_player,
+                                "The seat to move, CHANCE_PLAYER or TERMINAL_PLAYER (State.current_player, in C).", NULL};
+
 #define SM_FLAGS (METH_FASTCALL | METH_KEYWORDS)
 static PyMethodDef SM_METHODS[] = {
     {"apply_index", (PyCFunction)(void (*)(void))sm_apply_index, SM_FLAGS,
@@ -2723,13 +2750,17 @@ static PyMethodDef SM_METHODS[] = {
 
 /* state_class(cls, functions): make cls, a subclass of State that adds no slot (made by native.runner), this
  * module's (CS_SUB): its methods above set on it; functions are State's own (apply_index, is_terminal,
- * num_legal_actions, is_chance_node, _ran, _failed_in_c).  The class the module has (one per module: a class
+ * num_legal_actions, is_chance_node, _ran, _failed_in_c, the current_player property) and TERMINAL_PLAYER.  The class the module has (one per module: a class
  * given later is not taken), or None where the State class or cls is not laid out as expected. */
 static PyObject *rt_state_class_py(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *cls, *fns;
     if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyTuple_Type, &fns)) return NULL;
-    if (PyTuple_GET_SIZE(fns) != SM_N) { PyErr_SetString(PyExc_TypeError, "state_class(cls, functions)"); return NULL; }
+    PyTypeObject *prop = PyTuple_GET_SIZE(fns) == SM_N ? Py_TYPE(PyTuple_GET_ITEM(fns, SM_CURRENT_PLAYER)) : NULL;
+    if (!prop || !prop->tp_descr_get || !prop->tp_descr_set) {
+        PyErr_SetString(PyExc_TypeError, "state_class(cls, functions)");
+        return NULL;
+    }
     if (CS_SUB) return Py_NewRef((PyObject *)CS_SUB);
     PyTypeObject *t = (PyTypeObject *)cls, *base = t->tp_base;
     int members = 0;
@@ -2748,6 +2779,10 @@ static PyObject *rt_state_class_py(PyObject *self, PyObject *args) {
         Py_XDECREF(d);
         if (bad) return NULL;
     }
+    PyObject *d = PyDescr_NewGetSet(t, &SM_GETSET);
+    int bad = !d || PyObject_SetAttrString(cls, SM_GETSET.name, d) < 0;
+    Py_XDECREF(d);
+    if (bad) return NULL;
     CS_SUB = (PyTypeObject *)Py_NewRef(cls);
     return Py_NewRef(cls);
 }

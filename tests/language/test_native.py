@@ -22,7 +22,7 @@ import pytest
 from interpreter import Game, RuleError, SpecError, load_spec, native
 from interpreter.codegen import STEP_LIMIT
 from interpreter.errors import IllegalAction
-from interpreter.runtime import RESUME, State
+from interpreter.runtime import RESUME, TERMINAL_PLAYER, State
 
 SPECS = Path(__file__).parent / "specs"
 TOOLS = native.toolchain()
@@ -292,8 +292,9 @@ def _apply_outcome(state: Any, index: Any) -> tuple[Any, ...]:
     return failed, state.to_json(), state.history
 
 
-#: The methods a game loop calls at every action: C functions on the class of a state whose variant runs in C.
-LOOP_METHODS = ("apply_index", "is_terminal", "num_legal_actions", "is_chance_node")
+#: The methods a game loop calls at every action: C functions on the class of a state whose variant runs in C
+#: (and the property current_player, a C getter).
+LOOP_METHODS = ("apply_index", "is_terminal", "num_legal_actions", "is_chance_node", "current_player")
 #: Calls of them that the Python methods refuse (or read) as Python refuses any call: C hands them over.
 ODD_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apply_index", (), {}), ("apply_index", (0, 1), {}), ("apply_index", (), {"position": 0}),
@@ -302,8 +303,22 @@ ODD_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
 
 
 def _methods_in_c(state: State) -> list[bool]:
-    """Which of :data:`LOOP_METHODS` are C functions (method descriptors) on the state's class."""
-    return [isinstance(getattr(type(state), name), types.MethodDescriptorType) for name in LOOP_METHODS]
+    """Which of :data:`LOOP_METHODS` are C functions (method or, for a property, getset descriptors) on the
+    state's class."""
+    kinds = (types.MethodDescriptorType, types.GetSetDescriptorType)
+    return [isinstance(getattr(type(state), name), kinds) for name in LOOP_METHODS]
+
+
+def _set_outcome(state: Any, value: Any) -> tuple[str, str]:
+    """What setting (a value) or deleting (None) a state's current_player does: its error, kind and words."""
+    try:
+        if value is None:
+            del state.current_player
+        else:
+            state.current_player = value
+    except Exception as err:  # compared across back ends: the very same error
+        return type(err).__name__, str(err)
+    return "", ""
 
 
 def _call_outcome(state: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
@@ -325,13 +340,15 @@ def test_apply_index_takes_and_refuses_alike_on_both(mode: str) -> None:
     assert c.native_runners[0] is not None and py.native_runners.get(0) is None
     flags = {"lazy": mode == "lazy", "check_invariants": mode == "check_invariants"}
     a, b = c.new_state(2, seed=4, **flags), py.new_state(2, seed=4, **flags)
-    assert _methods_in_c(a) == [mode != "lazy"] * 4 and _methods_in_c(b) == [False] * 4
+    assert _methods_in_c(a) == [mode != "lazy"] * 5 and _methods_in_c(b) == [False] * 5
     assert isinstance(a, State) and type(b) is State
     rng = random.Random(7)
     took_in_c = steps = 0
     while not b.is_terminal():
         n = b.num_legal_actions()
-        assert (a.is_terminal(), a.num_legal_actions(), a.is_chance_node()) == (False, n, b.is_chance_node())
+        assert (a.is_terminal(), a.num_legal_actions(), a.is_chance_node(), a.current_player) == (
+            False, n, b.is_chance_node(), b.current_player)
+        assert _set_outcome(a, 1) == _set_outcome(b, 1) != ("", "") and _set_outcome(a, None) == _set_outcome(b, None)
         for index in (-1, n, n + 3, "0", None):
             assert _apply_outcome(a, index) == _apply_outcome(b, index), index
         float_a, float_b = _apply_outcome(a, 1.0), _apply_outcome(b, 1.0)  # (the same kind of error, but a
@@ -348,7 +365,8 @@ def test_apply_index_takes_and_refuses_alike_on_both(mode: str) -> None:
         steps += 1
         assert failed == ("", "") and (a.to_json(), a.history) == (after, history), index
     assert a.is_terminal() and b.is_terminal()
-    assert (a.num_legal_actions(), a.is_chance_node()) == (b.num_legal_actions(), b.is_chance_node()) == (0, False)
+    assert (a.num_legal_actions(), a.is_chance_node(), a.current_player) == (
+        b.num_legal_actions(), b.is_chance_node(), b.current_player) == (0, False, TERMINAL_PLAYER)
     over = ("IllegalAction", str(IllegalAction("0", "the game is over")))
     assert _apply_outcome(a, 0)[0] == _apply_outcome(b, 0)[0] == over
     for name, args, kwargs in ODD_CALLS:
@@ -361,7 +379,7 @@ def test_the_loops_methods_in_c_run_what_the_games_runner_holds_now() -> None:
     # Python, and to C again once it is back; states made meanwhile are plain States
     c, py = both(SPECS / "nim")
     a, b = c.new_state(2, seed=4), py.new_state(2, seed=4)
-    assert _methods_in_c(a) == [True] * 4
+    assert _methods_in_c(a) == [True] * 5
     runner = c.native_runners[0]
     kinds = []
     try:
@@ -402,7 +420,7 @@ def test_an_action_that_goes_wrong_in_c_fails_as_in_python(tmp_path: Path, after
     failures = []
     for game in (c, py):
         state = game.new_state(2)
-        assert _methods_in_c(state) == [game is c] * 4
+        assert _methods_in_c(state) == [game is c] * 5
         with pytest.raises(RuleError) as caught:
             state.apply_index(0)
         err = caught.value
