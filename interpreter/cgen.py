@@ -233,6 +233,11 @@ class Emitter:
         self.held_mirrors: dict[str, str] | None = None
         #: The C variables holding a value that is never none (a function's parameter given such a value).
         self.sure_names: set[str] = set()
+        #: In a listing: the C variables of functions' parameters given a value the same at every read of the
+        #: listing, each with what names that value (see :meth:`invariant`).
+        self.invariants: dict[str, tuple[Any, ...]] = {}
+        #: In a listing: the values computed once (see :meth:`held_value`), by what names them -> C name.
+        self.held_values: dict[tuple[Any, ...], str] = {}
 
     # ------------------------------------------------------------ plumbing
     def fresh(self, base: str = "t") -> str:
@@ -618,7 +623,16 @@ class Emitter:
 
     def state_read(self, name: str, args: tuple[A.Expr, ...], sc: Scope, t: Type, pos: A.Pos) -> CVal:
         """The value of a counter or var at its keys: from the table's mirror where it has one,
-        else (or for a key the mirror does not hold) from the dict, as the Python back end reads it."""
+        else (or for a key the mirror does not hold) from the dict, as the Python back end reads it (in a
+        listing, at keys the same at every read: once, see :meth:`held_value`)."""
+        names = [self.invariant(a, sc) for a in args]
+        read = self._state_read(name, args, sc, t, pos)
+        if all(n is not None for n in names):
+            return self.held_value(("state", name, *names), read)
+        return read
+
+    def _state_read(self, name: str, args: tuple[A.Expr, ...], sc: Scope, t: Type, pos: A.Pos) -> CVal:
+        """:meth:`state_read`, each read afresh."""
         keys = [self.expr(a, sc) for a in args]
         mirror = self.mirror(name)
         names = [self.fresh("k") for _ in keys]
@@ -703,10 +717,19 @@ class Emitter:
             return self.state_read(e.base, e.args, sc, self.type_of(e), e.pos)
         if kind is Kind.LIMIT:  # (the set read after the key is made: making it runs no Python code)
             k, u = self.fresh("k"), self.fresh("u")
-            return CVal(f"({{ PyObject *{k} = {self.key(e.args, sc, e.pos)}; if (!{k}) goto fail; "
-                        f"PyObject *{u} = rt_limit(r, {self.name(e.base)}); "
+            found = f"rt_limit(r, {self.name(e.base)})"
+            if self.held_mirrors is not None:  # a listing writes nothing: the limit's set stays, found once
+                held = f"_HL{self.name(e.base)}"
+                self.held_mirrors[held] = f"PyObject *{held} = NULL; (void){held};"
+                found = f"({held} ? {held} : ({held} = {found}))"
+            names = [self.invariant(a, sc) for a in e.args]
+            free = CVal(f"({{ PyObject *{k} = {self.key(e.args, sc, e.pos)}; if (!{k}) goto fail; "
+                        f"PyObject *{u} = {found}; "
                         f"int _in = {u} ? PySet_Contains({u}, {k}) : -1; "
                         f"Py_DECREF({k}); if (_in < 0) goto fail; (int64_t)!_in; }})", BOOL)
+            if all(n is not None for n in names):
+                return self.held_value(("limit", e.base, *names), free)
+            return free
         raise Unsupported(f"a {kind} indexed as a value", e.pos)
 
     def zone_list(self, e: A.Expr, sc: Scope) -> str:
@@ -977,8 +1000,10 @@ class Emitter:
             raise Unsupported(f"function {e.func} nested more than {MAX_INLINE_DEPTH} deep", e.pos)
         lines = []
         inner: dict[str, Bound] = {}
+        names: list[tuple[Any, ...] | None] = []
         for p, a in zip(decl.params, e.args):
             v = self.expr(a, sc)
+            names.append(self.invariant(a, sc))
             if v.known is not None and not v.obj:  # the value itself stands for the parameter
                 inner[p.name] = (v.text, v.type, False)
                 continue
@@ -986,6 +1011,8 @@ class Emitter:
             lines.append(f"{'PyObject *' if v.obj else 'int64_t '}{c} = {v.text};")
             if v.sure:
                 self.sure_names.add(c)
+            if names[-1] is not None:
+                self.invariants[c] = names[-1]
             inner[p.name] = (c, v.type, v.obj)
         self._inline_depth += 1
         try:
@@ -996,7 +1023,57 @@ class Emitter:
             return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type, obj=True)
         if body.known is not None and not lines:
             return body
-        return CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type, sure=body.sure)
+        made = CVal(f"({{ {' '.join(lines)} {body.text}; }})", body.type, sure=body.sure)
+        if all(n is not None for n in names):
+            return self.held_value(("call", e.func, *names), made)
+        return made
+
+    def invariant(self, e: A.Expr, sc: Scope) -> tuple[Any, ...] | None:
+        """In a listing (which writes nothing): what names an expression whose value is the same at every read of
+        the listing (a literal, a switch, a setting, a local of the procedure, a counter or var at such keys, a
+        function's parameter given such a value); None for any other (a binding's variable, ...), and outside a
+        listing."""
+        if self.held_mirrors is None or self.c_locals is not None:
+            return None
+        if isinstance(e, A.Literal):
+            v = self.literal(e)
+            return ("known", self.family(v.type), v.known)
+        if isinstance(e, A.Index) and self.checked.ref(e) is Kind.STATE:
+            names = [self.invariant(a, sc) for a in e.args]
+            return ("state", e.base, *names) if all(n is not None for n in names) else None
+        if not isinstance(e, A.Name):
+            return None
+        kind = self.checked.ref(e)
+        if kind is Kind.STATE:
+            return ("state", e.ident)
+        if kind is Kind.LOCAL and e.ident in sc:
+            cname, t, obj = sc[e.ident]
+            known = None if obj else _known_of(cname)
+            return ("known", self.family(t), known) if known is not None else self.invariants.get(cname)
+        if kind is Kind.LOCAL:
+            return ("local", e.ident, str(self.type_of(e)))
+        if kind in (Kind.SWITCH, Kind.SETTING):
+            return ("setting", e.ident)
+        return None
+
+    def held_value(self, names: tuple[Any, ...], v: CVal) -> CVal:
+        """A scalar value of a listing named the same at every read (``names``: what it is, of values the same
+        at every read; see :meth:`invariant`): computed at its first read, then held for the listing's others
+        (a listing writes nothing: the state it reads stays).  The steps its first computation spends are spent
+        again at each other read, as the Python back end computes it afresh; a value whose computation notes a
+        place (a site) or counts a listing's values is computed afresh too."""
+        if self.held_mirrors is None or v.obj or v.known is not None or "r->site" in v.text or "_n +=" in v.text:
+            return v
+        hv = self.held_values.get(names)
+        if hv is None:
+            hv = self.held_values[names] = f"_HV{len(self.held_values)}"
+            self.held_mirrors[hv] = (f"int64_t {hv} = 0, {hv}_spent = 0; int {hv}_ok = 0; (void){hv}; "
+                                     f"(void){hv}_spent; (void){hv}_ok;")
+        if "rt_charge(" not in v.text:
+            return CVal(f"({{ if (!{hv}_ok) {{ {hv} = {v.text}; {hv}_ok = 1; }} {hv}; }})", v.type, sure=v.sure)
+        return CVal(f"({{ if (!{hv}_ok) {{ int64_t _b0 = r->budget; {hv} = {v.text}; {hv}_spent = _b0 - r->budget; "
+                    f"{hv}_ok = 1; }} else if ({hv}_spent && rt_charge(r, {hv}_spent) < 0) goto fail; {hv}; }})",
+                    v.type, sure=v.sure)
 
     def builtin(self, e: A.Call, sc: Scope) -> CVal:
         """A builtin function, one case per builtin the C back end writes."""
@@ -1972,11 +2049,11 @@ class Emitter:
                fallback: Any = None) -> str:
         """The C function ``pend(st, env, decision)`` making the Pending of a decision: every legal
         (branch index, values) in order, and its player (see :meth:`.compiler.ProcedureCompiler.pender`)."""
-        self.held_mirrors = {}
+        self.held_mirrors, self.invariants, self.held_values = {}, {}, {}
         try:
             return self._pender(pc, st, cites, fallback)
         finally:
-            self.held_mirrors = None
+            self.held_mirrors, self.invariants, self.held_values = None, {}, {}
 
     def _pender(self, pc: ProcedureCompiler, st: A.Choose | A.Chance, cites: list[tuple[str, tuple[A.Citation, ...]]],
                 fallback: Any = None) -> str:

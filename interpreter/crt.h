@@ -831,7 +831,7 @@ static PyObject *rt_copy(R *r, PyObject *list) {
 }
 
 /* How many numbers a .. b holds (0 if none), bounded for the range a list may hold. */
-static int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
+static int rt_range_count_slow(int64_t a, int64_t b, int kept, int64_t *out) {
     if (a == RT_NONE || b == RT_NONE) return rt_none_operand("+", a, b);
     __int128 n = (__int128)b - a + 1;
     if (n < 0) n = 0;
@@ -842,6 +842,16 @@ static int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
     }
     *out = n > RT_STEP_LIMIT * 8 ? RT_STEP_LIMIT * 8 : (int64_t)n;
     return 0;
+}
+
+/* rt_range_count's common case in place: two numbers near zero (none is far from it) a short range apart. */
+RT_HOT int rt_range_count(int64_t a, int64_t b, int kept, int64_t *out) {
+    if (a > -(INT64_C(1) << 40) && a < (INT64_C(1) << 40) && b > -(INT64_C(1) << 40) && b < (INT64_C(1) << 40)) {
+        int64_t n = b - a + 1;
+        if (n <= 0) { *out = 0; return 0; }
+        if (n <= RT_MAX_RANGE && n <= RT_STEP_LIMIT * 8) { *out = n; return 0; }
+    }
+    return rt_range_count_slow(a, b, kept, out);
 }
 
 /* Call a Python runtime object (a class or function) with some arguments. */

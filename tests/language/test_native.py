@@ -218,6 +218,71 @@ def test_a_filter_written_as_a_function_call_is_split_alike(tmp_path: Path, bind
     assert "no decision reached" not in str(outcomes[0])
 
 
+#: A function of values the same at every read of a listing (a counter, a literal): C computes it once per listing
+#: and spends its steps again at each other read, as Python computes it afresh.
+HELD_FUNCTIONS = f"""
+function heavy(k: int) = sum(j in 1 .. 200000: j) > 0 and k > 0
+  {CITE}
+"""
+
+
+@pytest.mark.parametrize("reads, stuck", [(3, False), (6, True)])
+@pytest.mark.parametrize("where", ["branch", "value"])
+def test_a_value_held_for_a_listing_spends_its_steps_at_each_read(tmp_path: Path, reads: int, stuck: bool,
+                                                                  where: str) -> None:
+    if where == "branch":  # read in each branch's `when`
+        options = " ".join(f'"o{i}" when heavy(n) {CITE} {{ }}' for i in range(reads))
+    else:  # read for each value, after a part that reads the value (not split off: read per value)
+        options = f'"o" k in 1 .. {reads} where k > 0 and heavy(n) {CITE} {{ }}'
+    body = f"choose by first_player {{ {options} }}\nfinish [first_player]"
+    (tmp_path / "a.rules").write_text(HEADER + HELD_FUNCTIONS + f"procedure play {CITE} {{\n{body}\n}}\n",
+                                      encoding="utf-8")
+    outcomes = _first_decision_on_both(tmp_path, lambda state: state.legal_action_texts())
+    assert outcomes[0] == outcomes[1]
+    assert ("no decision reached" in str(outcomes[0])) == stuck, outcomes[0]
+
+
+HELD_LIMIT = HEADER + f"""enum colour = red, blue
+scope turn
+limit taken[colour] once per turn
+  {CITE}
+function free(c: colour) = taken[c] and n < 9
+  {CITE}
+procedure play {CITE} {{
+  begin turn
+  loop {{
+    choose by first_player {{
+      "take-red" when free("red") and taken["red"] {CITE} {{ use taken["red"] n += 1 }}
+      "take-blue" when taken["blue"] and free("blue") {CITE} {{ use taken["blue"] }}
+      "again" when not taken["red"] and not free("blue") {CITE} {{ begin turn }}
+      "end" when not free("red") {CITE} {{ finish [first_player] }}
+    }}
+  }}
+}}
+"""
+
+
+def test_a_value_held_for_a_listing_is_read_afresh_by_the_next(tmp_path: Path) -> None:
+    """Each listing reads a limit and a function of it in several branches (C: once per listing); a body uses
+    the limit, or begins the turn again, between two listings, or another state is listed: each lists what its
+    state now allows."""
+    (tmp_path / "a.rules").write_text(HELD_LIMIT, encoding="utf-8")
+    seen = []
+    for backend in ("c", "python"):
+        game = load_spec(tmp_path, backend=backend)
+        assert (game.native_runners.get(0) is not None) == (backend == "c")
+        state = game.new_state(2)
+        texts = [state.legal_action_texts()]
+        for action in ("take-red", "take-blue", "again", "take-blue"):
+            state.apply(action)
+            texts.append(state.legal_action_texts())
+        texts.append(game.new_state(2).legal_action_texts())  # another state: its own limits
+        seen.append((texts, state.budget, state.vals["n"]))
+    assert seen[0] == seen[1]
+    assert seen[0][0] == [["take-red", "take-blue"], ["take-blue", "end"], ["again", "end"],
+                          ["take-red", "take-blue"], ["take-red"], ["take-red", "take-blue"]], seen[0]
+
+
 def _first_decision_on_both(folder: Path, read: Callable[[Any], Any]) -> list[Any]:
     """On C then Python: what ``read`` gives of a 2-player game's first decision, with the budget left, or
     the rule error that stopped it (message, place, citations)."""
