@@ -650,12 +650,13 @@ class Emitter:
         i, dims, kind = mirror
         test, index = place
         m, v = self.fresh("m"), self.fresh("v")
-        found = f"rt_mirror(r, &VM[{i}], {self.name(name)}, {len(dims)}, VD{i}, {kind})"
-        if self.held_mirrors is not None:
+        call = f"rt_mirror(r, &VM[{i}], {self.name(name)}, {len(dims)}, VD{i}, {kind})"
+        found = f"int64_t *{m} = {call}; if (!{m}) goto fail;"
+        if self.held_mirrors is not None:  # (found at its first read: held, never NULL after)
             self.held_mirrors[f"_HM{i}"] = f"int64_t *_HM{i} = NULL; (void)_HM{i};"
-            found = f"(_HM{i} ? _HM{i} : (_HM{i} = {found}))"
-        return CVal(f"({{ {decls} int64_t *{m} = {found}; "
-                    f"if (!{m}) goto fail; int64_t {v}; if ({m} != RT_MIRROR_OFF && {test}) {v} = {m}[{index}]; "
+            found = f"int64_t *{m} = _HM{i}; if (!{m} && !({m} = _HM{i} = {call})) goto fail;"
+        return CVal(f"({{ {decls} {found} "
+                    f"int64_t {v}; if ({m} != RT_MIRROR_OFF && {test}) {v} = {m}[{index}]; "
                     f"else {v} = {slow.text}; {v}; }})", t)
 
     def _kind_type(self, kind: int, t: Type) -> Type:
@@ -748,12 +749,13 @@ class Emitter:
             i, dims = mirror
             test, index = place
             zm, z = self.fresh("zm"), self.fresh("z")
-            found = f"rt_zone_mirror(r, &ZM[{i}], {self.name(e.base)}, {len(dims)}, ZD{i})"
-            if self.held_mirrors is not None:
+            call = f"rt_zone_mirror(r, &ZM[{i}], {self.name(e.base)}, {len(dims)}, ZD{i})"
+            found = f"PyObject **{zm} = {call}; if (!{zm}) goto fail;"
+            if self.held_mirrors is not None:  # (found at its first read: held, never NULL after)
                 self.held_mirrors[f"_HZ{i}"] = f"PyObject **_HZ{i} = NULL; (void)_HZ{i};"
-                found = f"(_HZ{i} ? _HZ{i} : (_HZ{i} = {found}))"
-            return (f"({{ {decls} PyObject **{zm} = {found}; "
-                    f"if (!{zm}) goto fail; PyObject *{z} = ({zm} != RT_ZONES_OFF && {test}) ? {zm}[{index}] : NULL; "
+                found = f"PyObject **{zm} = _HZ{i}; if (!{zm} && !({zm} = _HZ{i} = {call})) goto fail;"
+            return (f"({{ {decls} {found} "
+                    f"PyObject *{z} = ({zm} != RT_ZONES_OFF && {test}) ? {zm}[{index}] : NULL; "
                     f"if (!{z}) {z} = {slow}; if (!{z}) goto fail; {z}; }})")
         if isinstance(e, A.Name) and self.checked.ref(e) is Kind.ZONE:
             return (f"({{ PyObject *_z = rt_zone(r, {self.name(e.ident)}, Py_NewRef(Py_None)); if (!_z) goto "
@@ -1121,7 +1123,7 @@ class Emitter:
                 item = self.unbox(f"PyList_GET_ITEM({lv}, _i)", elem, e.pos)
                 return CVal(f"({{ int64_t {yv} = {other.text}; {self.graph_ids(e, sc, ids, count, lv)} "
                             f"int {found} = 0; "
-                            f"for (Py_ssize_t _i = 0; _i < ({ids} ? {count} : PyList_GET_SIZE({lv})); _i++) {{ "
+                            f"for (Py_ssize_t _i = 0; _i < {count}; _i++) {{ "
                             f"if (({ids} ? {ids}[_i] : {item.text}) == {yv}) {{ {found} = 1; break; }} }} "
                             f"(int64_t){found}; }})", BOOL, sure=True)
             case "connected":
@@ -1260,7 +1262,7 @@ class Emitter:
             ids, n, lv, i = self.fresh("ids"), self.fresh("n"), self.fresh("l"), self.fresh("i")
             item = self.unbox(f"PyList_GET_ITEM({lv}, {i})", elem, e.pos)
             return (f"{{ {self.graph_ids(e, sc, ids, n, lv)} {charge(n, gate=False)} {_gated(n, guard, first)}"
-                    f"for (Py_ssize_t {i} = 0; {i} < ({ids} ? {n} : PyList_GET_SIZE({lv})); {i}++) {{ "
+                    f"for (Py_ssize_t {i} = 0; {i} < {n}; {i}++) {{ "
                     f"int64_t {var} = {ids} ? {ids}[{i}] : {item.text}; {body(var)} }} }}")
         elif isinstance(e, A.Call) and e.func in ("nodes", "neighbours"):
             lst = self.graph_list(e, sc)
@@ -1284,7 +1286,7 @@ class Emitter:
         """C statements declaring and setting ``ids`` and ``n`` to the key indexes of `nodes(g)` or
         `neighbours(g, x)` from the world's arrays (see crt.h, ``rt_world_graph``), or else ``ids`` to NULL, ``lv``
         to the world's live list and ``n`` to its length: the world first, then the node, as the Python back end
-        reads them."""
+        reads them.  (No statement writes a world: its lists keep their length while a loop runs.)"""
         t = self.type_of(e.args[0])
         table = self.node_table(e)
         if not isinstance(t, GraphType) or table is None:
@@ -2139,7 +2141,7 @@ class Emitter:
         if width is not None:  # the option's row filled in place: its values, then zeros to the width
             ov = self.fresh("ov")
             fill = " ".join(f"{ov}[{i}] = {names[i][0] if i < len(names) else 0};" for i in range(width))
-            add = f"{{ int64_t *{ov} = rt_option_row(opts, {bi}); if (!{ov}) goto fail; {fill} }}"
+            add = f"{{ int64_t *{ov} = rt_option_row(opts, {bi}, {width}); if (!{ov}) goto fail; {fill} }}"
         elif single:
             var, elem, held = names[0]
             add = (f"{{ PyObject *_o = {self.box(CVal(var, elem, held), st.pos)}; if (!_o) goto fail; "

@@ -1568,13 +1568,15 @@ static int rt_kept_grow(R *r, int64_t **vals, Py_ssize_t *cap) {
     return 0;
 }
 
-/* Add an option of branch b: its row of values (the width of the widest branch), for the listing to fill with
+/* Add an option of branch b: its row of values (width: o->width, the widest branch's), for the listing to fill with
  * the values its shape says, then zeros to the width (the emitter writes each store: no copy loop); NULL with an
  * error set. */
-RT_HOT int64_t *rt_option_row(Options *o, int b) {
-    if (o->n >= o->cap && rt_options_grow(o) < 0) return NULL;
-    o->branch[o->n] = (unsigned char)b;
-    return o->vals + (size_t)(o->n++) * (size_t)o->width;
+RT_HOT int64_t *rt_option_row(Options *o, int b, int width) {
+    Py_ssize_t n = o->n;
+    if (n >= o->cap && rt_options_grow(o) < 0) return NULL;
+    o->branch[n] = (unsigned char)b;
+    o->n = n + 1;
+    return o->vals + (size_t)n * (size_t)width;
 }
 
 /* st.world.nodes[graph] or st.world.adjacent[graph] (borrowed): a state's world never changes, and the
