@@ -2592,7 +2592,7 @@ RT_HOT int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGra
  * same advance, of the program game.native_runners[variant] holds) and otherwise calls the Python method itself
  * (SM_PY), the reference: the same answers, errors and refusals. */
 enum { SM_APPLY_INDEX, SM_IS_TERMINAL, SM_NUM_LEGAL_ACTIONS, SM_IS_CHANCE_NODE, SM_RAN, SM_FAILED, SM_CURRENT_PLAYER,
-       SM_TERMINAL_PLAYER, SM_N };
+       SM_TERMINAL_PLAYER, SM_RESTARTED, SM_N };
 static PyObject *SM_PY[SM_N];  /* State's own Python functions (and its current_player property, TERMINAL_PLAYER),
                                   by the numbers above (owned) */
 static PyObject *S_native_runners, *S_chance;
@@ -2724,6 +2724,19 @@ static PyObject *sm_is_chance_node(PyObject *st, PyObject *const *args, Py_ssize
     return PyObject_GetAttr(decision, S_chance);
 }
 
+/* st._restarted(rng): a new State of st's class holding every part of st (shared, as State._restarted shares them)
+ * but the generator rng (Game.new_state's start of a new state). */
+static PyObject *sm_restarted(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs != 1 || kwnames || Py_TYPE(st) != CS_SUB || !PyLong_CheckExact(args[0]))
+        return sm_python(SM_RESTARTED, st, args, nargs, kwnames);
+    for (int i = 0; i < CS_SLOTS; i++)
+        if (!CS_SLOT(st, i)) return sm_python(SM_RESTARTED, st, args, nargs, kwnames);
+    PyObject *made = CS_SUB->tp_alloc(CS_SUB, 0);
+    if (!made) return NULL;
+    for (int i = 0; i < CS_SLOTS; i++) CS_SLOT(made, i) = Py_NewRef(i == CSI_rng ? args[0] : CS_SLOT(st, i));
+    return made;
+}
+
 /* st.current_player: the seat to move (the pending decision's player), TERMINAL_PLAYER at the end; its setting
  * and deleting, and any state not plain, as the Python property does them. */
 static PyObject *sm_current_player(PyObject *st, void *closure) {
@@ -2757,12 +2770,15 @@ static PyMethodDef SM_METHODS[] = {
      "How many legal actions there are (State.num_legal_actions, in C)."},
     {"is_chance_node", (PyCFunction)(void (*)(void))sm_is_chance_node, SM_FLAGS,
      "Whether the game waits for a chance outcome (State.is_chance_node, in C)."},
+    {"_restarted", (PyCFunction)(void (*)(void))sm_restarted, SM_FLAGS,
+     "This position as the start of a new state of another generator (State._restarted, in C)."},
     {NULL, NULL, 0, NULL}
 };
 
 /* state_class(cls, functions): make cls, a subclass of State that adds no slot (made by native.runner), this
  * module's (CS_SUB): its methods above set on it; functions are State's own (apply_index, is_terminal,
- * num_legal_actions, is_chance_node, _ran, _failed_in_c, the current_player property) and TERMINAL_PLAYER.  The class the module has (one per module: a class
+ * num_legal_actions, is_chance_node, _ran, _failed_in_c, the current_player property), TERMINAL_PLAYER and
+ * State._restarted.  The class the module has (one per module: a class
  * given later is not taken), or None where the State class or cls is not laid out as expected. */
 static PyObject *rt_state_class_py(PyObject *self, PyObject *args) {
     (void)self;

@@ -50,6 +50,7 @@ MAX_VARIANTS = 32
 MAX_PIECE_WORD = 1_000
 #: At most this many starts of new states are kept (player counts and settings: see :class:`_Start`).
 MAX_STARTS = 64
+_SEEDS = (1 << 64) - 1  # (a seed is taken modulo 2**64)
 
 
 class _DataContext:
@@ -152,6 +153,10 @@ class Game:
         self._worlds: dict[tuple[int, tuple[tuple[str, str], ...]], World] = {}
         #: Where new states begin, by player count and settings (None: the defaults; see :meth:`new_state`).
         self._starts: dict[tuple[int, tuple[tuple[str, str], ...] | None], _Start] = {}
+        #: The first position of a new state of those players and settings (made by the first, as its start:
+        #: :meth:`State.mark_start`): the run to it draws nothing, so a later new state is its copy, with the
+        #: seed's generator (see :meth:`new_state`).
+        self._begun: dict[tuple[int, tuple[tuple[str, str], ...] | None], State] = {}
         self.decisions = [ins[1] for proc in self.procedures for ins in proc.code
                           if ins[0] in (CHOOSE, CHANCE)]
         #: Settings under which the data checks held (they may read settings: a table's size).
@@ -474,6 +479,17 @@ class Game:
         """
         chosen = self.settings_for(settings)
         key = (players, tuple(sorted(chosen.items())) if settings else None)
+        plain = not (log or check_invariants or lazy)
+        begun = self._begun.get(key) if plain else None
+        if begun is not None and type(begun) is self.state_class(begun.variant):
+            st = begun.clone()  # (its own containers: a copy shares only what never changes in place)
+            st.settings = chosen
+            st.seats = list(range(players))
+            st.rng = seed & _SEEDS
+            st.start = begun._restarted(st.rng)
+            if resolve_setup_chance:
+                st.advance_chance()
+            return st
         start = self._starts.get(key)
         if start is not None:  # the same start as the last game of these players and settings, copied
             st = start.state(self, chosen, seed)
@@ -493,6 +509,10 @@ class Game:
         if check_invariants:
             st.assert_invariants("setup")
         st.mark_start()
+        if plain and st.start is not None and (key in self._begun or len(self._begun) < MAX_STARTS) \
+                and not any(type(v) is list for table in st.vals.values() for v in table.values()):
+            self._begun[key] = st.start  # (never changed: a start is copied, never changed; a list in a table
+            # would be shared by the copies, which Python may change in place)
         if resolve_setup_chance:
             st.advance_chance()
         return st
@@ -672,7 +692,7 @@ class _Start:
 def _not_started(st: State, seed: int) -> None:
     """Set what a state has before its first run: no frames, no decision, no history, the seed's generator."""
     st.frames = []
-    st.rng = seed & ((1 << 64) - 1)
+    st.rng = seed & _SEEDS
     st.pending = None
     st.winners = None
     st.history = []

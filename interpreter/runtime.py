@@ -605,6 +605,16 @@ class State:
         self.trail = None
         self.start = self.clone()
 
+    def _restarted(self, rng: int) -> State:
+        """This position as the start (:attr:`start`) of a new state whose generator is ``rng``: a state that
+        shares all of this one's parts, as starts are shared (:meth:`undo` copies a start, never changes it).
+        Only for a position that nothing changes any more (see :meth:`Game.new_state`)."""
+        made = object.__new__(type(self))
+        for slot in State.__slots__:
+            setattr(made, slot, getattr(self, slot))
+        made.rng = rng
+        return made
+
     def undoable(self) -> int:
         """How many actions :meth:`undo` can take back (those since the state was started, loaded or marked)."""
         count, cell = 0, self.trail

@@ -718,6 +718,39 @@ def test_a_new_state_shares_no_list_with_the_start_later_states_copy(tmp_path: P
         assert game.new_state(2, seed=5).to_json() == expected
 
 
+@pytest.mark.parametrize("spec, players", [("rattus", 4), ("nim", 3)])
+def test_a_new_state_copied_from_the_first_is_the_state_made_afresh(spec: str, players: int) -> None:
+    # Game.new_state copies the first position of the first new state of those players and settings (the
+    # run to it draws nothing), with the seed's generator: the same state as one made afresh (a state that
+    # checks its invariants is never a copy), undone back to the same start; a copy changed in place (as
+    # Python may change a state) changes no later one
+    root = Path(__file__).parents[2] / "spec" / spec
+    for game in both(root if root.is_dir() else SPECS / spec):
+        afresh = {seed: game.new_state(players, seed=seed, check_invariants=True) for seed in (1, 2, 3)}
+        expected = {seed: json.loads(json.dumps(st.to_json())) for seed, st in afresh.items()}
+        for seed in (1, 2, 3, 2):
+            st = game.new_state(players, seed=seed)
+            assert st.to_json() == expected[seed] and type(st) is game.state_class(st.variant)
+            for table in st.zones.values():
+                for pieces in table.values():
+                    pieces.append(pieces[0] if pieces else 0)
+            for table in st.vals.values():
+                table.clear()
+            st.frames[-1][2]["changed"] = 1
+            played = game.new_state(players, seed=seed, resolve_setup_chance=True)
+            afresh[seed].advance_chance()
+            assert played.to_json() == afresh[seed].to_json()
+            rng = random.Random(seed)
+            for _ in range(6):
+                if not played.is_terminal():
+                    played.apply_index(rng.randrange(played.num_legal_actions()))
+            assert played.undoable() > 0
+            while played.undoable():
+                played.undo()
+            assert played.to_json() == expected[seed]
+        assert list(game._begun) == [(players, None)]  # (copied from the first new state)
+
+
 def test_a_number_past_the_bound_in_a_listing_is_a_rule_error_on_both(tmp_path: Path) -> None:
     # every number the rules compute is within 2**63-1, a sum only compared too (docs/language.rst,
     # "Numbers"): the listing fails on both, at the same place, with the same words
