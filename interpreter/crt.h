@@ -533,10 +533,95 @@ static PyObject *rt_get(PyObject *d, PyObject *key) {
     return v;
 }
 
-/* A zone's live list of pieces (borrowed); steals the key reference. */
+/* ------------------------------------------------------------ zones by place
+ * A zone's list of pieces found by its place, the zone's name and key (the objects of a place tuple in st.loc, or
+ * those the generated code names), remembered in a table of slots by the two objects' addresses (each held by its
+ * slot): found again without a look-up while st.zones and the zone's dict are the very ones, unchanged (their
+ * version tags: a new dict or any change gets a new one; a zone's list is changed in place, its dict never is).
+ * A slot also keeps the place tuple (name, key) that State.move_piece makes, for every piece moved there (a tuple
+ * of the very same objects: equal, immutable, plain data as Python's).  The dicts are compared by address only
+ * until their tags match.  Only with dict version tags (RT_MIRRORS). */
+typedef struct {
+    PyObject *zname, *zkey;               /* (owned) */
+    PyObject *place;                      /* (zname, zkey), made when a piece is first moved there (owned), or NULL */
+    PyObject *zones; uint64_t zones_tag;  /* st.zones as it was when found */
+    PyObject *table; uint64_t table_tag;  /* zones[zname] (alive while zones is unchanged), as it was */
+    PyObject *list;                       /* table[zkey] (alive while table is unchanged) */
+} ZoneSlot;
+#define RT_ZONE_BITS 8
+static ZoneSlot ZONE_SLOTS[1 << RT_ZONE_BITS];
+
+RT_HOT ZoneSlot *rt_zone_slot(PyObject *zname, PyObject *zkey) {
+    uint64_t h = ((uint64_t)(uintptr_t)zname ^ ((uint64_t)(uintptr_t)zkey << 7)) * 0x9E3779B97F4A7C15ULL;
+    return &ZONE_SLOTS[h >> (64 - RT_ZONE_BITS)];
+}
+
+/* Whether slot s holds the zone (zname, zkey) of r's st.zones (read, an exact dict) as it is now. */
+RT_HOT int rt_zone_slot_live(R *r, ZoneSlot *s, PyObject *zname, PyObject *zkey) {
+    return RT_MIRRORS && s->zname == zname && s->zkey == zkey && s->zones == r->zones
+           && s->zones_tag == RT_DICT_TAG(r->zones) && s->table_tag == RT_DICT_TAG(s->table);
+}
+
+/* Remember in its slot that zones[zname] is the dict t and t[zkey] the list z (none of them changed since). */
+static void rt_zone_slot_fill(ZoneSlot *s, PyObject *zones, PyObject *zname, PyObject *zkey, PyObject *t, PyObject *z) {
+    if (!RT_MIRRORS) return;
+    if (s->zname != zname || s->zkey != zkey) {
+        PyObject *n = s->zname, *k = s->zkey, *pl = s->place;
+        s->zname = Py_NewRef(zname); s->zkey = Py_NewRef(zkey); s->place = NULL;
+        Py_XDECREF(n); Py_XDECREF(k); Py_XDECREF(pl);  /* (no Python code: names, keys, tuples of them) */
+    }
+    s->zones = zones; s->zones_tag = RT_DICT_TAG(zones);
+    s->table = t; s->table_tag = RT_DICT_TAG(t);
+    s->list = z;
+}
+
+static PyObject *rt_zone_quiet_slow(R *r, PyObject *zname, PyObject *zkey, ZoneSlot *s) {
+    if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) { PyErr_Clear(); return NULL; }
+    if (!PyDict_CheckExact(r->zones)) return NULL;
+    if (rt_zone_slot_live(r, s, zname, zkey)) return s->list;
+    PyObject *t = PyDict_GetItemWithError(r->zones, zname);
+    PyObject *z = t && PyDict_CheckExact(t) ? PyDict_GetItemWithError(t, zkey) : NULL;
+    if (PyErr_Occurred()) PyErr_Clear();
+    if (!z || !PyList_CheckExact(z)) return NULL;
+    rt_zone_slot_fill(s, r->zones, zname, zkey, t, z);
+    return z;
+}
+
+/* A zone's list of pieces by a place's zone name and key (borrowed; its slot in *slot), with no error set: NULL if
+ * it is not there as State holds it. */
+RT_HOT PyObject *rt_zone_quiet(R *r, PyObject *zname, PyObject *zkey, ZoneSlot **slot) {
+    ZoneSlot *s = *slot = rt_zone_slot(zname, zkey);
+    if (r->zones && PyDict_CheckExact(r->zones) && rt_zone_slot_live(r, s, zname, zkey)) return s->list;
+    return rt_zone_quiet_slow(r, zname, zkey, s);
+}
+
+/* The place tuple (zname, zkey) (a new reference), the one its slot s keeps (made once); NULL with an error set. */
+static PyObject *rt_zone_place(ZoneSlot *s, PyObject *zname, PyObject *zkey) {
+    if (RT_MIRRORS && s->zname == zname && s->zkey == zkey) {
+        if (!s->place && !(s->place = PyTuple_Pack(2, zname, zkey))) return NULL;
+        return Py_NewRef(s->place);
+    }
+    return PyTuple_Pack(2, zname, zkey);
+}
+
+/* A zone's live list of pieces (borrowed); steals the key reference.  Found by its slot (see "zones by place")
+ * while the state's zones are as they were, else looked up (and remembered). */
 static PyObject *rt_zone(R *r, PyObject *name, PyObject *key) {
+    if (RT_MIRRORS && key && r->zones && PyDict_CheckExact(r->zones)) {
+        ZoneSlot *s = rt_zone_slot(name, key);
+        if (rt_zone_slot_live(r, s, name, key)) { rt_decref(key); return s->list; }
+    }
     PyObject *t = rt_zone_table(r, name);
     if (!t) { Py_XDECREF(key); return NULL; }
+    if (RT_MIRRORS && key && PyDict_CheckExact(r->zones) && PyDict_CheckExact(t)) {
+        PyObject *z = PyDict_GetItemWithError(t, key);
+        if (z && PyList_CheckExact(z)) {
+            rt_zone_slot_fill(rt_zone_slot(name, key), r->zones, name, key, t, z);
+            rt_decref(key);
+            return z;
+        }
+        PyErr_Clear();  /* (looked up again below, to raise what it raises) */
+    }
     PyObject *z = rt_get(t, key);
     if (z && !PyList_Check(z)) { PyErr_SetString(PyExc_TypeError, "a zone is a list"); return NULL; }
     return z;
@@ -716,16 +801,6 @@ static int rt_begin_scope(R *r, PyObject *scope) {
     return 0;
 }
 
-/* A zone's list of pieces by a place's zone name and key (borrowed), with no error set: NULL if it is not there. */
-static PyObject *rt_zone_quiet(R *r, PyObject *zname, PyObject *zkey) {
-    if (!r->zones && !(r->zones = rt_attr(r->st, CSI_zones, S_zones))) { PyErr_Clear(); return NULL; }
-    if (!PyDict_CheckExact(r->zones)) return NULL;
-    PyObject *t = rt_named(r->zones, zname);  /* (the zone's dict found by its name's address, while unchanged) */
-    PyObject *z = t && PyDict_CheckExact(t) ? PyDict_GetItemWithError(t, zkey) : NULL;
-    if (PyErr_Occurred()) PyErr_Clear();
-    return z && PyList_CheckExact(z) ? z : NULL;
-}
-
 /* The index of a piece in a zone's list (as list.index finds it); -1 if it is not there (no error set). */
 static Py_ssize_t rt_find_quiet(PyObject *list, int64_t piece) {
     Py_ssize_t n = PyList_GET_SIZE(list);
@@ -759,14 +834,15 @@ static int rt_move(R *r, int64_t piece, PyObject *zname, PyObject *zkey, int hid
         if (PyList_CheckExact(loc) && PyList_CheckExact(face_up) && piece >= 0 && piece < PyList_GET_SIZE(loc)
             && piece < PyList_GET_SIZE(face_up)) {
             PyObject *old = PyList_GET_ITEM(loc, piece);
+            ZoneSlot *from = NULL, *to = NULL;
             PyObject *source = PyTuple_CheckExact(old) && PyTuple_GET_SIZE(old) == 2
-                               ? rt_zone_quiet(r, PyTuple_GET_ITEM(old, 0), PyTuple_GET_ITEM(old, 1)) : NULL;
-            PyObject *target = source ? rt_zone_quiet(r, zname, zkey) : NULL;
+                               ? rt_zone_quiet(r, PyTuple_GET_ITEM(old, 0), PyTuple_GET_ITEM(old, 1), &from) : NULL;
+            PyObject *target = source ? rt_zone_quiet(r, zname, zkey, &to) : NULL;
             Py_ssize_t at = target ? rt_find_quiet(source, piece) : -1;
             if (at >= 0) {
                 PyObject *p = PyList_GET_ITEM(source, at);
                 PyObject *place = PyTuple_GET_ITEM(old, 0) == zname && PyTuple_GET_ITEM(old, 1) == zkey
-                                  ? Py_NewRef(old) : PyTuple_Pack(2, zname, zkey);
+                                  ? Py_NewRef(old) : rt_zone_place(to, zname, zkey);
                 Py_DECREF(zkey);
                 if (!place) return -1;
                 /* source.remove(p): its reference is ours now (the list keeps its room, as list.remove may) */
@@ -801,8 +877,9 @@ static int rt_swap(R *r, int64_t a, int64_t b) {
         && b < PyList_GET_SIZE(loc)) {
         PyObject *ta = PyList_GET_ITEM(loc, a), *tb = PyList_GET_ITEM(loc, b);
         if (PyTuple_CheckExact(ta) && PyTuple_GET_SIZE(ta) == 2 && PyTuple_CheckExact(tb) && PyTuple_GET_SIZE(tb) == 2) {
-            PyObject *la = rt_zone_quiet(r, PyTuple_GET_ITEM(ta, 0), PyTuple_GET_ITEM(ta, 1));
-            PyObject *lb = la ? rt_zone_quiet(r, PyTuple_GET_ITEM(tb, 0), PyTuple_GET_ITEM(tb, 1)) : NULL;
+            ZoneSlot *sa = NULL, *sb = NULL;
+            PyObject *la = rt_zone_quiet(r, PyTuple_GET_ITEM(ta, 0), PyTuple_GET_ITEM(ta, 1), &sa);
+            PyObject *lb = la ? rt_zone_quiet(r, PyTuple_GET_ITEM(tb, 0), PyTuple_GET_ITEM(tb, 1), &sb) : NULL;
             Py_ssize_t ia = la ? rt_find_quiet(la, a) : -1, ib = lb ? rt_find_quiet(lb, b) : -1;
             if (ia >= 0 && ib >= 0) {
                 /* la[ia], lb[ib] = b, a; loc[a], loc[b] = loc[b], loc[a] */

@@ -966,7 +966,7 @@ def test_swaps_scopes_and_sayings_in_c_play_as_in_python(tmp_path: Path, log: bo
         assert a.to_json() == b.to_json() and (a.log == b.log) and (bool(a.log) == log)
 
 
-@pytest.mark.parametrize("damage", ["place", "used", "missing"])
+@pytest.mark.parametrize("damage", ["place", "used", "missing", "stray"])
 def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: Path, damage: str) -> None:
     # a state changed from Python into data of other kinds: C hands the statement to the State's method
     c, py = _swaps_game(tmp_path)
@@ -976,6 +976,8 @@ def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: P
         for piece in range(len(state.loc)):
             if damage == "place":  # a place as a list, not a tuple: Python unpacks it all the same
                 state.loc[piece] = list(state.loc[piece])
+            if damage == "stray":  # a place whose zone does not hold the piece: a move or swap of it fails alike
+                state.loc[piece] = ("shelf", 1)
         if damage == "used":
             state.used["grab"] = frozenset(state.used["grab"])  # no clear(): an error at `begin turn`
         if damage == "missing":
@@ -991,6 +993,44 @@ def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: P
                 break
         outcomes.append((taken, state.to_json() if damage == "place" else None))
     assert outcomes[0] == outcomes[1]
+
+
+def _zones_edited(state: State, edit: str, step: int) -> None:
+    """Change a state's zones from Python (as a tool may) into equal data: new lists, dicts or both."""
+    if edit == "lists":  # a zone's lists replaced by copies: the dict of the zone changes
+        for zone in state.zones.values():
+            for key in list(zone):
+                zone[key] = list(zone[key])
+    elif edit == "zone":  # a zone's dict replaced by a copy holding the same lists
+        state.zones["shelf"] = dict(state.zones["shelf"])
+    elif edit == "zones":  # all the zones anew
+        state.zones = {name: {key: list(pieces) for key, pieces in zone.items()} for name, zone in state.zones.items()}
+    elif edit == "order":  # a zone's list changed in place
+        state.zones["pile"][None].reverse()
+    elif edit == "clone" and step % 2:  # a clone of it played on in between (its zones copied)
+        state.clone().apply_index(0)
+
+
+@pytest.mark.parametrize("edit", ["lists", "zone", "zones", "order", "clone"])
+def test_a_move_after_python_changed_the_zones_reads_them_afresh(tmp_path: Path, edit: str) -> None:
+    # C finds a zone's list by its place (zone name and key) from slots it keeps (crt.h "zones by place") while
+    # st.zones and the zone's dict are the very ones, unchanged: zones changed from Python are read as they are now
+    c, py = _swaps_game(tmp_path)
+    assert c.backend().backend == "c"
+    for seed in range(4):
+        a, b = c.new_state(2, seed), py.new_state(2, seed)
+        rng = random.Random(seed)
+        step = 0
+        while not a.is_terminal():
+            if step % 3 == 1:
+                _zones_edited(a, edit, step)
+                _zones_edited(b, edit, step)
+            i = rng.randrange(a.num_legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+            assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts(), (seed, step)
+            assert all(type(place) is tuple for place in a.loc), (seed, step)
+            step += 1
 
 
 NEIGHBOURS_SPEC = WORLDS_SPEC.replace(
