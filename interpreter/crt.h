@@ -2669,7 +2669,7 @@ RT_HOT int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGra
  * same advance, of the program game.native_runners[variant] holds) and otherwise calls the Python method itself
  * (SM_PY), the reference: the same answers, errors and refusals. */
 enum { SM_APPLY_INDEX, SM_IS_TERMINAL, SM_NUM_LEGAL_ACTIONS, SM_IS_CHANCE_NODE, SM_RAN, SM_FAILED, SM_CURRENT_PLAYER,
-       SM_TERMINAL_PLAYER, SM_RESTARTED, SM_N };
+       SM_TERMINAL_PLAYER, SM_RESTARTED, SM_CLONE, SM_N };
 static PyObject *SM_PY[SM_N];  /* State's own Python functions (and its current_player property, TERMINAL_PLAYER),
                                   by the numbers above (owned) */
 static PyObject *S_native_runners, *S_chance;
@@ -2693,14 +2693,17 @@ static PyObject *sm_python(int k, PyObject *st, PyObject *const *args, Py_ssize_
 static struct { PyObject *game_ref, *variant, *runners, *program; uint64_t tag; } SM_LAST;
 #endif
 
-/* The program that game.native_runners[variant] holds for st (borrowed), where it is this module's: NULL (no error
- * set) where it is not, or reading it fails (the Python method then decides as it does). */
+/* The program that game.native_runners[variant] holds for st (borrowed), where it is this module's (its advance
+ * and clone_state this module's): NULL (no error set) where it is not, or reading it fails (the Python method then
+ * decides as it does). */
 static PyObject *sm_program_found(PyObject *game, PyObject *variant) {
     PyObject *runners = PyObject_GetAttr(game, S_native_runners), *program = NULL;
     PyObject *runner = runners && PyDict_CheckExact(runners) ? PyDict_GetItemWithError(runners, variant) : NULL;
     if (runner && PyTuple_CheckExact(runner) && PyTuple_GET_SIZE(runner) >= 3
         && Py_TYPE(PyTuple_GET_ITEM(runner, 1)) == &ProgramType && PyCFunction_Check(PyTuple_GET_ITEM(runner, 2))
-        && PyCFunction_GET_FUNCTION(PyTuple_GET_ITEM(runner, 2)) == (PyCFunction)(void (*)(void))rt_advance_py) {
+        && PyCFunction_GET_FUNCTION(PyTuple_GET_ITEM(runner, 2)) == (PyCFunction)(void (*)(void))rt_advance_py
+        && PyTuple_GET_SIZE(runner) >= 4 && PyCFunction_Check(PyTuple_GET_ITEM(runner, 3))
+        && PyCFunction_GET_FUNCTION(PyTuple_GET_ITEM(runner, 3)) == (PyCFunction)(void (*)(void))rt_clone_state_py) {
         program = PyTuple_GET_ITEM(runner, 1);
 #if PY_VERSION_HEX < 0x030C0000
         PyObject *ref = PyWeakref_NewRef(game, NULL);
@@ -2801,6 +2804,18 @@ static PyObject *sm_is_chance_node(PyObject *st, PyObject *const *args, Py_ssize
     return PyObject_GetAttr(decision, S_chance);
 }
 
+/* st.clone(into=None): the copy clone_state makes (State.clone's), into a spare of this class if given. */
+static PyObject *sm_clone(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *into = nargs == 1 ? args[0] : Py_None;
+    if (nargs > 1 || kwnames || Py_TYPE(st) != CS_SUB || (into != Py_None && Py_TYPE(into) != CS_SUB) || !sm_program(st))
+        return sm_python(SM_CLONE, st, args, nargs, kwnames);
+    PyObject *a[2] = {st, into};
+    PyObject *made = rt_clone_state_py(NULL, a, 2);
+    if (made != Py_NotImplemented) return made;
+    Py_DECREF(made);
+    return sm_python(SM_CLONE, st, args, nargs, kwnames);  /* (a copy for Python to make) */
+}
+
 /* st._restarted(rng): a new State of st's class holding every part of st (shared, as State._restarted shares them)
  * but the generator rng (Game.new_state's start of a new state). */
 static PyObject *sm_restarted(PyObject *st, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -2847,6 +2862,8 @@ static PyMethodDef SM_METHODS[] = {
      "How many legal actions there are (State.num_legal_actions, in C)."},
     {"is_chance_node", (PyCFunction)(void (*)(void))sm_is_chance_node, SM_FLAGS,
      "Whether the game waits for a chance outcome (State.is_chance_node, in C)."},
+    {"clone", (PyCFunction)(void (*)(void))sm_clone, SM_FLAGS,
+     "An independent copy, made in `into` (a state no longer needed) if given (State.clone, in C)."},
     {"_restarted", (PyCFunction)(void (*)(void))sm_restarted, SM_FLAGS,
      "This position as the start of a new state of another generator (State._restarted, in C)."},
     {NULL, NULL, 0, NULL}
@@ -2854,8 +2871,8 @@ static PyMethodDef SM_METHODS[] = {
 
 /* state_class(cls, functions): make cls, a subclass of State that adds no slot (made by native.runner), this
  * module's (CS_SUB): its methods above set on it; functions are State's own (apply_index, is_terminal,
- * num_legal_actions, is_chance_node, _ran, _failed_in_c, the current_player property), TERMINAL_PLAYER and
- * State._restarted.  The class the module has (one per module: a class
+ * num_legal_actions, is_chance_node, _ran, _failed_in_c, the current_player property), TERMINAL_PLAYER,
+ * State._restarted and State.clone.  The class the module has (one per module: a class
  * given later is not taken), or None where the State class or cls is not laid out as expected. */
 static PyObject *rt_state_class_py(PyObject *self, PyObject *args) {
     (void)self;

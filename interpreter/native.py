@@ -781,8 +781,8 @@ def state_class(module: ModuleType) -> type:
     """The class of the states a module runs: a subclass of :class:`~.runtime.State` that adds no slot and
     only puts C functions (``crt.h``: method descriptors, called with no Python frame) in the places of the
     methods a game loop calls at every action (``apply_index``, ``is_terminal``, ``num_legal_actions``,
-    ``is_chance_node``, the property ``current_player``; and ``_restarted``, once a game); each does what the
-    Python one does, calling it wherever that is not plain.
+    ``is_chance_node``, the property ``current_player``; and ``clone``, once a node of a search, and
+    ``_restarted``, once a game); each does what the Python one does, calling it wherever that is not plain.
     One per module; State itself where the module cannot lay one out.  A state of it is a State in every
     other way (``isinstance``, slots, JSON, clones)."""
     from .runtime import TERMINAL_PLAYER, State  # (here: the runtime imports this module)
@@ -794,7 +794,7 @@ def state_class(module: ModuleType) -> type:
         made = module.state_class(cls, (State.apply_index, State.is_terminal, State.num_legal_actions,
                                         State.is_chance_node, State._ran, State._failed_in_c,
                                         State.__dict__["current_player"], TERMINAL_PLAYER,
-                                        State._restarted)) or State
+                                        State._restarted, State.clone)) or State
         module.__dict__["state_class_made"] = made
     return made
 

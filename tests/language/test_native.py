@@ -359,11 +359,12 @@ def _apply_outcome(state: Any, index: Any) -> tuple[Any, ...]:
 
 #: The methods a game loop calls at every action: C functions on the class of a state whose variant runs in C
 #: (and the property current_player, a C getter).
-LOOP_METHODS = ("apply_index", "is_terminal", "num_legal_actions", "is_chance_node", "current_player")
+LOOP_METHODS = ("apply_index", "is_terminal", "num_legal_actions", "is_chance_node", "current_player", "clone")
 #: Calls of them that the Python methods refuse (or read) as Python refuses any call: C hands them over.
 ODD_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("apply_index", (), {}), ("apply_index", (0, 1), {}), ("apply_index", (), {"position": 0}),
     ("is_terminal", (1,), {}), ("num_legal_actions", (), {"all": True}), ("is_chance_node", (None,), {}),
+    ("clone", (None, 1), {}), ("clone", (), {"spare": None}), ("clone", (1,), {}),
 ]
 
 
@@ -405,7 +406,7 @@ def test_apply_index_takes_and_refuses_alike_on_both(mode: str) -> None:
     assert c.native_runners[0] is not None and py.native_runners.get(0) is None
     flags = {"lazy": mode == "lazy", "check_invariants": mode == "check_invariants"}
     a, b = c.new_state(2, seed=4, **flags), py.new_state(2, seed=4, **flags)
-    assert _methods_in_c(a) == [mode != "lazy"] * 5 and _methods_in_c(b) == [False] * 5
+    assert _methods_in_c(a) == [mode != "lazy"] * len(LOOP_METHODS) and not any(_methods_in_c(b))
     assert isinstance(a, State) and type(b) is State
     rng = random.Random(7)
     took_in_c = steps = 0
@@ -414,6 +415,8 @@ def test_apply_index_takes_and_refuses_alike_on_both(mode: str) -> None:
         assert (a.is_terminal(), a.num_legal_actions(), a.is_chance_node(), a.current_player) == (
             False, n, b.is_chance_node(), b.current_player)
         assert _set_outcome(a, 1) == _set_outcome(b, 1) != ("", "") and _set_outcome(a, None) == _set_outcome(b, None)
+        assert _call_outcome(a, "clone", (a,), {}) == _call_outcome(b, "clone", (b,), {})  # (not into itself)
+        assert a.clone() == a.clone(a.clone()) == b.clone() == b.clone(into=b.clone())
         for index in (-1, n, n + 3, "0", None):
             assert _apply_outcome(a, index) == _apply_outcome(b, index), index
         float_a, float_b = _apply_outcome(a, 1.0), _apply_outcome(b, 1.0)  # (the same kind of error, but a
@@ -444,7 +447,7 @@ def test_the_loops_methods_in_c_run_what_the_games_runner_holds_now() -> None:
     # Python, and to C again once it is back; states made meanwhile are plain States
     c, py = both(SPECS / "nim")
     a, b = c.new_state(2, seed=4), py.new_state(2, seed=4)
-    assert _methods_in_c(a) == [True] * 5
+    assert all(_methods_in_c(a))
     runner = c.native_runners[0]
     kinds = []
     try:
@@ -485,7 +488,7 @@ def test_an_action_that_goes_wrong_in_c_fails_as_in_python(tmp_path: Path, after
     failures = []
     for game in (c, py):
         state = game.new_state(2)
-        assert _methods_in_c(state) == [game is c] * 5
+        assert _methods_in_c(state) == [game is c] * len(LOOP_METHODS)
         with pytest.raises(RuleError) as caught:
             state.apply_index(0)
         err = caught.value
