@@ -154,16 +154,36 @@ static inline int rt_charge(R *r, int64_t steps) {
 
 /* An R for a call on st with these locals, its budget yet to be set (rt_begin: the state's). */
 static int rt_open(R *r, PyObject *st, PyObject *env) {
-    memset(r, 0, sizeof(*r));
+    /* all but the temporaries' room cleared (those below nkept are never read) */
+    memset(r, 0, offsetof(R, kept));
+    memset((char *)r + offsetof(R, nkept), 0, sizeof(*r) - offsetof(R, nkept));
     r->st = st;
     r->env = env;
+#if PY_VERSION_HEX < 0x030C0000
+    if (rt_state_layout(Py_TYPE(st))) {
+        /* st.vals and st.zones held from the start (as the first read of each would: the mirrors' quick test) */
+        PyObject *vals = CS_SLOT(st, CSI_vals), *zones = CS_SLOT(st, CSI_zones);
+        if (vals) r->vals = Py_NewRef(vals);
+        if (zones) r->zones = Py_NewRef(zones);
+        PyObject *v = CS_SLOT(st, CSI_n);  /* the player count, an int of one digit, read in place */
+        if (v && PyLong_CheckExact(v) && Py_SIZE(v) == 1 && ((PyLongObject *)v)->ob_digit[0] <= 64) {
+            r->n = (int64_t)((PyLongObject *)v)->ob_digit[0];
+            return 0;
+        }
+    }
+#else
     rt_state_layout(Py_TYPE(st));
+#endif
     PyObject *n = rt_attr(st, CSI_n, S_n);
-    if (!n) return -1;
-    r->n = PyLong_AsLongLong(n);
-    Py_DECREF(n);
-    if (r->n < 1 || r->n > 64) { PyErr_SetString(PyExc_ValueError, "a state of 1 to 64 players"); return -1; }
-    return 0;
+    if (n) {
+        r->n = PyLong_AsLongLong(n);
+        Py_DECREF(n);
+        if (r->n >= 1 && r->n <= 64) return 0;
+        PyErr_SetString(PyExc_ValueError, "a state of 1 to 64 players");
+    }
+    Py_CLEAR(r->vals);  /* (no rt_end follows a failed open) */
+    Py_CLEAR(r->zones);
+    return -1;
 }
 
 static int rt_begin(R *r, PyObject *st, PyObject *env) {
@@ -189,6 +209,23 @@ RT_HOT void rt_release(R *r) {
     Py_CLEAR(r->spill);
 }
 
+/* The budget left written back into the int st.budget holds, where nothing but the state holds it (no one can see
+ * it change: a run's end then allocates and frees no int), it is of one digit and so is the budget (never one of
+ * CPython's shared small ints: those are held by CPython too).  1 if so. */
+RT_HOT int rt_budget_kept(R *r) {
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    if (!RT_IS_CS(Py_TYPE(r->st))) return 0;
+    PyObject *b = CS_SLOT(r->st, CSI_budget);
+    if (!b || !PyLong_CheckExact(b) || Py_REFCNT(b) != 1 || Py_SIZE(b) != 1 || r->budget <= 256
+        || r->budget >= ((int64_t)1 << PyLong_SHIFT)) return 0;
+    ((PyLongObject *)b)->ob_digit[0] = (digit)r->budget;
+    return 1;
+#else
+    (void)r;
+    return 0;
+#endif
+}
+
 /* Write the budget back and free what the call held; ok: 0 for success, -1 for an error. */
 static int rt_end(R *r, int ok) {
     PyObject *et = NULL, *ev = NULL, *tb = NULL;
@@ -197,12 +234,14 @@ static int rt_end(R *r, int ok) {
         PyErr_NormalizeException(&et, &ev, &tb);
         rt_place(r, ev);
     }
-    PyObject *b = PyLong_FromLongLong(r->budget);
-    if (b) {
-        if (rt_set_attr(r->st, CSI_budget, S_budget, b) < 0) PyErr_Clear();
-        Py_DECREF(b);
-    } else {
-        PyErr_Clear();
+    if (!rt_budget_kept(r)) {
+        PyObject *b = PyLong_FromLongLong(r->budget);
+        if (b) {
+            if (rt_set_attr(r->st, CSI_budget, S_budget, b) < 0) PyErr_Clear();
+            Py_DECREF(b);
+        } else {
+            PyErr_Clear();
+        }
     }
     rt_release(r);
     Py_CLEAR(r->vals);
@@ -993,12 +1032,13 @@ static PyObject *rt_pending_new(PyObject *decision, PyObject *who, PyObject *mad
     if (p) {
         PENDING_SPARE = NULL;
         int nold = 0;
-        for (int i = 0; i < RT_PENDING_FIELDS; i++) {
-            PyObject **at = (PyObject **)((char *)p + PENDING_AT[i]);
-            if (*at == vals[i]) continue;  /* (a field None before and after) */
-            old[nold++] = *at;
-            *at = Py_NewRef(vals[i]);
-        }
+#define RT_PENDING_SET(i, v) do { PyObject **at_ = (PyObject **)((char *)p + PENDING_AT[i]); \
+                                  if (*at_ != (v)) { old[nold++] = *at_; *at_ = Py_NewRef(v); } } while (0)
+        RT_PENDING_SET(0, decision); RT_PENDING_SET(1, who); RT_PENDING_SET(2, made);  /* (a field None before and */
+        RT_PENDING_SET(3, Py_None); RT_PENDING_SET(4, Py_None);                      /* after is left as it is) */
+        RT_PENDING_SET(5, Py_None); RT_PENDING_SET(6, Py_None);
+#undef RT_PENDING_SET
+        _Static_assert(RT_PENDING_FIELDS == 7, "a field set above for each");
         /* the last decision's fields let go of once p is whole (the options go back to the free list) */
         while (nold > 0) rt_xdecref(old[--nold]);
         return p;
@@ -1797,10 +1837,52 @@ RT_HOT Py_ssize_t rt_frame_int(PyObject *o, Py_ssize_t bound) {
     return (v >= 0 && v < bound) ? v : -1;
 }
 
-static int rt_frame_set_pc(PyObject *fr, Py_ssize_t pc) {
-    PyObject *v = rt_int_obj(pc);
-    if (!v) return -1;
-    return PyList_SetItem(fr, 1, v);  /* steals v */
+RT_HOT int rt_frame_set_pc(PyObject *fr, Py_ssize_t pc) {
+    if (pc < 0 || pc >= 256 || PyList_GET_SIZE(fr) < 2) {
+        PyObject *v = PyLong_FromSsize_t(pc);
+        return v ? PyList_SetItem(fr, 1, v) : -1;  /* (steals v) */
+    }
+    PyObject *old = PyList_GET_ITEM(fr, 1);
+    PyList_SET_ITEM(fr, 1, Py_NewRef(PyTuple_GET_ITEM(SMALL_INTS, pc)));
+    rt_decref(old);
+    return 0;
+}
+
+/* Frame lists let go of by returns (see rt_frame_done), each [None, None, None] and held by nothing else (owned),
+ * for the next calls: a call then allocates no list. */
+#define RT_FRAME_SPARES 8
+static PyObject *FRAME_SPARES[RT_FRAME_SPARES];
+static int FRAME_NSPARE;
+
+/* A frame list [proc, 0, env] (steals env; NULL with an error set): a spare if there is one, else a new one. */
+static PyObject *rt_frame_new(Py_ssize_t proc, PyObject *env) {
+    PyObject *p = rt_int_obj(proc);
+    if (!p) { rt_decref(env); return NULL; }
+    PyObject *nf;
+    if (FRAME_NSPARE > 0) {
+        nf = FRAME_SPARES[--FRAME_NSPARE];
+        PyObject **items = ((PyListObject *)nf)->ob_item;  /* (Nones: still held by None's other holders) */
+        rt_decref(items[0]); rt_decref(items[1]); rt_decref(items[2]);
+    } else if (!(nf = PyList_New(3))) {
+        rt_decref(p); rt_decref(env); return NULL;
+    }
+    PyList_SET_ITEM(nf, 0, p);
+    PyList_SET_ITEM(nf, 1, Py_NewRef(PyTuple_GET_ITEM(SMALL_INTS, 0)));
+    PyList_SET_ITEM(nf, 2, env);
+    return nf;
+}
+
+/* Let go of a frame list (a reference): kept as a spare where nothing else holds it (a return popped it), its items
+ * let go of (the locals freed as before). */
+RT_HOT void rt_frame_done(PyObject *fr) {
+    if (Py_REFCNT(fr) != 1 || FRAME_NSPARE >= RT_FRAME_SPARES || !PyList_CheckExact(fr) || PyList_GET_SIZE(fr) != 3) {
+        rt_decref(fr);
+        return;
+    }
+    PyObject **items = ((PyListObject *)fr)->ob_item, *a = items[0], *b = items[1], *c = items[2];
+    items[0] = Py_NewRef(Py_None); items[1] = Py_NewRef(Py_None); items[2] = Py_NewRef(Py_None);
+    FRAME_SPARES[FRAME_NSPARE++] = fr;  /* (kept before the items go: freeing them runs no Python code, but be sure) */
+    rt_decref(a); rt_decref(b); rt_decref(c);
 }
 
 /* Run a body that changes nothing (new locals, a listing); where it gives up on a number past the bound,
@@ -1887,12 +1969,8 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 PyObject *made = NULL;
                 if (rt_run_pure(r, in, argv, 2, &made) < 0) { next = -1; break; }
                 if (rt_frame_set_pc(fr, pc + 1) < 0) { rt_decref(made); next = -1; break; }
-                PyObject *nf = PyList_New(3);
-                PyObject *target = nf ? rt_int_obj(in->target) : NULL;
-                if (!target) { Py_XDECREF(nf); rt_decref(made); next = -1; break; }
-                PyList_SET_ITEM(nf, 0, target);
-                PyList_SET_ITEM(nf, 1, rt_int_obj(0));
-                PyList_SET_ITEM(nf, 2, made);
+                PyObject *nf = rt_frame_new(in->target, made);
+                if (!nf) { next = -1; break; }
                 int bad = PyList_Append(frames, nf);
                 rt_decref(nf);
                 if (bad) { next = -1; break; }
@@ -1940,7 +2018,7 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
             rt_decref(frames);
             return NULL;
         }
-        rt_decref(fr);
+        rt_frame_done(fr);
         if (next == 2) break;
         if (next == 3) goto hand_over;
     }
@@ -2084,8 +2162,10 @@ static PyObject *rt_advance_py(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *option = Py_NewRef(tk->option);  /* (held: the slot may be taken by the run below) */
     /* the state changes from here on, as State._advance changes it */
     if (PyList_Append(history, text ? text : tk->entry) < 0) { rt_decref(option); return NULL; }
-    PyObject *cell = PyTuple_Pack(3, trail, option, rng);
+    PyObject *cell = PyTuple_New(3);
     if (!cell) { rt_decref(option); return NULL; }
+    PyTuple_SET_ITEM(cell, 0, Py_NewRef(trail)); PyTuple_SET_ITEM(cell, 1, Py_NewRef(option));
+    PyTuple_SET_ITEM(cell, 2, Py_NewRef(rng));
     Py_SETREF(CS_SLOT(st, CSI_trail), cell);
     PyObject *values = PyTuple_GET_ITEM(option, 1), *env = PyList_GET_ITEM(fr, 2);
     uint64_t env_tag = RT_DICT_TAG(env);

@@ -72,6 +72,28 @@ def test_a_pending_held_by_someone_is_never_reused(spec: str, players: int) -> N
         assert p.decision is decision and len(p.options) == len(texts)
 
 
+@pytest.mark.parametrize("spec, players", [("rattus", 4), ("rattus", 2)])
+def test_frames_and_budgets_held_by_someone_are_never_reused(spec: str, players: int) -> None:
+    # the C run loop keeps the frame lists returns let go of for the next calls (crt.h rt_frame_done, rt_frame_new)
+    # and writes the budget left into the int the state holds (rt_budget_kept), each only where nothing else
+    # holds it: frames and budgets held from Python keep what they were, as on the Python back end
+    c, py = _both(spec)
+    a, b = c.new_state(players, seed=5), py.new_state(players, seed=5)
+    rng = random.Random(5)
+    held: list[tuple[list[Any], list[Any], Any, str]] = []
+    for step in range(120):  # (not to the end: a frame the game's end let go of is left as each loop left it)
+        if step % 2 == 0:  # all the frames, and the budget, held while the state goes on
+            held.append((list(a.frames), list(b.frames), a.budget, str(a.budget)))
+        i = rng.randrange(a.num_legal_actions())
+        a.apply_index(i)
+        b.apply_index(i)
+        assert a.to_json() == b.to_json()
+    assert len(held) == 60 and not a.is_terminal()
+    for frames_a, frames_b, budget, seen in held:
+        assert [list(f) for f in frames_a] == [list(f) for f in frames_b]
+        assert str(budget) == seen
+
+
 @pytest.mark.parametrize("spec, players", [("rattus", 4), ("ratten_scharf", 2), ("nim", 2)])
 def test_clones_taking_the_same_options_keep_their_own_pending_trail_and_undo(spec: str, players: int) -> None:
     c, py = _both(spec)
