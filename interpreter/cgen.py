@@ -1356,8 +1356,28 @@ class Emitter:
                     text += "x" * 24
         return weight(text)
 
+    def held_within(self, make: Callable[[], CVal]) -> CVal:
+        """A loop of an expression outside a listing, its mirrors (and a graph's arrays, a limit's set, values the
+        same at every read, see :meth:`held_value`) found once for the loop: C declared at its start (nothing
+        writes while an expression is computed); in a listing, the listing holds them (see :meth:`pender`)."""
+        if self.held_mirrors is not None:
+            return make()
+        self.held_mirrors, self.invariants, self.held_values = {}, {}, {}
+        try:
+            v = make()
+            held = " ".join(self.held_mirrors.values())
+        finally:
+            self.held_mirrors, self.invariants, self.held_values = None, {}, {}
+        if not held:
+            return v
+        return CVal(f"({{ {held} {v.text}; }})", v.type, v.obj, sure=v.sure, known=v.known)
+
     def aggregate(self, e: A.Aggregate, sc: Scope) -> CVal:
         """An aggregate (`all`, `any`, `count`, `sum`, `most`, `least`, `first`) as a loop."""
+        return self.held_within(lambda: self._aggregate(e, sc))
+
+    def _aggregate(self, e: A.Aggregate, sc: Scope) -> CVal:
+        """:meth:`aggregate`, written where what it reads is held."""
         elem = element_type(self.type_of(e.domain))
         if not _scalar(elem):
             raise Unsupported(f"an aggregate over a list of {elem}", e.pos)
@@ -1407,6 +1427,10 @@ class Emitter:
 
     def comprehension(self, e: A.Comprehension, sc: Scope) -> CVal:
         """A list comprehension: a new list."""
+        return self.held_within(lambda: self._comprehension(e, sc))
+
+    def _comprehension(self, e: A.Comprehension, sc: Scope) -> CVal:
+        """:meth:`comprehension`, written where what it reads is held."""
         elem = element_type(self.type_of(e.domain))
         if not _scalar(elem):
             raise Unsupported(f"a comprehension over a list of {elem}", e.pos)
