@@ -1915,6 +1915,36 @@ static int rt_run_pure(R *r, RtIns *in, PyObject *const *args, Py_ssize_t nargs,
     return *out ? 0 : -1;
 }
 
+/* A `finish` reached by the run loop, as the Python loop takes it: the winners its function names (each a seat of
+ * the game, once: sorted) set, the frames cleared; 2 when done, 3 where the Python loop is to take it (no C
+ * function, a state not laid out as expected, winners that are not seats: it then says so), -1 on error. */
+static int rt_finish(R *r, RtIns *in, PyObject *const *argv, PyObject *frames) {
+    if (in->body < 0 || in->body >= RT_NBODIES || !RT_IS_CS(Py_TYPE(r->st)) || !CS_SLOT(r->st, CSI_winners) || r->n < 1 || r->n > 64) return 3;
+    PyObject *seats = NULL;
+    if (rt_run_pure(r, in, argv, 2, &seats) < 0) return -1;
+    uint64_t won = 0;
+    int plain = PyList_CheckExact(seats);
+    for (Py_ssize_t i = 0; plain && i < PyList_GET_SIZE(seats); i++) {
+        PyObject *s = PyList_GET_ITEM(seats, i);
+        long long v = PyLong_CheckExact(s) ? PyLong_AsLongLong(s) : -1;
+        if (v == -1 && PyErr_Occurred()) PyErr_Clear();
+        if (v < 0 || v >= r->n) plain = 0; else won |= 1ull << v;
+    }
+    rt_decref(seats);
+    if (!plain) return 3;  /* (its function changes nothing: the Python loop runs it again, and refuses them) */
+    PyObject *winners = PyList_New(0);
+    if (!winners) return -1;
+    for (int64_t v = 0; v < r->n; v++)
+        if (won >> v & 1) {
+            PyObject *o = PyLong_FromLongLong(v);
+            int bad = !o || PyList_Append(winners, o) < 0;
+            Py_XDECREF(o);
+            if (bad) { Py_DECREF(winners); return -1; }
+        }
+    Py_XSETREF(CS_SLOT(r->st, CSI_winners), winners);
+    return PyList_SetSlice(frames, 0, PyList_GET_SIZE(frames), NULL) < 0 ? -1 : 2;
+}
+
 /* The state's frames run on to the next decision: the Pending made there; None once the game is over (no
  * frame left); False where the Python loop is to go on from the frame's position.  run(state, program) gives
  * it settled (rt_settle). */
@@ -1995,8 +2025,9 @@ static PyObject *rt_run_frames(PyObject *st, Program *pg, PyObject *frames) {  /
                 next = 2;
                 break;
             }
-            default:  /* FINISH: the Python loop checks the winners */
-                next = 3;
+            default:  /* FINISH (the run ends here: no more frames) */
+                r->env = env;
+                if ((next = rt_finish(r, in, argv, frames)) == 2) result = Py_NewRef(Py_None);
                 break;
             }
         }

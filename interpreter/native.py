@@ -770,6 +770,8 @@ def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any,
                 branches = tuple((br.target, tuple(sys.intern(x.var) for x in br.bindings),
                                   written_later(game, br)) for br in a.branches)
                 ins.append((op, body, 0, a, a.pends[variant], branches))
+            elif op == FINISH:  # (its function run where the body gives up on a number past the bound)
+                ins.append((op, body, 0, None, a[variant], ()))
             else:
                 ins.append((op, body, 0, None, None, ()))
         code.append(tuple(ins))

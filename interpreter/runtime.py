@@ -790,6 +790,7 @@ class State:
                         self._pended(a.pends[v](self, env, a))
                         return
                     elif op == FINISH:
+                        fr[1] = pc  # (winners refused leave the frame there, as C's run loop leaves it)
                         self.winners = self._winners(a[v](self, env), procs[fr[0]], pc)
                         frames.clear()
                         return

@@ -721,6 +721,34 @@ def test_a_new_state_shares_no_list_with_the_start_later_states_copy(tmp_path: P
         assert game.new_state(2, seed=5).to_json() == expected
 
 
+@pytest.mark.parametrize("winners, in_python", [
+    ("[next(first_player), first_player, next(first_player)]", False), ("[]", False),
+    ("[who]", True), ("[first_player, who]", True), ("[next(who)]", False)])
+def test_a_finish_reached_in_c_ends_the_game_as_in_python(tmp_path: Path, winners: str, in_python: bool,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # the C run loop takes a finish itself (the winners sorted, once each) where its winners are seats (or it
+    # fails), and leaves anything else to the Python loop, which refuses it: the same winners, or the same
+    # RuleError, and the same state after it
+    procs = f'procedure play {CITE} {{\n choose by first_player {{ "go" {CITE} {{ }} }}\n finish {winners}\n}}\n'
+    (tmp_path / "a.rules").write_text(HEADER + procs, encoding="utf-8")
+    c, py = both(tmp_path)
+    python_runs = []
+    python_run = State._run_python
+    monkeypatch.setattr(State, "_run_python", lambda st: python_runs.append(type(st)) or python_run(st))
+    outcomes: list[tuple[Any, ...]] = []
+    for game in (c, py):
+        state = game.new_state(2)
+        python_runs.clear()
+        try:
+            state.apply_index(0)
+            outcomes.append((state.winner(), state.frames, state.is_terminal(), state.to_json()))
+        except RuleError as err:
+            outcomes.append((err.message, err.pos, err.citations, type(err.__cause__), state.to_json()))
+        if game is c:  # the finish was taken by the Python loop only where the winners are not all seats
+            assert bool(python_runs) == in_python
+    assert outcomes[0] == outcomes[1]
+
+
 @pytest.mark.parametrize("spec, players", [("rattus", 4), ("nim", 3)])
 def test_a_new_state_copied_from_the_first_is_the_state_made_afresh(spec: str, players: int) -> None:
     # Game.new_state copies the first position of the first new state of those players and settings (the
