@@ -1620,32 +1620,68 @@ class Emitter:
             same = mirror is not None and not value.obj and self.value_kind(value.type) is not None and \
                 self.family(value.type) == self.family(self._kind_type(mirror[2], value.type)) and \
                 (mirror[2] < 3 or self.value_kind(value.type) == mirror[2])
-            out.append(f"{{ {decls} PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; "
-                       f"int _has = PyDict_Contains(_tb, _k); if (_has <= 0) {{ if (_has == 0) "
-                       f"PyErr_Format(PyExc_KeyError, \"%U has no key %R\", {self.name(st.name)}, _k); Py_DECREF(_k); "
-                       f"goto fail; }} _k = rt_keep(r, _k); if (!_k) goto fail; "
-                       f"{'int64_t' if same else 'PyObject *'} _x = {value.text if same else self.box(value, st.pos)}; "
-                       f"PyObject *_v = {self.box(CVal('_x', value.type), st.pos) if same else '_x'}; if (!_v) "
-                           f"goto fail; "
-                       f"uint64_t _tag0 = RT_DICT_TAG(_tb); (void)_tag0; "
-                       f"int _bad = PyDict_SetItem(_tb, _k, _v); Py_DECREF(_v); if (_bad) goto fail; "
-                       f"{wrote('_x' if same else None)} }}")
+            slow = (f"{{ PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; "
+                    f"int _has = PyDict_Contains(_tb, _k); if (_has <= 0) {{ if (_has == 0) "
+                    f"PyErr_Format(PyExc_KeyError, \"%U has no key %R\", {self.name(st.name)}, _k); Py_DECREF(_k); "
+                    f"goto fail; }} _k = rt_keep(r, _k); if (!_k) goto fail; "
+                    f"{'int64_t' if same else 'PyObject *'} _x = {value.text if same else self.box(value, st.pos)}; "
+                    f"PyObject *_v = {self.box(CVal('_x', value.type), st.pos) if same else '_x'}; if (!_v) "
+                    f"goto fail; "
+                    f"uint64_t _tag0 = RT_DICT_TAG(_tb); (void)_tag0; "
+                    f"int _bad = PyDict_SetItem(_tb, _k, _v); Py_DECREF(_v); if (_bad) goto fail; "
+                    f"{wrote('_x' if same else None)} }}")
+            if mirror is None or place is None or not same:
+                out.append(f"{{ {decls} {slow} }}")
+                return
+            found = (f"_tb = {table}; _k = {key}; if (!_k) goto fail; int _has = PyDict_Contains(_tb, _k); "
+                     f"if (_has <= 0) {{ if (_has == 0) PyErr_Format(PyExc_KeyError, \"%U has no key %R\", "
+                     f"{self.name(st.name)}, _k); Py_DECREF(_k); goto fail; }} _k = rt_keep(r, _k); "
+                     f"if (!_k) goto fail;")
+            rest = (f"int64_t _x = {value.text}; PyObject *_v = {self.box(CVal('_x', value.type), st.pos)}; "
+                    f"if (!_v) goto fail;")
+            out.append(self.mirrored_write(st.name, mirror, decls, place, ("", found), rest, wrote("_x")))
             return
         if decl_t != INT and self.family(decl_t) != "num":
             raise Unsupported(f"`{op}` of a {decl_t}", st.pos)
         value = self.scalar(st.value, {})
         helper = "rt_add" if op == "+=" else "rt_sub"
         old = self.unbox("_ov", INT, st.pos)
-        out.append(f"{{ {decls} PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; _k = "
-            f"rt_keep(r, _k); "
-                   f"if (!_k) goto fail; PyObject *_ov = PyDict_GetItemWithError(_tb, _k); if (!_ov) {{ "
-                   f"if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, _k); goto fail; }} "
-                   f"int64_t _o = {old.text}; "
-                   f"int64_t _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; "
-                   f"PyObject *_n = rt_int_obj(_r); if (!_n) goto fail; uint64_t _tag0 = RT_DICT_TAG(_tb); "
+        if mirror is None or place is None or mirror[2] != 0:
+            out.append(f"{{ {decls} PyObject *_tb = {table}; PyObject *_k = {key}; if (!_k) goto fail; _k = "
+                       f"rt_keep(r, _k); "
+                       f"if (!_k) goto fail; PyObject *_ov = PyDict_GetItemWithError(_tb, _k); if (!_ov) {{ "
+                       f"if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, _k); goto fail; }} "
+                       f"int64_t _o = {old.text}; "
+                       f"int64_t _v = {value.text}, _r; if ({helper}(_o, _v, &_r) < 0) goto fail; "
+                       f"PyObject *_n = rt_int_obj(_r); if (!_n) goto fail; uint64_t _tag0 = RT_DICT_TAG(_tb); "
                        f"(void)_tag0; "
-                   f"int _bad = PyDict_SetItem(_tb, _k, _n); Py_DECREF(_n); if (_bad) goto fail; "
-                   f"{wrote('_r' if mirror is not None and mirror[2] == 0 else None)} }}")
+                       f"int _bad = PyDict_SetItem(_tb, _k, _n); Py_DECREF(_n); if (_bad) goto fail; "
+                       f"{wrote(None)} }}")
+            return
+        found = (f"_tb = {table}; _k = {key}; if (!_k) goto fail; _k = rt_keep(r, _k); if (!_k) goto fail; "
+                 f"PyObject *_ov = PyDict_GetItemWithError(_tb, _k); if (!_ov) {{ "
+                 f"if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, _k); goto fail; }} _o = {old.text};")
+        rest = (f"int64_t _d = {value.text}, _x; if ({helper}(_o, _d, &_x) < 0) goto fail; "
+                f"PyObject *_v = rt_int_obj(_x); if (!_v) goto fail;")
+        out.append(self.mirrored_write(st.name, mirror, decls, place, ("_o = _m[_at];", found), rest, wrote("_x")))
+
+    def mirrored_write(self, name: str, mirror: tuple[int, list[int], int], decls: str, place: tuple[str, str],
+                       found: tuple[str, str], rest: str, wrote: str) -> str:
+        """C text of a write of a table that has a mirror, at keys of its dimensions: where the mirror holds the
+        key (crt.h rt_mirror_key), the dict's entry is set by that key and its hash, no key made, hashed or
+        looked up (the old value, for `+=`, read from the mirror: ``found[0]``); else (``found[1]``) the key is
+        made and looked up in the dict, as before.  Both then run ``rest`` (the value as ``_x``, boxed as
+        ``_v``; the old one is ``_o``) and keep the mirror up to date (``wrote``)."""
+        i, dims, kind = mirror
+        test, index = place
+        return (f"{{ {decls} int64_t *_m = rt_mirror(r, &VM[{i}], {self.name(name)}, {len(dims)}, VD{i}, {kind}); "
+                f"if (!_m) goto fail; Py_hash_t _h = 0; Py_ssize_t _at = (_m != RT_MIRROR_OFF && ({test})) ? "
+                f"({index}) : -1; PyObject *_kf = _at >= 0 ? rt_mirror_key(r, &VM[{i}], _at, &_h) : NULL; "
+                f"PyObject *_tb, *_k; int64_t _o = 0; (void)_o; "
+                f"if (_kf) {{ _tb = VM[{i}].dict; _k = rt_keep(r, Py_NewRef(_kf)); if (!_k) goto fail; {found[0]} }} "
+                f"else {{ {found[1]} }} {rest} uint64_t _tag0 = RT_DICT_TAG(_tb); (void)_tag0; "
+                f"if ((_kf ? rt_dict_set_hashed(_tb, _k, _h, _v) : rt_dict_set(_tb, _k, _v)) < 0) goto fail; "
+                f"{wrote} }}")
 
     def round_cost(self, statements: Sequence[A.Stmt]) -> int:
         """The steps one round of a loop body costs, as the Python back end weighs it."""

@@ -1130,6 +1130,13 @@ typedef struct Mirror {
     int64_t saved_n;
     PyObject *twin, *twin_of;
     uint64_t twin_tag, twin_of_tag;
+    /* tables: per flat index the key the dict holds there (owned: an equal key of any dict of this table at
+     * key_n players), and its hash, found by the walks over the dict (rt_mirror_slow): a write at keys the
+     * mirror holds sets the dict's entry by that key and hash, making and hashing no key (rt_mirror_key) */
+    PyObject **keyobj;
+    Py_hash_t *keyhash;
+    Py_ssize_t keycap;
+    int64_t key_n;
 } Mirror;
 
 /* The module's mirrors of tables (set at its init). */
@@ -1268,6 +1275,66 @@ static int rt_mirror_adopt(Mirror *m, PyObject *d, uint64_t tag) {
     return 1;
 }
 
+#if RT_MIRRORS
+#define RT_DICT_NEXT(d, pos, k, v, hash) _PyDict_Next((d), (pos), (k), (v), (hash))
+#else
+#define RT_DICT_NEXT(d, pos, k, v, hash) PyDict_Next((d), (pos), (k), (v))
+#endif
+
+/* Room for the keys of a table of `size` flat indexes at n players (those held for other players let go of);
+ * 0 if there is none (the keys are then not held). */
+static int rt_mirror_keys_room(Mirror *m, Py_ssize_t size, int64_t n) {
+    if (!RT_MIRRORS) return 0;
+    if (m->key_n != n) {
+        for (Py_ssize_t i = 0; i < m->keycap; i++) Py_CLEAR(m->keyobj[i]);
+        m->key_n = n;
+    }
+    if (size <= m->keycap) return 1;
+    PyObject **grown = PyMem_Realloc(m->keyobj, sizeof(PyObject *) * (size_t)size);
+    if (!grown) { m->key_n = -1; return 0; }
+    m->keyobj = grown;
+    Py_hash_t *hashes = PyMem_Realloc(m->keyhash, sizeof(Py_hash_t) * (size_t)size);
+    if (!hashes) { m->key_n = -1; return 0; }  /* (keyobj's room grew: keycap stays what both hold) */
+    m->keyhash = hashes;
+    for (Py_ssize_t i = m->keycap; i < size; i++) m->keyobj[i] = NULL;
+    m->keycap = size;
+    return 1;
+}
+
+/* The dict holds key k (of this hash) at flat index at. */
+static inline void rt_mirror_key_found(Mirror *m, Py_ssize_t at, PyObject *k, Py_hash_t hash) {
+    if (at < 0 || at >= m->keycap) return;
+    if (m->keyobj[at] != k) Py_XSETREF(m->keyobj[at], Py_NewRef(k));  /* (a key's freeing runs no Python code) */
+    m->keyhash[at] = hash;
+}
+
+/* The key of flat index `at` of a table mirrored for r's players (borrowed, held by the mirror until its next
+ * walk at other players) and its hash; NULL if it is not held. */
+RT_HOT PyObject *rt_mirror_key(R *r, Mirror *m, Py_ssize_t at, Py_hash_t *hash) {
+    if (!RT_MIRRORS || m->key_n != r->n || at < 0 || at >= m->keycap || !m->keyobj[at]) return NULL;
+    *hash = m->keyhash[at];
+    return m->keyobj[at];
+}
+
+/* d[key] = v by the key's hash (steals v): the write of a table at keys its mirror holds. */
+static int rt_dict_set_hashed(PyObject *d, PyObject *key, Py_hash_t hash, PyObject *v) {
+#if RT_MIRRORS
+    int bad = _PyDict_SetItem_KnownHash(d, key, v, hash);
+#else
+    (void)hash;
+    int bad = PyDict_SetItem(d, key, v);
+#endif
+    Py_DECREF(v);
+    return bad;
+}
+
+/* d[key] = v (steals v): the write of a table at keys its mirror does not hold. */
+static int rt_dict_set(PyObject *d, PyObject *key, PyObject *v) {
+    int bad = PyDict_SetItem(d, key, v);
+    Py_DECREF(v);
+    return bad;
+}
+
 static int64_t *rt_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const int *dims, int vkind) {
     PyObject *d = rt_owned_table(r, m, name, 0);
     if (!d) return NULL;
@@ -1284,12 +1351,14 @@ static int64_t *rt_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const
         if (!grown) return RT_MIRROR_OFF;
         m->vals = grown; m->size = size;
     }
+    int keys = rt_mirror_keys_room(m, size, r->n);
     /* which flat indexes were found: needed only once the keys leave the order last seen (keys in that order
      * are distinct, the dict's size is the table's) */
     char *seen = NULL;
     Py_ssize_t pos = 0, j = 0; PyObject *k, *v;
+    Py_hash_t hash = 0;
     int in_order = 1;
-    while (PyDict_Next(d, &pos, &k, &v)) {
+    while (RT_DICT_NEXT(d, &pos, &k, &v, &hash)) {
         Py_ssize_t at = rt_ordered_key(m, j, k, ndims, dims, r->n, &in_order);
         if (!in_order && !seen) {
             seen = PyMem_Calloc((size_t)(size ? size : 1), 1);
@@ -1305,6 +1374,7 @@ static int64_t *rt_mirror_slow(R *r, Mirror *m, PyObject *name, int ndims, const
         }
         if (seen) seen[at] = 1;
         m->vals[at] = x;
+        if (keys) rt_mirror_key_found(m, at, k, hash);
     }
     PyMem_Free(seen);
     if (!in_order) rt_remember_order(m, d, ndims, dims, r->n);

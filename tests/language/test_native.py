@@ -1026,6 +1026,76 @@ def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: P
     assert outcomes[0] == outcomes[1]
 
 
+TABLES = f'''game g "G" {CITE}
+source src "A source"
+players 2 to 3
+main play
+table spots from "spots.csv" {{
+  key id: text
+  {CITE}
+}}
+counter score[player, spots] = 0
+counter heat[spots, player] = 1
+counter turns = 0
+procedure play {CITE} {{
+  loop {{
+    for p in players {{
+      turns += 1
+      if turns > 40 {{ finish [p] }}
+      choose by p {{
+        "add" s in spots {CITE} {{ score[p, s] += 2
+          heat[s, p] -= 1 }}
+        "set" s in spots where heat[s, p] > -3 {CITE} {{ score[p, s] = heat[s, p] + turns
+          heat[s, p] = 7 }}
+        "pass" {CITE} {{ }}
+      }}
+    }}
+  }}
+}}
+'''
+
+
+def _tables_edited(state: State, edit: int) -> None:
+    """Change a state's tables from Python (as a tool may): equal keys anew, another order, a value, new dicts."""
+    score, heat = state.vals["score"], state.vals["heat"]
+    if edit == 0:  # the same keys as new (equal) objects, in another order
+        state.vals["score"] = {(int(str(p)), str(k)): v for (p, k), v in reversed(list(score.items()))}
+    elif edit == 1:  # a key taken out and put back (the dict's order changes), a value changed
+        key = next(iter(heat))
+        heat[key] = heat.pop(key) + 5
+    elif edit == 2:  # all the tables anew
+        state.vals = {name: dict(table) for name, table in state.vals.items()}
+
+
+def test_table_writes_at_keys_a_mirror_holds_change_the_dict_as_in_python(tmp_path: Path) -> None:
+    # a write of a counter at keys its mirror holds sets the dict's entry by the key and hash the mirror keeps
+    # (crt.h rt_mirror_key): states of 2 and 3 players interleaved (a key's flat index depends on the players),
+    # clones played on, and tables changed from Python, end as on the Python back end
+    (tmp_path / "spots.csv").write_text("id\nA\nB\nC\n", encoding="utf-8")
+    (tmp_path / "a.rules").write_text(TABLES, encoding="utf-8")
+    c, py = both(tmp_path)
+    assert c.backend().backend == "c"
+    games = [(c.new_state(2 + seed % 2, seed), py.new_state(2 + seed % 2, seed), random.Random(seed))
+             for seed in range(6)]
+    step = 0
+    while any(not a.is_terminal() for a, _, _ in games):
+        if step % 3 == 1:  # all played on as clones (C copies the last clone's tables from mirrors: rt_mirror_twin)
+            games = [(a.clone(), b.clone(), rng) for a, b, rng in games]
+        for a, b, rng in games:
+            if a.is_terminal():
+                continue
+            if step % 4 == 3:
+                _tables_edited(a, step // 4 % 3)
+                _tables_edited(b, step // 4 % 3)
+            i = rng.randrange(a.num_legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+            assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts(), step
+            assert list(a.vals["score"]) == list(b.vals["score"]) and list(a.vals["heat"]) == list(b.vals["heat"])
+        step += 1
+    assert step > 10
+
+
 def _zones_edited(state: State, edit: str, step: int) -> None:
     """Change a state's zones from Python (as a tool may) into equal data: new lists, dicts or both."""
     if edit == "lists":  # a zone's lists replaced by copies: the dict of the zone changes
