@@ -2844,7 +2844,7 @@ RT_HOT int rt_world_graph(R *r, int g, PyObject *name, int table, const WorldGra
 
 /* ------------------------------------------------------------------ the State's methods in C
  * A game loop calls state.is_terminal(), state.num_legal_actions() and state.apply_index(i) at every action.  A
- * state whose variant runs wholly in C is of this module's subclass of State (CS_SUB, made by native.runner: no
+ * state whose variant runs wholly in C is of this module's subclass of State (CS_SUB, made by runtime.native_class: no
  * slot of its own, the same layout), on which these methods are C functions: method descriptors, so a call runs
  * no Python frame.  Each does what the Python method does where that is plain (the same reads; apply_index the
  * same advance, of the program game.native_runners[variant] holds) and otherwise calls the Python method itself
@@ -3050,7 +3050,7 @@ static PyMethodDef SM_METHODS[] = {
     {NULL, NULL, 0, NULL}
 };
 
-/* state_class(cls, functions): make cls, a subclass of State that adds no slot (made by native.runner), this
+/* state_class(cls, functions): make cls, a subclass of State that adds no slot (made by runtime.native_class), this
  * module's (CS_SUB): its methods above set on it; functions are State's own (apply_index, is_terminal,
  * num_legal_actions, is_chance_node, _ran, _failed_in_c, the current_player property), TERMINAL_PLAYER,
  * State._restarted and State.clone.  The class the module has (one per module: a class

@@ -38,7 +38,7 @@ from .errors import Diagnostic, IllegalAction, RuleError, SpecError, shown
 from .files import inside, read_text, why_unread
 from .notation import EMPTY_LIST, NO_VALUE, Action, Reader, value_word, who
 from .parser import MAX_SOURCE_BYTES, parse_file, terminal_pattern
-from .runtime import State, World, all_keys
+from .runtime import State, World, all_keys, native_class
 from .stored import state_from_data
 from .types import ANY, EntityType
 
@@ -76,7 +76,7 @@ class Game:
         #: The Python functions each variant's C functions fall back on (see :func:`native.fallback`).
         self.native_fallbacks: dict[int, list[Any]] = {}
         #: Each variant's C run loop, where all its functions are C (see :func:`native.runner`).
-        self.native_runners: dict[int, tuple[Any, Any, Any, Any, type] | None] = {}
+        self.native_runners: dict[int, tuple[Any, Any, Any, Any, type[State]] | None] = {}
         self.symbols = s = checked.symbols
         self.tables = tables
         self.texts = texts
@@ -130,7 +130,7 @@ class Game:
         self._programs: list[ExprCompiler] = []
         self.procedures: list[Procedure] = self._compile(self.defaults)
         self._variants[tuple(sorted(self.defaults.items()))] = 0
-        self.native_runners[0] = native.runner(self.native_reports[0], self, 0)
+        self.native_runners[0] = self._runner(0)
         self.main_index = self.proc_index[s.main.procedure]
         self.invariants: list[tuple[str, A.Condition, Fn]] = [
             (name, decl, self.exprs.expr(decl.expr)) for name, decl in s.invariants.items()
@@ -188,7 +188,7 @@ class Game:
             decision.readings.clear()
         with self._variant_lock:  # which options' texts C may write later depends on the words (written_later)
             for number in list(self.native_runners):
-                self.native_runners[number] = native.runner(self.native_reports[number], self, number)
+                self.native_runners[number] = self._runner(number)
 
     # --------------------------------------------------------------- variants
     def _compile(self, settings: dict[str, str] | None) -> list[Procedure]:
@@ -277,8 +277,14 @@ class Game:
                 elif op in (CHOOSE, CHANCE):
                     a.pends.append(a2.pends[0])
                     a.admits.append(a2.admits[0])
-        self.native_runners[number] = native.runner(self.native_reports[number], self, number)
+        self.native_runners[number] = self._runner(number)
         return number
+
+    def _runner(self, number: int) -> tuple[Any, Any, Any, Any, type[State]] | None:
+        """A variant's C run loop (:func:`native.runner`), the module in it replaced by the class of the
+        variant's new states (:func:`.runtime.native_class`)."""
+        made = native.runner(self.native_reports[number], self, number)
+        return None if made is None else (*made[:4], native_class(made[4]))
 
     def generated_sources(self, settings: Mapping[str, str] | None = None) -> dict[str, str]:
         """The Python source generated for the procedures under some settings (default: the defaults)."""
@@ -443,7 +449,7 @@ class Game:
 
     def state_class(self, variant: int) -> type[State]:
         """The class of a new state of a variant: :class:`State`, or where the variant runs wholly in C the
-        subclass whose methods a game loop calls at every action are C (see :func:`native.state_class`)."""
+        subclass whose methods a game loop calls at every action are C (see :func:`.runtime.native_class`)."""
         native = self.native_runners.get(variant)
         return State if native is None else native[4]
 

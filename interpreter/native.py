@@ -746,14 +746,14 @@ def _lookup(name: str, key: str) -> Built | None:
     return Built(module, time.perf_counter() - start, True, 0)
 
 
-def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any, type] | None:
+def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any, ModuleType] | None:
     """The C run loop of a variant whose functions are all C, as (run, program, advance, clone_state,
-    state class): ``run(state, program)`` runs the state's frames on as :meth:`State._run
+    module): ``run(state, program)`` runs the state's frames on as :meth:`State._run
     <interpreter.runtime.State._run>` does, and ``advance(state, program, index)`` takes an option as
     :meth:`State.apply_index <interpreter.runtime.State.apply_index>` does and runs on (see ``crt.h``),
     calling the C functions directly; ``clone_state(state)`` makes the copy :meth:`State.clone
-    <interpreter.runtime.State.clone>` makes; the state class is the class of the variant's new states
-    (:func:`state_class`).  None where some function is Python."""
+    <interpreter.runtime.State.clone>` makes; the module (the game puts in its place the class of the
+    variant's new states: :func:`.runtime.native_class`).  None where some function is Python."""
     if report.backend != "c" or report.module is None:
         return None
     Ins = tuple[int, int, int, Any, Any, tuple[tuple[int, tuple[str, ...], bool], ...]]
@@ -776,29 +776,7 @@ def runner(report: Report, game: Any, variant: int) -> tuple[Any, Any, Any, Any,
                 ins.append((op, body, 0, None, None, ()))
         code.append(tuple(ins))
     module = report.module
-    return module.run, module.program(tuple(code)), module.advance, module.clone_state, state_class(module)
-
-
-def state_class(module: ModuleType) -> type:
-    """The class of the states a module runs: a subclass of :class:`~.runtime.State` that adds no slot and
-    only puts C functions (``crt.h``: method descriptors, called with no Python frame) in the places of the
-    methods a game loop calls at every action (``apply_index``, ``is_terminal``, ``num_legal_actions``,
-    ``is_chance_node``, the property ``current_player``; and ``clone``, once a node of a search, and
-    ``_restarted``, once a game); each does what the Python one does, calling it wherever that is not plain.
-    One per module; State itself where the module cannot lay one out.  A state of it is a State in every
-    other way (``isinstance``, slots, JSON, clones)."""
-    from .runtime import TERMINAL_PLAYER, State  # (here: the runtime imports this module)
-
-    made = module.__dict__.get("state_class_made")
-    if made is None:
-        cls = type("State", (State,), {"__slots__": (), "__module__": State.__module__,
-                                       "__qualname__": State.__qualname__, "__doc__": State.__doc__})
-        made = module.state_class(cls, (State.apply_index, State.is_terminal, State.num_legal_actions,
-                                        State.is_chance_node, State._ran, State._failed_in_c,
-                                        State.__dict__["current_player"], TERMINAL_PLAYER,
-                                        State._restarted, State.clone)) or State
-        module.__dict__["state_class_made"] = made
-    return made
+    return module.run, module.program(tuple(code)), module.advance, module.clone_state, module
 
 
 
@@ -850,7 +828,6 @@ __all__ = [
     "place_of",
     "runner",
     "say_once",
-    "state_class",
     "toolchain",
     "written_later",
 ]

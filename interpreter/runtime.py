@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
@@ -888,7 +889,7 @@ class State:
         Afterwards it shares nothing that can change with this state, just as a new clone."""
         native = self.game.native_runners.get(self.variant)
         if into is not None and type(into) is not type(self) and isinstance(into, State):
-            into.__class__ = type(self)  # (the copy's class is this state's, as a new clone's: see native.runner)
+            into.__class__ = type(self)  # (the copy's class is this state's, as a new clone's: see native_class)
         if native is not None:  # the same copy, made in C (unless it says Python is to make it)
             made = native[3](self) if into is None else native[3](self, into)
             if made is not NotImplemented:
@@ -900,7 +901,7 @@ class State:
             for slot in State.__slots__:
                 setattr(into, slot, getattr(copy, slot))
             return into
-        c = object.__new__(type(self))  # (State, or the class whose methods are C: see native.runner)
+        c = object.__new__(type(self))  # (State, or the class whose methods are C: see native_class)
         c.budget = STEP_LIMIT
         c.game = self.game
         c.n = self.n
@@ -965,6 +966,26 @@ class State:
     def __repr__(self) -> str:
         to_move = "nobody (game over)" if self.is_terminal() else who(self.current_player)
         return f"<State {self.game.name} players={self.n} to move: {to_move}, {len(self.history)} actions>"
+
+
+def native_class(module: ModuleType) -> type[State]:
+    """The class of the states a C module (:mod:`.native`) runs: a subclass of :class:`State` that adds no
+    slot and only puts C functions (``crt.h``: method descriptors, called with no Python frame) in the places
+    of the methods a game loop calls at every action (``apply_index``, ``is_terminal``, ``num_legal_actions``,
+    ``is_chance_node``, the property ``current_player``; and ``clone``, once a node of a search, and
+    ``_restarted``, once a game); each does what the Python one does, calling it wherever that is not plain.
+    One per module; State itself where the module cannot lay one out.  A state of it is a State in every
+    other way (``isinstance``, slots, JSON, clones)."""
+    made = module.__dict__.get("state_class_made")
+    if made is None:
+        cls = type("State", (State,), {"__slots__": (), "__module__": State.__module__,
+                                       "__qualname__": State.__qualname__, "__doc__": State.__doc__})
+        made = module.state_class(cls, (State.apply_index, State.is_terminal, State.num_legal_actions,
+                                        State.is_chance_node, State._ran, State._failed_in_c,
+                                        State.__dict__["current_player"], TERMINAL_PLAYER,
+                                        State._restarted, State.clone)) or State
+        module.__dict__["state_class_made"] = made
+    return made
 
 
 def _same(a: Any, b: Any) -> bool:
