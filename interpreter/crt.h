@@ -809,12 +809,59 @@ static inline int rt_log_on(R *r) {
     return on;
 }
 
+/* The sets a scope's beginning clears, found last for a scope (its name held; by the name's address): while the
+ * state's scope_limits and used dicts are the very ones, unchanged (their tags: the scope's list of limits and the
+ * sets are the same objects, alive) and that list holds the same names (held), they are the same sets (changed
+ * in place only: used's tag stays). */
+#define RT_SCOPE_SETS 8
+typedef struct {
+    PyObject *scope;                     /* (owned) */
+    PyObject *limits, *used, *names;     /* by address: names is limits[scope] */
+    uint64_t limits_tag, used_tag;
+    Py_ssize_t n;                        /* the limits' names (owned) and their sets (borrowed from used) */
+    PyObject *name[RT_SCOPE_SETS], *set[RT_SCOPE_SETS];
+} ScopeSlot;
+#define RT_SCOPE_SLOTS 16
+static ScopeSlot SCOPE_SLOTS[RT_SCOPE_SLOTS];
+
+/* The slot of a scope holding its sets as they are now in these dicts, or NULL. */
+static ScopeSlot *rt_scope_live(PyObject *scope, PyObject *limits, PyObject *used) {
+    ScopeSlot *s = &SCOPE_SLOTS[((uintptr_t)scope >> 4) % RT_SCOPE_SLOTS];
+    if (!RT_MIRRORS || s->scope != scope || s->limits != limits || s->limits_tag != RT_DICT_TAG(limits)
+        || s->used != used || s->used_tag != RT_DICT_TAG(used) || PyList_GET_SIZE(s->names) != s->n) return NULL;
+    for (Py_ssize_t i = 0; i < s->n; i++)
+        if (PyList_GET_ITEM(s->names, i) != s->name[i]) return NULL;
+    return s;
+}
+
+/* Remember the sets (found) of a scope's limits (names, a list of n of them, just read from the dicts). */
+static void rt_scope_found(PyObject *scope, PyObject *limits, PyObject *used, PyObject *names, Py_ssize_t n,
+                           PyObject **found) {
+    ScopeSlot *s = &SCOPE_SLOTS[((uintptr_t)scope >> 4) % RT_SCOPE_SLOTS];
+    if (!RT_MIRRORS || !PyList_CheckExact(names) || n > RT_SCOPE_SETS || PyList_GET_SIZE(names) != n) return;
+    PyObject *old[RT_SCOPE_SETS + 1];
+    Py_ssize_t nold = 0;
+    for (Py_ssize_t k = 0; k < s->n; k++) old[nold++] = s->name[k];
+    if (s->scope != scope) { old[nold++] = s->scope; s->scope = Py_NewRef(scope); }
+    for (Py_ssize_t k = 0; k < n; k++) { s->name[k] = Py_NewRef(PyList_GET_ITEM(names, k)); s->set[k] = found[k]; }
+    s->n = n; s->names = names;
+    s->limits = limits; s->limits_tag = RT_DICT_TAG(limits);
+    s->used = used; s->used_tag = RT_DICT_TAG(used);
+    while (nold > 0) Py_XDECREF(old[--nold]);  /* (names: no Python code) */
+}
+
 /* State.begin_scope(scope): each used[limit] of scope_limits.get(scope, ()) cleared, in C where the state's data
  * is of the kinds State holds; else (or on any surprise: clearing twice changes nothing) by the method. */
 static int rt_begin_scope(R *r, PyObject *scope) {
     if (RT_IS_CS(Py_TYPE(r->st))) {
         PyObject *limits = CS_SLOT(r->st, CSI_scope_limits), *used = CS_SLOT(r->st, CSI_used);
         if (limits && used && PyDict_CheckExact(limits) && PyDict_CheckExact(used)) {
+            ScopeSlot *slot = rt_scope_live(scope, limits, used);
+            if (slot) {  /* (clearing a set runs no Python code: its items are names and keys) */
+                for (Py_ssize_t i = 0; i < slot->n; i++)
+                    if (PySet_GET_SIZE(slot->set[i]) > 0 && PySet_Clear(slot->set[i]) < 0) return -1;
+                return 0;
+            }
             PyObject *names = PyDict_GetItemWithError(limits, scope);
             if (!names) {
                 if (!PyErr_Occurred()) return 0;
@@ -822,14 +869,20 @@ static int rt_begin_scope(R *r, PyObject *scope) {
             } else if (PyList_CheckExact(names) || PyTuple_CheckExact(names)) {
                 Py_INCREF(names);
                 Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(names);
+                PyObject *found[RT_SCOPE_SETS];
                 for (; i < n; i++) {
                     PyObject *s = PyDict_GetItemWithError(used, PySequence_Fast_GET_ITEM(names, i));
                     if (!s || !PySet_CheckExact(s)) break;
                     if (PySet_GET_SIZE(s) > 0 && PySet_Clear(s) < 0) break;
+                    if (i < RT_SCOPE_SETS) found[i] = s;
                     n = PySequence_Fast_GET_SIZE(names);  /* (no Python code runs above; be sure all the same) */
                 }
+                if (i == n && !PyErr_Occurred()) {
+                    rt_scope_found(scope, limits, used, names, n, found);  /* remembered for the next time */
+                    Py_DECREF(names);
+                    return 0;
+                }
                 Py_DECREF(names);
-                if (i == n && !PyErr_Occurred()) return 0;
                 PyErr_Clear();
             }
         }

@@ -1026,6 +1026,36 @@ def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: P
     assert outcomes[0] == outcomes[1]
 
 
+@pytest.mark.parametrize("edit", ["taken out", "sets anew", "limits anew", "put back"])
+def test_a_scope_begun_after_python_changed_its_limits_clears_what_python_clears(tmp_path: Path, edit: str) -> None:
+    # C remembers the sets a scope's beginning clears (crt.h rt_scope_live) while the state's scope_limits and used
+    # dicts are unchanged and the scope's list holds the same names: limits changed from Python are read afresh
+    c, py = _swaps_game(tmp_path)
+    assert c.backend().backend == "c"
+    for seed in range(4):
+        a, b = c.new_state(2, seed), py.new_state(2, seed)
+        rng = random.Random(seed)
+        step = 0
+        while not a.is_terminal():
+            if step % 3 == 2:
+                for st in (a, b):
+                    if edit == "taken out":  # the turn's list emptied in place: grab is no longer made available
+                        st.scope_limits["turn"].clear()
+                    elif edit == "sets anew":
+                        st.used = {name: set(used) for name, used in st.used.items()}
+                    elif edit == "limits anew":
+                        st.scope_limits = {name: list(limits) for name, limits in st.scope_limits.items()}
+                    elif step % 2:  # taken out and put back, in place
+                        st.scope_limits["turn"].clear()
+                    else:
+                        st.scope_limits["turn"].append("grab")
+            i = rng.randrange(a.num_legal_actions())
+            a.apply_index(i)
+            b.apply_index(i)
+            assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts(), (seed, step)
+            step += 1
+
+
 TABLES = f'''game g "G" {CITE}
 source src "A source"
 players 2 to 3
