@@ -1030,6 +1030,26 @@ def test_a_swap_or_scope_on_data_c_does_not_expect_is_left_to_python(tmp_path: P
 def test_a_scope_begun_after_python_changed_its_limits_clears_what_python_clears(tmp_path: Path, edit: str) -> None:
     # C remembers the sets a scope's beginning clears (crt.h rt_scope_live) while the state's scope_limits and used
     # dicts are unchanged and the scope's list holds the same names: limits changed from Python are read afresh
+    def edited(st: State, step: int) -> None:
+        if step % 3 != 2:
+            return
+        if edit == "taken out":  # the turn's list emptied in place: grab is no longer made available
+            st.scope_limits["turn"].clear()
+        elif edit == "sets anew":
+            st.used = {name: set(used) for name, used in st.used.items()}
+        elif edit == "limits anew":
+            st.scope_limits = {name: list(limits) for name, limits in st.scope_limits.items()}
+        elif step % 2:  # taken out and put back, in place
+            st.scope_limits["turn"].clear()
+        else:
+            st.scope_limits["turn"].append("grab")
+
+    _swaps_in_lockstep(tmp_path, edited)
+
+
+def _swaps_in_lockstep(tmp_path: Path, edited: Callable[[State, int], None]) -> None:
+    """The swaps game on both back ends in lockstep, each state edited from Python (``edited(state, step)``)
+    before each step; the states' JSON and legal actions compared after each."""
     c, py = _swaps_game(tmp_path)
     assert c.backend().backend == "c"
     for seed in range(4):
@@ -1037,22 +1057,13 @@ def test_a_scope_begun_after_python_changed_its_limits_clears_what_python_clears
         rng = random.Random(seed)
         step = 0
         while not a.is_terminal():
-            if step % 3 == 2:
-                for st in (a, b):
-                    if edit == "taken out":  # the turn's list emptied in place: grab is no longer made available
-                        st.scope_limits["turn"].clear()
-                    elif edit == "sets anew":
-                        st.used = {name: set(used) for name, used in st.used.items()}
-                    elif edit == "limits anew":
-                        st.scope_limits = {name: list(limits) for name, limits in st.scope_limits.items()}
-                    elif step % 2:  # taken out and put back, in place
-                        st.scope_limits["turn"].clear()
-                    else:
-                        st.scope_limits["turn"].append("grab")
+            edited(a, step)
+            edited(b, step)
             i = rng.randrange(a.num_legal_actions())
             a.apply_index(i)
             b.apply_index(i)
             assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts(), (seed, step)
+            assert all(type(place) is tuple for place in a.loc), (seed, step)
             step += 1
 
 
@@ -1146,22 +1157,11 @@ def _zones_edited(state: State, edit: str, step: int) -> None:
 def test_a_move_after_python_changed_the_zones_reads_them_afresh(tmp_path: Path, edit: str) -> None:
     # C finds a zone's list by its place (zone name and key) from slots it keeps (crt.h "zones by place") while
     # st.zones and the zone's dict are the very ones, unchanged: zones changed from Python are read as they are now
-    c, py = _swaps_game(tmp_path)
-    assert c.backend().backend == "c"
-    for seed in range(4):
-        a, b = c.new_state(2, seed), py.new_state(2, seed)
-        rng = random.Random(seed)
-        step = 0
-        while not a.is_terminal():
-            if step % 3 == 1:
-                _zones_edited(a, edit, step)
-                _zones_edited(b, edit, step)
-            i = rng.randrange(a.num_legal_actions())
-            a.apply_index(i)
-            b.apply_index(i)
-            assert a.to_json() == b.to_json() and a.legal_action_texts() == b.legal_action_texts(), (seed, step)
-            assert all(type(place) is tuple for place in a.loc), (seed, step)
-            step += 1
+    def edited(st: State, step: int) -> None:
+        if step % 3 == 1:
+            _zones_edited(st, edit, step)
+
+    _swaps_in_lockstep(tmp_path, edited)
 
 
 NEIGHBOURS_SPEC = WORLDS_SPEC.replace(
